@@ -1,0 +1,878 @@
+"""Dupe (David Parlett), exactly as ``shared/rules/dupe.md`` decides it.
+
+Four players; North = ♠, East = ♥, South = ♣, West = ♦. One seeded deal of 13 cards each,
+then four deals: every deal, fresh secret identity cards name each player's *dupe*; thirteen
+tricks are played face down and revealed together; the trick's *taker* gives one of its cards
+to each player; after the thirteenth trick every won hand is scored and credited to whoever
+holds the identity card of its owner's suit, and the won cards become the next hand.
+
+The game is a :class:`DupeState` that changes only through :meth:`DupeState.apply`. Chance
+is drawn once, from the seed, when the game is created (the shuffle and all four deals'
+identity cards), so ``replay(seed, options, moves)`` rebuilds any game from its move log.
+What a seat may know is :meth:`DupeState.view`; computer players and renderers only ever
+receive views.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import permutations
+from typing import Any, Literal, NamedTuple
+
+from engine.cards import Card, Rank, Suit, format_cards, parse_card, shuffled_deck
+from engine.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+    OptionsError,
+    ParseError,
+)
+
+__all__ = [
+    "DEALS",
+    "NORTH",
+    "SEATS",
+    "SEAT_LETTERS",
+    "SEAT_NAMES",
+    "SEAT_SUITS",
+    "TRICKS",
+    "Action",
+    "DealResult",
+    "Distribute",
+    "DupeOptions",
+    "DupeState",
+    "DupeView",
+    "HandScore",
+    "Move",
+    "Phase",
+    "Play",
+    "TrickRecord",
+    "new_game",
+    "parse_action",
+    "play",
+    "replay",
+    "score_hand",
+    "seat_of_suit",
+    "trick_taker",
+]
+
+SEATS: tuple[int, ...] = (0, 1, 2, 3)
+"""Seats, clockwise from North."""
+NORTH, EAST, SOUTH, WEST = SEATS
+SEAT_NAMES: tuple[str, ...] = ("North", "East", "South", "West")
+SEAT_LETTERS: tuple[str, ...] = ("N", "E", "S", "W")
+SEAT_SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+"""The suit of each seat, for the whole game."""
+_SUIT_SEAT: dict[Suit, int] = {suit: seat for seat, suit in enumerate(SEAT_SUITS)}
+DEALS = 4
+TRICKS = 13
+
+
+def seat_of_suit(suit: Suit) -> int:
+    """Return the seat whose suit ``suit`` is (♠ North, ♥ East, ♣ South, ♦ West)."""
+    return _SUIT_SEAT[suit]
+
+
+def _seat_index(text: str) -> int:
+    key = text.strip().upper()
+    for seat in SEATS:
+        if key in (SEAT_LETTERS[seat], SEAT_NAMES[seat].upper()):
+            return seat
+    raise ParseError(f"“{text}” is not a seat: use N, E, S or W.", text)
+
+
+# --------------------------------------------------------------------------------------
+# Options, phases and actions
+
+
+@dataclass(frozen=True, slots=True)
+class DupeOptions:
+    """A table's house rules. ``memory``: ``"strict"`` (default) or ``"open"``."""
+
+    memory: Literal["strict", "open"] = "strict"
+
+    def __post_init__(self) -> None:
+        if self.memory not in ("strict", "open"):
+            raise OptionsError(f"The memory rule must be “strict” or “open”, not “{self.memory}”.")
+
+
+class Phase(StrEnum):
+    """What the game is waiting for."""
+
+    CHOOSE = "choose"
+    """Every player who has not yet chosen picks a card face down, in any order."""
+    DISTRIBUTE = "distribute"
+    """The taker gives one of the four revealed cards to each player."""
+    OVER = "over"
+    """The fourth deal has been scored."""
+
+
+class Play(NamedTuple):
+    """Choose ``card`` from your hand, face down, for the current trick."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return self.card.code
+
+
+class Distribute(NamedTuple):
+    """As taker, give ``cards[seat]`` to each seat (a bijection from the trick's cards)."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return ",".join(card.code for card in self.cards)
+
+    def receiver(self, card: Card) -> int:
+        """Return the seat that receives ``card``."""
+        return self.cards.index(card)
+
+
+Action = Play | Distribute
+
+
+def parse_action(text: str) -> Action:
+    """Return the action written as ``str(action)``: ``"TS"`` plays, ``"TS,2H,3C,4D"`` distributes.
+
+    A distribution lists the card given to North, East, South and West, in that order.
+    """
+    tokens = [t for t in text.replace(",", " ").split() if t]
+    if len(tokens) == 1:
+        return _PLAY[parse_card(tokens[0])]
+    if len(tokens) == 4:
+        return Distribute(tuple(parse_card(t) for t in tokens))
+    raise ParseError(
+        f"“{text}” is not an action: give one card to play or four cards to distribute.", text
+    )
+
+
+_PLAY: dict[Card, Play] = {}
+
+
+def play(card: Card) -> Play:
+    """Return the (shared, immutable) action that plays ``card``."""
+    return _PLAY[card]
+
+
+class Move(NamedTuple):
+    """One entry of the move log: ``seat`` did ``action``. ``str(move)`` is ``"N:TS"``."""
+
+    seat: int
+    action: Action
+
+    def __str__(self) -> str:
+        return f"{SEAT_LETTERS[self.seat]}:{self.action}"
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Return the move written as ``str(move)``, e.g. ``"N:TS"`` or ``"E:TS,2H,3C,4D"``."""
+        seat_text, sep, action_text = text.partition(":")
+        if not sep:
+            raise ParseError(f"“{text}” is not a move: write SEAT:ACTION, like N:TS.", text)
+        return Move(_seat_index(seat_text), parse_action(action_text))
+
+
+# --------------------------------------------------------------------------------------
+# Who takes a trick, and scoring
+
+
+def trick_taker(cards: Sequence[Card]) -> int | None:
+    """Return the index of the card that takes the trick, or ``None`` if each keeps their own.
+
+    The single highest rank takes; if the highest rank is shared, the single lowest rank
+    takes; if that is shared too, nobody takes. Suits play no part.
+    """
+    ranks = [card.rank for card in cards]
+    high = max(ranks)
+    if ranks.count(high) == 1:
+        return ranks.index(high)
+    low = min(ranks)
+    if ranks.count(low) == 1:
+        return ranks.index(low)
+    return None
+
+
+_SET_BONUS = (0, 0, 0, 6, 8)
+_LONGEST_SUIT_ORDER = SEAT_SUITS  # ties for the longest suit are shown in seat order
+
+
+def _rank_word(rank: Rank) -> str:
+    return f"{rank.symbol}s"
+
+
+class HandScore(NamedTuple):
+    """How a won hand scores: ``suit_length × sequence_length + bonus``.
+
+    ``sequence`` holds the ranks of the chosen sequence from low to high (an ace-low
+    sequence starts with the ace); it is empty when no two ranks are consecutive
+    (``sequence_length`` is then 1). ``sets`` lists ``(rank, cards counted)`` for each
+    rank that scores a set after the sequence has taken its one card of that rank.
+    """
+
+    longest_suit: Suit
+    suit_length: int
+    sequence: tuple[Rank, ...]
+    sequence_length: int
+    sets: tuple[tuple[Rank, int], ...]
+    bonus: int
+    total: int
+
+    def __str__(self) -> str:
+        if self.sequence:
+            seq = f"{self.sequence[0].symbol}–{self.sequence[-1].symbol}"
+        else:
+            seq = "no sequence"
+        text = (
+            f"{self.suit_length}{self.longest_suit.symbol} × {self.sequence_length} ({seq})"
+            f" + {self.bonus}"
+        )
+        if self.sets:
+            parts = [
+                _rank_word(rank) if count == 3 else f"four {_rank_word(rank)}"
+                for rank, count in self.sets
+            ]
+            text += f" ({', '.join(parts)})"
+        return f"{text} = {self.total}"
+
+
+def score_hand(cards: Iterable[Card]) -> HandScore:
+    """Return the score of a won hand with its breakdown (rules: “Scoring a won hand”).
+
+    L is the length of the longest suit; S the longest run of consecutive ranks in any
+    suits, the ace high or low but not both; B is 6 per rank held three times and 8 per
+    rank held four times, counting only cards the sequence does not use (it uses one card
+    of each of its ranks). Among the sequences of length S the one giving the largest B is
+    chosen, ties going to the highest sequence. When no two ranks are consecutive S = 1 and
+    there is no sequence to take a card from any set.
+    """
+    suit_counts = [0, 0, 0, 0]
+    counts = [0] * 15  # index = rank value; index 1 mirrors the ace for ace-low runs
+    for card in cards:
+        suit_counts[card[1]] += 1
+        counts[card[0]] += 1
+    counts[1] = counts[14]
+    suit_length = max(suit_counts)
+    longest = next(s for s in _LONGEST_SUIT_ORDER if suit_counts[s] == suit_length)
+    bonus_table = _SET_BONUS
+    full_bonus = 0
+    for v in range(2, 15):
+        full_bonus += bonus_table[counts[v]]
+
+    run = best = 0
+    for value in range(1, 15):
+        if counts[value]:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    length = 13 if best > 13 else best  # with all 13 ranks, 1..14 is one run of 14
+
+    best_start = 0
+    best_bonus = -1
+    if length >= 2:
+        for start in range(15 - length, 0, -1):  # high sequences first: ties keep the highest
+            end = start + length
+            if start == 1 and end == 15:
+                continue
+            bonus = full_bonus
+            for v in range(start, end):
+                n = counts[v]
+                if not n:
+                    break
+                if n >= 3:
+                    bonus += bonus_table[n - 1] - bonus_table[n]
+            else:
+                if bonus > best_bonus:
+                    best_bonus = bonus
+                    best_start = start
+        used = {14 if v == 1 else v for v in range(best_start, best_start + length)}
+        sequence = tuple(_RANKS[v] for v in range(best_start, best_start + length))
+    else:
+        length = 1
+        best_bonus = full_bonus
+        used = set()
+        sequence = ()
+    sets = tuple(
+        (_RANKS[v], counts[v] - (v in used))
+        for v in range(14, 1, -1)
+        if counts[v] - (v in used) >= 3
+    )
+    return HandScore(
+        longest, suit_length, sequence, length, sets, best_bonus, suit_length * length + best_bonus
+    )
+
+
+_RANKS: tuple[Rank, ...] = (Rank.ACE, Rank.ACE, *Rank)  # by value; 1 is the low ace
+
+
+# --------------------------------------------------------------------------------------
+# Records that become public
+
+
+class TrickRecord(NamedTuple):
+    """A revealed trick: ``cards[seat]`` played, ``received[seat]`` got, ``taker`` or None."""
+
+    deal: int
+    trick: int
+    cards: tuple[Card, ...]
+    taker: int | None
+    received: tuple[Card, ...]
+
+
+class DealResult(NamedTuple):
+    """A scored deal; all of it is public once the deal is scored.
+
+    ``identities[seat]`` is the suit of that seat's identity card, ``won[seat]`` its won
+    hand and ``scores[seat]`` how that hand scores; ``credited[seat]`` is what the seat
+    earned (the score of its dupe's hand) and ``totals`` the cumulative totals after it.
+    """
+
+    deal: int
+    identities: tuple[Suit, ...]
+    won: tuple[tuple[Card, ...], ...]
+    scores: tuple[HandScore, ...]
+    credited: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    def dupe(self, seat: int) -> int:
+        """Return the seat whose won hand scored for ``seat`` in this deal."""
+        return _SUIT_SEAT[self.identities[seat]]
+
+
+# --------------------------------------------------------------------------------------
+# Views
+
+
+def _codes(cards: Iterable[Card] | None) -> list[str] | None:
+    return None if cards is None else [card.code for card in cards]
+
+
+class DupeView(NamedTuple):
+    """Everything one seat may know at this moment, and nothing else.
+
+    ``seat`` is ``None`` for the public view (the table and spectators): it has no hand, no
+    identity card and no choice. ``chosen[s]`` says whether seat ``s`` has chosen its card
+    for this trick (never which). ``revealed``/``taker`` describe the trick waiting for its
+    distribution; ``last_trick`` is the most recently completed trick with who received
+    what. ``won`` is this seat's own won cards under the ``"open"`` memory rule and
+    ``None`` under ``"strict"``. ``results`` are the scored deals, public in full.
+    """
+
+    seat: int | None
+    memory: str
+    phase: Phase
+    deal: int
+    trick: int
+    hand: tuple[Card, ...]
+    identity: Suit | None
+    choice: Card | None
+    chosen: tuple[bool, ...]
+    to_act: tuple[int, ...]
+    revealed: tuple[Card, ...] | None
+    taker: int | None
+    last_trick: TrickRecord | None
+    won: tuple[Card, ...] | None
+    results: tuple[DealResult, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @property
+    def dupe(self) -> int | None:
+        """Return the seat whose won cards this seat scores this deal, if it has a seat."""
+        return None if self.identity is None else _SUIT_SEAT[self.identity]
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Return this seat's legal actions, sorted (the same as the state's)."""
+        if self.seat is None:
+            return ()
+        if self.phase is Phase.CHOOSE and self.choice is None:
+            return tuple(_PLAY[card] for card in self.hand)
+        if self.phase is Phase.DISTRIBUTE and self.taker == self.seat and self.revealed:
+            return _distributions(self.revealed)
+        return ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the view as plain JSON-ready data (cards as codes like ``"TS"``)."""
+        last = self.last_trick
+        return {
+            "seat": self.seat,
+            "memory": self.memory,
+            "phase": self.phase.value,
+            "deal": self.deal,
+            "trick": self.trick,
+            "hand": _codes(self.hand),
+            "identity": None if self.identity is None else self.identity.letter,
+            "choice": None if self.choice is None else self.choice.code,
+            "chosen": list(self.chosen),
+            "to_act": list(self.to_act),
+            "revealed": _codes(self.revealed),
+            "taker": self.taker,
+            "last_trick": None
+            if last is None
+            else {
+                "deal": last.deal,
+                "trick": last.trick,
+                "cards": _codes(last.cards),
+                "taker": last.taker,
+                "received": _codes(last.received),
+            },
+            "won": _codes(self.won),
+            "results": [
+                {
+                    "deal": r.deal,
+                    "identities": [suit.letter for suit in r.identities],
+                    "won": [_codes(hand) for hand in r.won],
+                    "scores": [str(score) for score in r.scores],
+                    "credited": list(r.credited),
+                    "totals": list(r.totals),
+                }
+                for r in self.results
+            ],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+        }
+
+
+_CHOSEN: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(bool(mask >> seat & 1) for seat in range(4)) for mask in range(16)
+)
+_NONE_CHOSEN = _CHOSEN[0]
+_TO_ACT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(seat for seat in SEATS if not mask >> seat & 1) for mask in range(16)
+)
+
+
+def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
+    ordered = sorted(cards)
+    return tuple(Distribute(p) for p in permutations(ordered))
+
+
+# --------------------------------------------------------------------------------------
+# The state
+
+
+class DupeState:
+    """One game of Dupe in progress. Change it only with :meth:`apply`.
+
+    Seats that must act are :attr:`to_act`: during :attr:`Phase.CHOOSE` every seat that
+    has not chosen yet, in any order; during :attr:`Phase.DISTRIBUTE` only the taker.
+    """
+
+    __slots__ = (
+        "_choices",
+        "_chosen",
+        "_deal",
+        "_hands",
+        "_identities",
+        "_last",
+        "_moves",
+        "_phase",
+        "_results",
+        "_revealed",
+        "_taker",
+        "_to_act",
+        "_totals",
+        "_trick",
+        "_winners",
+        "_won",
+        "options",
+        "seed",
+    )
+
+    options: DupeOptions
+    seed: int
+    _hands: list[tuple[Card, ...]]
+    _won: list[list[Card]]
+    _choices: list[Card | None]
+    _chosen: tuple[bool, ...]
+    _to_act: tuple[int, ...]
+    _winners: tuple[int, ...]
+    _identities: tuple[tuple[Suit, ...], ...]
+    _deal: int
+    _trick: int
+    _phase: Phase
+    _taker: int | None
+    _revealed: tuple[Card, ...] | None
+    _last: TrickRecord | None
+    _results: tuple[DealResult, ...]
+    _totals: tuple[int, ...]
+    _moves: list[tuple[int, Action]]
+
+    # --- reading -------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """Return what the game is waiting for."""
+        return self._phase
+
+    @property
+    def deal(self) -> int:
+        """Return the current deal, 1 to 4 (4 once the game is over)."""
+        return self._deal
+
+    @property
+    def trick(self) -> int:
+        """Return the current trick of the deal, 1 to 13."""
+        return self._trick
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether the fourth deal has been scored."""
+        return self._phase is Phase.OVER
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Return the seats that must act now, in seat order."""
+        return self._to_act
+
+    @property
+    def taker(self) -> int | None:
+        """Return the seat that must distribute the revealed trick, during distribution."""
+        return self._taker
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Return the move log since the start of the game."""
+        return tuple(Move(seat, action) for seat, action in self._moves)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Return each seat's cumulative score over the deals scored so far."""
+        return self._totals
+
+    @property
+    def results(self) -> tuple[DealResult, ...]:
+        """Return the scored deals."""
+        return self._results
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Return the seats with the highest total once the game is over (ties share)."""
+        return self._winners
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """Return the seat's hand, sorted (full state: not for other seats' eyes)."""
+        return self._hands[seat]
+
+    def won_cards(self, seat: int) -> tuple[Card, ...]:
+        """Return the seat's won cards this deal, sorted (full state)."""
+        return tuple(sorted(self._won[seat]))
+
+    def identity(self, seat: int) -> Suit:
+        """Return the suit of the seat's identity card this deal (full state)."""
+        return self._identities[self._deal - 1][seat]
+
+    def dupe(self, seat: int) -> int:
+        """Return the seat whose won cards score for ``seat`` this deal (full state)."""
+        return _SUIT_SEAT[self._identities[self._deal - 1][seat]]
+
+    def choice(self, seat: int) -> Card | None:
+        """Return the card the seat has chosen face down this trick, if any (full state)."""
+        return self._choices[seat]
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Return the seat's legal actions now, sorted; empty when it has nothing to do."""
+        if self._phase is Phase.CHOOSE:
+            if self._choices[seat] is None:
+                return tuple(_PLAY[card] for card in self._hands[seat])
+            return ()
+        if self._phase is Phase.DISTRIBUTE and seat == self._taker:
+            assert self._revealed is not None
+            return _distributions(self._revealed)
+        return ()
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Return whether ``seat`` may take ``action`` now."""
+        try:
+            self._check(seat, action)
+        except IllegalActionError:
+            return False
+        except InvalidActionError:
+            return False
+        return True
+
+    def view(self, seat: int) -> DupeView:
+        """Return everything ``seat`` may know now, and nothing else."""
+        if seat not in SEATS:
+            raise InvalidActionError(f"There is no seat {seat!r} at a Dupe table.")
+        won: tuple[Card, ...] | None = None
+        if self.options.memory == "open":
+            won = tuple(sorted(self._won[seat]))
+        choices = self._choices
+        return DupeView(
+            seat,
+            self.options.memory,
+            self._phase,
+            self._deal,
+            self._trick,
+            self._hands[seat],
+            self._identities[self._deal - 1][seat],
+            choices[seat],
+            self._chosen,
+            self._to_act,
+            self._revealed,
+            self._taker,
+            self._last,
+            won,
+            self._results,
+            self._totals,
+            self._winners,
+        )
+
+    def public_view(self) -> DupeView:
+        """Return what the table shows everyone, spectators included."""
+        return DupeView(
+            None,
+            self.options.memory,
+            self._phase,
+            self._deal,
+            self._trick,
+            (),
+            None,
+            None,
+            self._chosen,
+            self._to_act,
+            self._revealed,
+            self._taker,
+            self._last,
+            None,
+            self._results,
+            self._totals,
+            self._winners,
+        )
+
+    def clone(self) -> DupeState:
+        """Return an independent copy of this state."""
+        other = DupeState.__new__(DupeState)
+        other.options = self.options
+        other.seed = self.seed
+        other._hands = list(self._hands)
+        other._won = [list(pile) for pile in self._won]
+        other._choices = list(self._choices)
+        other._chosen = self._chosen
+        other._to_act = self._to_act
+        other._winners = self._winners
+        other._identities = self._identities
+        other._deal = self._deal
+        other._trick = self._trick
+        other._phase = self._phase
+        other._taker = self._taker
+        other._revealed = self._revealed
+        other._last = self._last
+        other._results = self._results
+        other._totals = self._totals
+        other._moves = list(self._moves)
+        return other
+
+    def __repr__(self) -> str:
+        return (
+            f"<DupeState seed={self.seed} deal={self._deal} trick={self._trick} "
+            f"phase={self._phase.value} moves={len(self._moves)}>"
+        )
+
+    # --- changing ------------------------------------------------------------------
+
+    def _check(self, seat: int, action: object) -> None:
+        """Raise unless ``seat`` may take ``action`` now; changes nothing."""
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise InvalidActionError(f"There is no seat {seat!r} at a Dupe table.")
+        phase = self._phase
+        if phase is Phase.OVER:
+            raise GameOverError("The game is over: no more cards can be played.")
+        if type(action) is Play:
+            card = action.card
+            if type(card) is not Card:
+                raise InvalidActionError(f"{card!r} is not a card.")
+            if phase is not Phase.CHOOSE:
+                raise NotYourTurnError(
+                    f"{SEAT_NAMES[self._taker or 0]} is distributing the trick: "
+                    "no card can be chosen until that is done."
+                )
+            if self._choices[seat] is not None:
+                raise NotYourTurnError(
+                    "You have already chosen your card for this trick; a choice is final."
+                )
+            if card not in self._hands[seat]:
+                raise IllegalActionError(f"{card} is not in your hand.")
+        elif type(action) is Distribute:
+            cards = action.cards
+            if (
+                type(cards) is not tuple
+                or len(cards) != 4
+                or any(type(c) is not Card for c in cards)
+            ):
+                raise InvalidActionError("A distribution gives exactly one card to each seat.")
+            if phase is not Phase.DISTRIBUTE:
+                raise NotYourTurnError("There is no trick to distribute now.")
+            if seat != self._taker:
+                raise NotYourTurnError(
+                    f"Only the taker, {SEAT_NAMES[self._taker or 0]}, distributes this trick."
+                )
+            assert self._revealed is not None
+            if sorted(cards) != sorted(self._revealed):
+                raise IllegalActionError(
+                    "Give each of the four revealed cards ("
+                    f"{format_cards(self._revealed)}) to exactly one player."
+                )
+        else:
+            raise InvalidActionError(f"{action!r} is not a Dupe action.")
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Let ``seat`` take ``action``; raise an :class:`EngineError` and change nothing if
+        it may not."""
+        if type(action) is Play and self._phase is Phase.CHOOSE and type(seat) is int:
+            # The hot path: the checks of _check() for a card choice, inline.
+            hand = self._hands[seat] if 0 <= seat <= 3 else ()
+            card = action.card
+            if card in hand and self._choices[seat] is None and type(card) is Card:
+                self._moves.append((seat, action))
+                self._play(seat, hand, card)
+                return
+        self._check(seat, action)
+        self._moves.append((seat, action))
+        if isinstance(action, Play):
+            self._play(seat, self._hands[seat], action.card)
+        else:
+            self._distribute(action.cards)
+
+    def _play(self, seat: int, hand: tuple[Card, ...], card: Card) -> None:
+        i = hand.index(card)
+        self._hands[seat] = hand[:i] + hand[i + 1 :]
+        choices = self._choices
+        choices[seat] = card
+        if None in choices:
+            mask = self._chosen_mask()
+            self._chosen = _CHOSEN[mask]
+            self._to_act = _TO_ACT[mask]
+            return
+        cards: tuple[Card, ...] = tuple(choices)  # type: ignore[arg-type]
+        self._choices = [None, None, None, None]
+        self._chosen = _NONE_CHOSEN
+        taker = trick_taker(cards)
+        if taker is None:
+            self._to_act = SEATS
+            self._finish_trick(cards, None, cards)
+        else:
+            self._phase = Phase.DISTRIBUTE
+            self._taker = taker
+            self._to_act = (taker,)
+            self._revealed = cards
+
+    def _chosen_mask(self) -> int:
+        c = self._choices
+        return (
+            (c[0] is not None)
+            | (c[1] is not None) << 1
+            | (c[2] is not None) << 2
+            | (c[3] is not None) << 3
+        )
+
+    def _distribute(self, received: tuple[Card, ...]) -> None:
+        cards = self._revealed
+        assert cards is not None
+        taker = self._taker
+        self._phase = Phase.CHOOSE
+        self._taker = None
+        self._revealed = None
+        self._to_act = SEATS
+        self._finish_trick(cards, taker, received)
+
+    def _finish_trick(
+        self, cards: tuple[Card, ...], taker: int | None, received: tuple[Card, ...]
+    ) -> None:
+        won = self._won
+        for seat in SEATS:
+            won[seat].append(received[seat])
+        self._last = TrickRecord(self._deal, self._trick, cards, taker, received)
+        if self._trick < TRICKS:
+            self._trick += 1
+            return
+        self._score_deal()
+
+    def _score_deal(self) -> None:
+        identities = self._identities[self._deal - 1]
+        won = tuple(tuple(sorted(pile)) for pile in self._won)
+        scores = tuple(score_hand(hand) for hand in won)
+        credited = tuple(scores[_SUIT_SEAT[identities[seat]]].total for seat in SEATS)
+        self._totals = tuple(t + c for t, c in zip(self._totals, credited, strict=True))
+        self._results = (
+            *self._results,
+            DealResult(self._deal, identities, won, scores, credited, self._totals),
+        )
+        if self._deal == DEALS:
+            self._phase = Phase.OVER
+            self._to_act = ()
+            top = max(self._totals)
+            self._winners = tuple(s for s in SEATS if self._totals[s] == top)
+            return
+        self._deal += 1
+        self._trick = 1
+        self._hands = list(won)
+        self._won = [[], [], [], []]
+
+
+def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
+    """Return a new game: the seeded deal of 13 cards each and every deal's identity cards.
+
+    Cards are dealt one at a time starting with East (North deals); each deal's identity
+    cards are a fresh uniformly random permutation of the four suits.
+    """
+    if type(seed) is not int:
+        raise OptionsError(f"A game's seed must be a whole number, not {seed!r}.")
+    rng = random.Random(seed)
+    deck = shuffled_deck(rng)
+    hands: list[list[Card]] = [[], [], [], []]
+    for i, card in enumerate(deck):
+        hands[(i + 1) % 4].append(card)
+    identities = []
+    for _ in range(DEALS):
+        suits = list(SEAT_SUITS)
+        rng.shuffle(suits)
+        identities.append(tuple(suits))
+    state = DupeState.__new__(DupeState)
+    state.options = options if options is not None else DupeOptions()
+    state.seed = seed
+    state._hands = [tuple(sorted(hand)) for hand in hands]
+    state._won = [[], [], [], []]
+    state._choices = [None, None, None, None]
+    state._chosen = _NONE_CHOSEN
+    state._to_act = SEATS
+    state._winners = ()
+    state._identities = tuple(identities)
+    state._deal = 1
+    state._trick = 1
+    state._phase = Phase.CHOOSE
+    state._taker = None
+    state._revealed = None
+    state._last = None
+    state._results = ()
+    state._totals = (0, 0, 0, 0)
+    state._moves = []
+    return state
+
+
+def replay(seed: int, options: DupeOptions | None, moves: Iterable[Move | str]) -> DupeState:
+    """Return the state reached by playing ``moves`` (objects or ``"N:TS"`` strings) from
+    ``new_game(seed, options)``; an illegal move raises as :meth:`DupeState.apply` does."""
+    state = new_game(seed, options)
+    for move in moves:
+        if isinstance(move, str):
+            move = Move.parse(move)
+        state.apply(move.seat, move.action)
+    return state
+
+
+def _init_plays() -> None:
+    from engine.cards import DECK
+
+    for card in DECK:
+        _PLAY[card] = Play(card)
+
+
+_init_plays()

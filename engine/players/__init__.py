@@ -1,0 +1,61 @@
+"""Computer players. Each receives only a seat's :class:`~engine.dupe.DupeView`, never the state.
+
+A player is an object with ``act(view) -> action``. Players may remember what they saw
+(every trick's distribution is public the moment it happens), so one player object should
+serve one seat for a whole game; :func:`make_player` builds one by level name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from engine.dupe import Action, DupeView
+
+__all__ = ["LEVELS", "Player", "make_player"]
+
+
+class Player(Protocol):
+    """A computer player for one seat of one game."""
+
+    name: str
+
+    def act(self, view: DupeView) -> Action:
+        """Return a legal action for the seat whose view this is."""
+        ...
+
+
+def _random(seed: int) -> Player:
+    from engine.players.random import RandomPlayer
+
+    return RandomPlayer(seed)
+
+
+def _greedy(seed: int) -> Player:
+    from engine.players.greedy import GreedyPlayer
+
+    return GreedyPlayer(seed)
+
+
+def _expert(seed: int) -> Player:
+    from engine.players.expert import ExpertPlayer
+
+    return ExpertPlayer(seed)
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {
+    "random": _random,
+    "greedy": _greedy,
+    "expert": _expert,
+}
+"""Player levels by name, weakest first."""
+
+
+def make_player(level: str, seed: int) -> Player:
+    """Return a new player of the named level whose choices are drawn from ``seed``."""
+    try:
+        factory = LEVELS[level]
+    except KeyError:
+        names = ", ".join(LEVELS)
+        raise ValueError(f"There is no computer player “{level}”: choose one of {names}.") from None
+    return factory(seed)

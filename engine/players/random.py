@@ -1,0 +1,34 @@
+"""The ``random`` player: every choice uniformly random among the legal actions."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+from engine.dupe import Action, Distribute, DupeView, Phase, play
+
+_ORDERS = tuple(permutations(range(4)))
+
+
+class RandomPlayer:
+    """Plays a uniformly random card; as taker, a uniformly random distribution."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, view: DupeView) -> Action:
+        """Return a uniformly random legal action.
+
+        Sampling a card from the hand, or shuffling the four revealed cards, draws from
+        exactly the set ``view.legal_actions()`` lists, without building all 24
+        distributions every time.
+        """
+        if view.phase is Phase.DISTRIBUTE:
+            cards = view.revealed
+            assert cards is not None
+            a, b, c, d = _ORDERS[int(self._rng.random() * 24)]
+            return Distribute((cards[a], cards[b], cards[c], cards[d]))
+        hand = view.hand
+        return play(hand[int(self._rng.random() * len(hand))])

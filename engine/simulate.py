@@ -1,0 +1,218 @@
+"""Play many games between computer players and report how each fared.
+
+``python -m engine.simulate dupe --games 4000 --seed 1 --players expert,greedy,greedy,greedy``
+
+The player types rotate through the seats: in game ``g`` the ``i``-th listed player sits
+in seat ``(i + g) % 4``, so over a multiple of four games every entry has sat in every
+seat equally often. Each entry's win share splits shared wins (a win shared by two
+counts one half to each). With ``--json`` the last line printed is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.dupe import DupeOptions, new_game
+from engine.players import LEVELS, Player, make_player
+
+__all__ = ["EntryStats", "SimulationResult", "main", "simulate"]
+
+GAMES = ("dupe",)
+
+
+@dataclass
+class EntryStats:
+    """How one listed player fared over the simulation."""
+
+    name: str
+    wins: list[float] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    decision_ns: list[int] = field(default_factory=list)
+
+    @property
+    def win_share(self) -> float:
+        """Return the share of games won, shared wins split."""
+        return sum(self.wins) / len(self.wins) if self.wins else 0.0
+
+    @property
+    def mean_score(self) -> float:
+        """Return the mean final score."""
+        return sum(self.scores) / len(self.scores) if self.scores else 0.0
+
+    def win_share_ci(self) -> tuple[float, float]:
+        """Return the 95 % confidence interval of the win share (normal approximation)."""
+        return _ci(self.wins)
+
+    def mean_score_ci(self) -> tuple[float, float]:
+        """Return the 95 % confidence interval of the mean score (normal approximation)."""
+        return _ci([float(s) for s in self.scores])
+
+    def decision_ms(self, quantile: float) -> float:
+        """Return the given quantile of this player's decision times, in milliseconds."""
+        if not self.decision_ns:
+            return 0.0
+        ordered = sorted(self.decision_ns)
+        index = min(len(ordered) - 1, max(0, math.ceil(quantile * len(ordered)) - 1))
+        return ordered[index] / 1e6
+
+
+def _ci(values: Sequence[float]) -> tuple[float, float]:
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return (mean - half, mean + half)
+
+
+@dataclass
+class SimulationResult:
+    """The outcome of :func:`simulate`."""
+
+    games: int
+    seconds: float
+    entries: list[EntryStats]
+
+    @property
+    def games_per_second(self) -> float:
+        """Return the number of games played per second of wall time."""
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def to_json(self) -> dict[str, object]:
+        """Return the summary as the JSON object ``--json`` prints."""
+        return {
+            "games": self.games,
+            "seconds": round(self.seconds, 4),
+            "games_per_second": round(self.games_per_second, 2),
+            "players": [
+                {
+                    "name": e.name,
+                    "win_share": round(e.win_share, 4),
+                    "win_share_ci95": [round(x, 4) for x in e.win_share_ci()],
+                    "mean_score": round(e.mean_score, 3),
+                    "mean_score_ci95": [round(x, 3) for x in e.mean_score_ci()],
+                    "decision_ms_p50": round(e.decision_ms(0.5), 4),
+                    "decision_ms_p99": round(e.decision_ms(0.99), 4),
+                }
+                for e in self.entries
+            ],
+        }
+
+
+def simulate(
+    players: Sequence[str],
+    games: int,
+    seed: int = 0,
+    options: DupeOptions | None = None,
+    *,
+    timing: bool = True,
+) -> SimulationResult:
+    """Return the results of ``games`` games of Dupe between the listed player levels.
+
+    Game ``g`` uses seed ``seed + g``; its players' seeds are drawn from the same numbers,
+    so a run is reproducible. With ``timing`` each decision's duration is recorded.
+    """
+    if len(players) != 4:
+        raise ValueError(f"Dupe needs exactly four players, not {len(players)}.")
+    for name in players:
+        if name not in LEVELS:
+            raise ValueError(
+                f"There is no computer player “{name}”: choose from {', '.join(LEVELS)}."
+            )
+    if games < 1:
+        raise ValueError("Play at least one game.")
+    entries = [EntryStats(name) for name in players]
+    clock = time.perf_counter_ns
+    started = time.perf_counter()
+    for g in range(games):
+        game_seed = seed + g
+        state = new_game(game_seed, options)
+        # entry i sits in seat (i + g) % 4; seat_entry[seat] is the entry sitting there
+        seat_entry = [(seat - g) % 4 for seat in range(4)]
+        seated: list[Player] = [
+            make_player(players[seat_entry[seat]], game_seed * 4 + seat) for seat in range(4)
+        ]
+        times: list[list[int]] = [entries[seat_entry[seat]].decision_ns for seat in range(4)]
+        while not state.is_over:
+            for seat in state.to_act:
+                player = seated[seat]
+                if timing:
+                    t0 = clock()
+                    action = player.act(state.view(seat))
+                    times[seat].append(clock() - t0)
+                else:
+                    action = player.act(state.view(seat))
+                state.apply(seat, action)
+        winners = state.winners
+        for seat in range(4):
+            entry = entries[seat_entry[seat]]
+            entry.scores.append(state.totals[seat])
+            entry.wins.append(1 / len(winners) if seat in winners else 0.0)
+    return SimulationResult(games, time.perf_counter() - started, entries)
+
+
+def _report(result: SimulationResult) -> str:
+    lines = [
+        f"{result.games} games in {result.seconds:.2f} s ({result.games_per_second:.1f} games/s)",
+        f"{'player':<10} {'win share':>9}  {'95 % CI':<15} {'mean score':>10}  "
+        f"{'95 % CI':<15} {'p50 ms':>7} {'p99 ms':>7}",
+    ]
+    for e in result.entries:
+        wl, wh = e.win_share_ci()
+        sl, sh = e.mean_score_ci()
+        lines.append(
+            f"{e.name:<10} {e.win_share:>9.3f}  [{wl:.3f}, {wh:.3f}]  {e.mean_score:>10.2f}  "
+            f"[{sl:.1f}, {sh:.1f}]  {e.decision_ms(0.5):>7.3f} {e.decision_ms(0.99):>7.3f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the simulator from the command line; return the exit code."""
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.simulate",
+        description="Play games between computer players and report win shares and scores.",
+    )
+    parser.add_argument("game", choices=GAMES, help="the game to simulate")
+    parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
+    parser.add_argument(
+        "--players",
+        default="random,random,random,random",
+        help=f"four comma-separated levels from: {', '.join(LEVELS)}",
+    )
+    parser.add_argument("--memory", choices=("strict", "open"), default="strict")
+    parser.add_argument(
+        "--no-timing", action="store_true", help="do not time each decision (slightly faster)"
+    )
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON")
+    args = parser.parse_args(argv)
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    try:
+        result = simulate(
+            players,
+            args.games,
+            args.seed,
+            DupeOptions(memory=args.memory),
+            timing=not args.no_timing,
+        )
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(_report(result))
+    if args.json:
+        print(json.dumps(result.to_json()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
