@@ -1,0 +1,476 @@
+"""SQLite storage: tables, seats, the append-only move log, deadlines and final scores.
+
+One database file in WAL mode, numbered migrations applied at start (``PRAGMA
+user_version`` records how far). A game is its seed plus its move log: the engine's
+``replay`` rebuilds the state, so nothing derived is stored twice. Every write is one
+transaction that is committed before the method returns; callers answer players only
+after that.
+
+``synchronous = NORMAL`` in WAL mode survives a killed process without losing a committed
+transaction; only a power cut or OS crash can lose the last few commits.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+__all__ = [
+    "GameRecord",
+    "LeaderboardRow",
+    "LiveTableExistsError",
+    "SeatRecord",
+    "Store",
+    "StoreError",
+]
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: games, seats, moves, results
+    """
+    CREATE TABLE games (
+        id           INTEGER PRIMARY KEY,
+        game         TEXT    NOT NULL,
+        guild_id     INTEGER NOT NULL,
+        channel_id   INTEGER NOT NULL,
+        host_id      INTEGER NOT NULL,
+        seed         INTEGER NOT NULL,
+        options      TEXT    NOT NULL,
+        status       TEXT    NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+        message_id   INTEGER,
+        deadline     REAL,
+        warned       INTEGER NOT NULL DEFAULT 0,
+        created_at   REAL    NOT NULL,
+        started_at   REAL,
+        ended_at     REAL
+    );
+    CREATE UNIQUE INDEX games_one_live_table_per_channel
+        ON games (channel_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX games_guild ON games (guild_id, status);
+
+    CREATE TABLE seats (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        user_id  INTEGER,
+        name     TEXT    NOT NULL,
+        level    TEXT,
+        PRIMARY KEY (game_id, seat),
+        CHECK ((user_id IS NULL) <> (level IS NULL))
+    );
+    CREATE UNIQUE INDEX seats_one_seat_per_member ON seats (game_id, user_id)
+        WHERE user_id IS NOT NULL;
+
+    CREATE TABLE moves (
+        game_id     INTEGER NOT NULL REFERENCES games (id),
+        ply         INTEGER NOT NULL,
+        seat        INTEGER NOT NULL,
+        move        TEXT    NOT NULL,
+        by_computer INTEGER NOT NULL DEFAULT 0,
+        created_at  REAL    NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE results (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        seat     INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER,
+        level    TEXT,
+        score    INTEGER NOT NULL,
+        win      REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_guild_user ON results (guild_id, user_id);
+    """,
+)
+
+
+class StoreError(Exception):
+    """The database cannot be used; ``str()`` is one sentence."""
+
+
+class LiveTableExistsError(StoreError):
+    """The channel already has a table that is open or playing."""
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    """Who sits in a seat: a member (``user_id``) or a computer player (``level``)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    level: str | None
+
+    @property
+    def is_computer(self) -> bool:
+        """Return whether a computer player holds this seat."""
+        return self.user_id is None
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One table as stored, with its seats and move log (oldest first)."""
+
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    seed: int
+    options: dict[str, Any]
+    status: str
+    message_id: int | None
+    deadline: float | None
+    warned: bool
+    created_at: float
+    seats: dict[int, SeatRecord] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True, frozen=True)
+class LeaderboardRow:
+    """One member's cumulative record in a server."""
+
+    user_id: int
+    games: int
+    wins: float
+    points: int
+
+
+_GAME_COLUMNS = (
+    "id, game, guild_id, channel_id, host_id, seed, options, status, message_id, deadline, "
+    "warned, created_at"
+)
+
+
+def _game(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        id=row[0],
+        game=row[1],
+        guild_id=row[2],
+        channel_id=row[3],
+        host_id=row[4],
+        seed=row[5],
+        options=json.loads(row[6]),
+        status=row[7],
+        message_id=row[8],
+        deadline=row[9],
+        warned=bool(row[10]),
+        created_at=row[11],
+    )
+
+
+class Store:
+    """The bot's database. Open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+        self._db = db
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Store:
+        """Open (creating if needed) and migrate the database at ``path``.
+
+        Raises :class:`StoreError` with one sentence if the file cannot be used: its folder
+        is missing or read-only, it is not an SQLite database, or it is damaged.
+        """
+        path = Path(path)
+        if path.is_dir():
+            raise StoreError(f"The database path {path} is a directory, not a file.")
+        if not path.parent.exists():
+            raise StoreError(f"The database folder {path.parent} does not exist.")
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError(f"The database {path} cannot be opened: {error}.") from None
+        store = cls(db, path)
+        try:
+            await store._prepare()
+        except sqlite3.DatabaseError as error:
+            await db.close()
+            text = str(error)
+            if "not a database" in text or "malformed" in text or "corrupt" in text:
+                raise StoreError(
+                    f"The database {path} is damaged or not a database ({text}); restore it "
+                    "from a backup or move it away to start a new one."
+                ) from None
+            raise StoreError(f"The database {path} cannot be used: {text}.") from None
+        return store
+
+    async def _prepare(self) -> None:
+        db = self._db
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        async with db.execute("PRAGMA quick_check") as cursor:
+            row = await cursor.fetchone()
+        if row is None or row[0] != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {row and row[0]}")
+        async with db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        version = int(row[0]) if row else 0
+        if version > len(MIGRATIONS):
+            raise sqlite3.DatabaseError(
+                f"the database was written by a newer version (schema {version})"
+            )
+        for number in range(version, len(MIGRATIONS)):
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _statements(MIGRATIONS[number]):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number + 1}")
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+
+    async def close(self) -> None:
+        """Close the database."""
+        await self._db.close()
+
+    async def _write(self, statements: Iterable[tuple[str, Sequence[Any]]]) -> None:
+        db = self._db
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in statements:
+                await db.execute(sql, params)
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+
+    # --- tables --------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        seed: int,
+        options: dict[str, Any],
+        now: float,
+        host_seat: SeatRecord,
+    ) -> int:
+        """Open a table in the channel with the host seated; return its id.
+
+        Raises :class:`LiveTableExistsError` if the channel has an open or running table.
+        """
+        db = self._db
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = await db.execute(
+                "INSERT INTO games (game, guild_id, channel_id, host_id, seed, options, status,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
+                (game, guild_id, channel_id, host_id, seed, json.dumps(options), now),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name, level) VALUES (?, ?, ?, ?, ?)",
+                (game_id, host_seat.seat, host_seat.user_id, host_seat.name, host_seat.level),
+            )
+            await db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            await db.execute("ROLLBACK")
+            raise LiveTableExistsError("This channel already has a table.") from None
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        return game_id
+
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        """Remember the id of the table's public message."""
+        await self._write([("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))])
+
+    async def set_seats(self, game_id: int, seats: Iterable[SeatRecord]) -> None:
+        """Replace the table's seating with ``seats``."""
+        rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
+        await self._write(
+            [("DELETE FROM seats WHERE game_id = ?", (game_id,))]
+            + [
+                (
+                    "INSERT INTO seats (game_id, seat, user_id, name, level)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    row,
+                )
+                for row in rows
+            ]
+        )
+
+    async def start_game(
+        self, game_id: int, seats: Iterable[SeatRecord], now: float, deadline: float | None
+    ) -> None:
+        """Seat everyone and mark the table as playing, in one transaction."""
+        rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
+        await self._write(
+            [("DELETE FROM seats WHERE game_id = ?", (game_id,))]
+            + [
+                (
+                    "INSERT INTO seats (game_id, seat, user_id, name, level)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    row,
+                )
+                for row in rows
+            ]
+            + [
+                (
+                    "UPDATE games SET status = 'playing', started_at = ?, deadline = ?,"
+                    " warned = 0 WHERE id = ? AND status = 'lobby'",
+                    (now, deadline, game_id),
+                )
+            ]
+        )
+
+    async def append_moves(
+        self,
+        game_id: int,
+        first_ply: int,
+        moves: Sequence[tuple[int, str, bool]],
+        now: float,
+        deadline: float | None,
+    ) -> None:
+        """Append ``(seat, move, by_computer)`` entries from ply ``first_ply`` and set the
+        next deadline, in one transaction. A ply that exists already raises, so a move
+        can never be written twice."""
+        statements: list[tuple[str, Sequence[Any]]] = [
+            (
+                "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, first_ply + i, seat, move, int(by_computer), now),
+            )
+            for i, (seat, move, by_computer) in enumerate(moves)
+        ]
+        statements.append(
+            ("UPDATE games SET deadline = ?, warned = 0 WHERE id = ?", (deadline, game_id))
+        )
+        await self._write(statements)
+
+    async def set_warned(self, game_id: int) -> None:
+        """Record that the current decision's warning has been shown."""
+        await self._write([("UPDATE games SET warned = 1 WHERE id = ?", (game_id,))])
+
+    async def finish_game(
+        self,
+        game_id: int,
+        guild_id: int,
+        results: Iterable[tuple[int, int | None, str | None, int, float]],
+        now: float,
+    ) -> None:
+        """Store the final ``(seat, user_id, level, score, win)`` rows and close the table."""
+        statements: list[tuple[str, Sequence[Any]]] = [
+            (
+                "INSERT INTO results (game_id, seat, guild_id, user_id, level, score, win)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, seat, guild_id, user_id, level, score, win),
+            )
+            for seat, user_id, level, score, win in results
+        ]
+        statements.append(
+            (
+                "UPDATE games SET status = 'finished', ended_at = ?, deadline = NULL WHERE id = ?",
+                (now, game_id),
+            )
+        )
+        await self._write(statements)
+
+    async def cancel_game(self, game_id: int, now: float) -> None:
+        """Close the table without scores."""
+        await self._write(
+            [
+                (
+                    "UPDATE games SET status = 'cancelled', ended_at = ?, deadline = NULL"
+                    " WHERE id = ?",
+                    (now, game_id),
+                )
+            ]
+        )
+
+    # --- reading -------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameRecord | None:
+        """Return the table with its seats and moves, or ``None``."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        record = _game(row)
+        await self._fill([record])
+        return record
+
+    async def live_game_in(self, channel_id: int) -> GameRecord | None:
+        """Return the channel's open or running table, if any."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
+            " AND status IN ('lobby', 'playing')",
+            (channel_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        record = _game(row)
+        await self._fill([record])
+        return record
+
+    async def live_games(self) -> list[GameRecord]:
+        """Return every open or running table with its seats and moves."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
+        ) as cursor:
+            rows = await cursor.fetchall()
+        records = [_game(row) for row in rows]
+        await self._fill(records)
+        return records
+
+    async def _fill(self, records: list[GameRecord]) -> None:
+        if not records:
+            return
+        by_id = {r.id: r for r in records}
+        marks = ",".join("?" * len(by_id))
+        ids = tuple(by_id)
+        async with self._db.execute(
+            f"SELECT game_id, seat, user_id, name, level FROM seats WHERE game_id IN ({marks})",
+            ids,
+        ) as cursor:
+            async for game_id, seat, user_id, name, level in cursor:
+                by_id[game_id].seats[seat] = SeatRecord(seat, user_id, name, level)
+        async with self._db.execute(
+            f"SELECT game_id, move FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply",
+            ids,
+        ) as cursor:
+            async for game_id, move in cursor:
+                by_id[game_id].moves.append(move)
+
+    async def leaderboard(
+        self, guild_id: int, *, offset: int = 0, limit: int = 10
+    ) -> tuple[list[LeaderboardRow], int]:
+        """Return one page of the server's members by cumulative score, and the row count."""
+        async with self._db.execute(
+            "SELECT COUNT(DISTINCT user_id) FROM results WHERE guild_id = ? AND user_id IS NOT NULL",
+            (guild_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        total = int(row[0]) if row else 0
+        async with self._db.execute(
+            "SELECT user_id, COUNT(*), SUM(win), SUM(score) FROM results"
+            " WHERE guild_id = ? AND user_id IS NOT NULL"
+            " GROUP BY user_id ORDER BY SUM(score) DESC, SUM(win) DESC, user_id"
+            " LIMIT ? OFFSET ?",
+            (guild_id, limit, offset),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [LeaderboardRow(r[0], r[1], float(r[2]), int(r[3])) for r in rows], total
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
