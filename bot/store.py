@@ -41,7 +41,8 @@ MIGRATIONS: tuple[str, ...] = (
         host_id      INTEGER NOT NULL,
         seed         INTEGER NOT NULL,
         options      TEXT    NOT NULL,
-        status       TEXT    NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+        status       TEXT    NOT NULL
+                     CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
         message_id   INTEGER,
         deadline     REAL,
         warned       INTEGER NOT NULL DEFAULT 0,
@@ -456,7 +457,8 @@ class Store:
     ) -> tuple[list[LeaderboardRow], int]:
         """Return one page of the server's members by cumulative score, and the row count."""
         async with self._db.execute(
-            "SELECT COUNT(DISTINCT user_id) FROM results WHERE guild_id = ? AND user_id IS NOT NULL",
+            "SELECT COUNT(DISTINCT user_id) FROM results"
+            " WHERE guild_id = ? AND user_id IS NOT NULL",
             (guild_id,),
         ) as cursor:
             row = await cursor.fetchone()
