@@ -308,28 +308,42 @@ class Store:
         )
 
     async def start_game(
-        self, game_id: int, seats: Iterable[SeatRecord], now: float, deadline: float | None
+        self,
+        game_id: int,
+        seats: Iterable[SeatRecord],
+        now: float,
+        deadline: float | None,
+        moves: Sequence[tuple[int, str, bool]] = (),
     ) -> None:
-        """Seat everyone and mark the table as playing, in one transaction."""
+        """Seat everyone, mark the table as playing and log the computers' first moves, in
+        one transaction."""
         rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
-        await self._write(
-            [("DELETE FROM seats WHERE game_id = ?", (game_id,))]
-            + [
-                (
-                    "INSERT INTO seats (game_id, seat, user_id, name, level)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    row,
-                )
-                for row in rows
-            ]
-            + [
-                (
-                    "UPDATE games SET status = 'playing', started_at = ?, deadline = ?,"
-                    " warned = 0 WHERE id = ? AND status = 'lobby'",
-                    (now, deadline, game_id),
-                )
-            ]
+        statements: list[tuple[str, Sequence[Any]]] = [
+            ("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        ]
+        statements += [
+            (
+                "INSERT INTO seats (game_id, seat, user_id, name, level) VALUES (?, ?, ?, ?, ?)",
+                row,
+            )
+            for row in rows
+        ]
+        statements.append(
+            (
+                "UPDATE games SET status = 'playing', started_at = ?, deadline = ?, warned = 0"
+                " WHERE id = ? AND status = 'lobby'",
+                (now, deadline, game_id),
+            )
         )
+        statements += [
+            (
+                "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, ply, seat, move, int(by_computer), now),
+            )
+            for ply, (seat, move, by_computer) in enumerate(moves)
+        ]
+        await self._write(statements)
 
     async def append_moves(
         self,
@@ -338,10 +352,14 @@ class Store:
         moves: Sequence[tuple[int, str, bool]],
         now: float,
         deadline: float | None,
+        warned: bool = False,
+        results: Sequence[tuple[int, int | None, str | None, int, float]] | None = None,
+        guild_id: int = 0,
     ) -> None:
         """Append ``(seat, move, by_computer)`` entries from ply ``first_ply`` and set the
-        next deadline, in one transaction. A ply that exists already raises, so a move
-        can never be written twice."""
+        current decision's deadline, in one transaction. A ply that exists already raises,
+        so a move can never be written twice. With ``results`` — final ``(seat, user_id,
+        level, score, win)`` rows — the same transaction also closes the game."""
         statements: list[tuple[str, Sequence[Any]]] = [
             (
                 "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
@@ -351,37 +369,18 @@ class Store:
             for i, (seat, move, by_computer) in enumerate(moves)
         ]
         statements.append(
-            ("UPDATE games SET deadline = ?, warned = 0 WHERE id = ?", (deadline, game_id))
+            (
+                "UPDATE games SET deadline = ?, warned = ? WHERE id = ? AND status = 'playing'",
+                (deadline, int(warned), game_id),
+            )
         )
+        if results is not None:
+            statements.extend(_finish_statements(game_id, guild_id, results, now))
         await self._write(statements)
 
     async def set_warned(self, game_id: int) -> None:
         """Record that the current decision's warning has been shown."""
         await self._write([("UPDATE games SET warned = 1 WHERE id = ?", (game_id,))])
-
-    async def finish_game(
-        self,
-        game_id: int,
-        guild_id: int,
-        results: Iterable[tuple[int, int | None, str | None, int, float]],
-        now: float,
-    ) -> None:
-        """Store the final ``(seat, user_id, level, score, win)`` rows and close the table."""
-        statements: list[tuple[str, Sequence[Any]]] = [
-            (
-                "INSERT INTO results (game_id, seat, guild_id, user_id, level, score, win)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, seat, guild_id, user_id, level, score, win),
-            )
-            for seat, user_id, level, score, win in results
-        ]
-        statements.append(
-            (
-                "UPDATE games SET status = 'finished', ended_at = ?, deadline = NULL WHERE id = ?",
-                (now, game_id),
-            )
-        )
-        await self._write(statements)
 
     async def cancel_game(self, game_id: int, now: float) -> None:
         """Close the table without scores."""
@@ -472,6 +471,29 @@ class Store:
         ) as cursor:
             rows = await cursor.fetchall()
         return [LeaderboardRow(r[0], r[1], float(r[2]), int(r[3])) for r in rows], total
+
+
+def _finish_statements(
+    game_id: int,
+    guild_id: int,
+    results: Iterable[tuple[int, int | None, str | None, int, float]],
+    now: float,
+) -> list[tuple[str, Sequence[Any]]]:
+    statements: list[tuple[str, Sequence[Any]]] = [
+        (
+            "INSERT INTO results (game_id, seat, guild_id, user_id, level, score, win)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seat, guild_id, user_id, level, score, win),
+        )
+        for seat, user_id, level, score, win in results
+    ]
+    statements.append(
+        (
+            "UPDATE games SET status = 'finished', ended_at = ?, deadline = NULL WHERE id = ?",
+            (now, game_id),
+        )
+    )
+    return statements
 
 
 def _statements(script: str) -> list[str]:

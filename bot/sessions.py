@@ -1,0 +1,627 @@
+"""Live tables: one lock per game; load → apply → save → report.
+
+This module knows nothing of Discord. Every change to a table happens under that table's
+``asyncio.Lock``: the engine checks the action on a copy of the state, computer players
+act on the copy until a member must decide, the new moves (and, at the end, the scores)
+are committed to SQLite in one transaction, and only then does the copy become the table's
+state and the caller learn what happened (an :class:`Outcome`) to show it. A failed write
+leaves the table exactly as it was.
+
+Deadlines are absolute times in the database. A timer per table warns once, then lets a
+computer player decide for each member who has not acted, for that one decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.store import GameRecord, LiveTableExistsError, SeatRecord, Store
+from engine.dupe import (
+    SEAT_NAMES,
+    Action,
+    DealResult,
+    DupeOptions,
+    DupeState,
+    Move,
+    Phase,
+    new_game,
+)
+from engine.errors import EngineError
+from engine.players import LEVELS, Player, make_player
+
+__all__ = ["Outcome", "Sessions", "Table", "TableOptions", "UserError"]
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+
+class UserError(Exception):
+    """A refused request; ``str()`` is the private reply the member gets."""
+
+
+@dataclass(slots=True, frozen=True)
+class TableOptions:
+    """A table's house rules, chosen at ``/dupe start``."""
+
+    memory: str = "strict"
+    turn_seconds: int = 120
+    level: str | None = "expert"
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the options as stored."""
+        return {"memory": self.memory, "turn_seconds": self.turn_seconds, "level": self.level}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TableOptions:
+        """Return options read back from the database."""
+        return TableOptions(
+            memory=str(data.get("memory", "strict")),
+            turn_seconds=int(data.get("turn_seconds", 120)),
+            level=data.get("level"),
+        )
+
+    def engine_options(self) -> DupeOptions:
+        """Return the engine's options for these house rules."""
+        return DupeOptions(memory="open" if self.memory == "open" else "strict")
+
+
+@dataclass(eq=False)
+class Table:
+    """One table in memory: its record, seats, engine state and computer players."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    seed: int
+    options: TableOptions
+    status: str
+    message_id: int | None = None
+    deadline: float | None = None
+    warned: bool = False
+    seats: dict[int, SeatRecord] = field(default_factory=dict)
+    state: DupeState | None = None
+    players: dict[int, Player] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task[None] | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat the member holds at this table, if any."""
+        for seat, record in self.seats.items():
+            if record.user_id == user_id:
+                return seat
+        return None
+
+    def human_seats(self) -> list[int]:
+        """Return the seats members hold."""
+        return sorted(s for s, r in self.seats.items() if r.user_id is not None)
+
+    def humans_to_act(self) -> list[int]:
+        """Return the seats whose member must decide now."""
+        if self.state is None:
+            return []
+        return [s for s in self.state.to_act if self.seats[s].user_id is not None]
+
+    @property
+    def turn(self) -> int:
+        """Return the current trick's number in the game, 0 to 51 (as buttons carry it)."""
+        state = self.state
+        if state is None:
+            return -1
+        return (state.deal - 1) * 13 + (state.trick - 1)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a change did, for the Discord side to show."""
+
+    table: Table
+    moves: list[Move] = field(default_factory=list)
+    new_results: list[DealResult] = field(default_factory=list)
+    trick_changed: bool = False
+    finished: bool = False
+    warned: bool = False
+    timed_out: list[int] = field(default_factory=list)
+
+
+def _decision_key(state: DupeState) -> tuple[int, int, str]:
+    return (state.deal, state.trick, state.phase.value)
+
+
+def _warn_before(turn_seconds: int) -> float:
+    return float(min(30, max(5, turn_seconds // 4)))
+
+
+class Sessions:
+    """All live tables of this bot process."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock,
+        default_level: str = "expert",
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.default_level = default_level
+        self._seed_source = seed_source or (lambda: random.SystemRandom().randrange(1 << 62))
+        self.tables: dict[int, Table] = {}
+        self._by_channel: dict[int, int] = {}
+        self.notify: Callable[[Outcome], Awaitable[None]] | None = None
+        self._closing = False
+
+    # --- loading -------------------------------------------------------------------
+
+    async def load(self) -> int:
+        """Rebuild every live table from the database (replaying move logs) and restart
+        their timers; return how many tables were loaded."""
+        for record in await self.store.live_games():
+            table = self._table_from(record)
+            if record.status == "playing":
+                table.state = self._replay(table, record.moves)
+                self._rebuild_players(table)
+                self._schedule(table)
+            self.tables[table.id] = table
+            self._by_channel[table.channel_id] = table.id
+        return len(self.tables)
+
+    def _table_from(self, record: GameRecord) -> Table:
+        return Table(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            seed=record.seed,
+            options=TableOptions.from_json(record.options),
+            status=record.status,
+            message_id=record.message_id,
+            deadline=record.deadline,
+            warned=record.warned,
+            seats=dict(record.seats),
+        )
+
+    def _replay(self, table: Table, moves: list[str]) -> DupeState:
+        state = new_game(table.seed, table.options.engine_options())
+        for text in moves:
+            move = Move.parse(text)
+            state.apply(move.seat, move.action)
+        return state
+
+    def _rebuild_players(self, table: Table) -> None:
+        """Give every computer seat a player whose memory holds everything that seat saw."""
+        assert table.state is not None
+        table.players = {
+            seat: make_player(record.level or self.default_level, table.seed * 4 + seat)
+            for seat, record in table.seats.items()
+            if record.user_id is None
+        }
+        if table.players:
+            _prime(table.players, table.seed, table.options.engine_options(), table.state.moves)
+
+    # --- finding -------------------------------------------------------------------
+
+    def table(self, game_id: int) -> Table:
+        """Return the live table, or raise :class:`UserError` if it is over or unknown."""
+        table = self.tables.get(game_id)
+        if table is None:
+            raise UserError("That game is over or was cancelled; its buttons no longer work.")
+        return table
+
+    def table_in(self, channel_id: int) -> Table | None:
+        """Return the channel's live table, if any."""
+        game_id = self._by_channel.get(channel_id)
+        return self.tables.get(game_id) if game_id is not None else None
+
+    # --- the lobby -----------------------------------------------------------------
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: TableOptions,
+    ) -> Table:
+        """Open a table in the channel with the host seated North."""
+        if options.level is not None and options.level not in LEVELS:
+            raise UserError(f"There is no computer level “{options.level}”.")
+        if self.table_in(channel_id) is not None:
+            raise UserError("This channel already has a table.")
+        seed = self._seed_source()
+        host = SeatRecord(0, host_id, host_name, None)
+        try:
+            game_id = await self.store.create_game(
+                game="dupe",
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                seed=seed,
+                options=options.to_json(),
+                now=self.clock(),
+                host_seat=host,
+            )
+        except LiveTableExistsError:
+            raise UserError("This channel already has a table.") from None
+        table = Table(
+            id=game_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            seed=seed,
+            options=options,
+            status="lobby",
+            seats={0: host},
+        )
+        self.tables[game_id] = table
+        self._by_channel[channel_id] = game_id
+        return table
+
+    async def set_message(self, table: Table, message_id: int) -> None:
+        """Remember the table's public message."""
+        await self.store.set_message(table.id, message_id)
+        table.message_id = message_id
+
+    def _lobby(self, game_id: int) -> Table:
+        table = self.table(game_id)
+        if table.status != "lobby":
+            raise UserError("The game has already started.")
+        return table
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Table:
+        """Seat the member in the lowest free seat."""
+        table = self._lobby(game_id)
+        async with table.lock:
+            self._lobby(game_id)
+            if table.seat_of(user_id) is not None:
+                raise UserError("You are already seated at this table.")
+            free = [s for s in range(4) if s not in table.seats]
+            if not free:
+                raise UserError("The table is full.")
+            seats = dict(table.seats)
+            seats[free[0]] = SeatRecord(free[0], user_id, name, None)
+            await self.store.set_seats(table.id, seats.values())
+            table.seats = seats
+        return table
+
+    async def leave(self, game_id: int, user_id: int) -> Table:
+        """Free the member's seat (the host cancels instead)."""
+        table = self._lobby(game_id)
+        async with table.lock:
+            self._lobby(game_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("You are not seated at this table.")
+            if user_id == table.host_id:
+                raise UserError("You are the host: press Cancel to close the table instead.")
+            seats = {s: r for s, r in table.seats.items() if s != seat}
+            await self.store.set_seats(table.id, seats.values())
+            table.seats = seats
+        return table
+
+    async def add_computer(self, game_id: int, user_id: int) -> Table:
+        """Seat a computer player (at the table's level) in the lowest free seat."""
+        table = self._lobby(game_id)
+        async with table.lock:
+            self._lobby(game_id)
+            if user_id != table.host_id and table.seat_of(user_id) is None:
+                raise UserError("Only players seated at this table can add computer players.")
+            free = [s for s in range(4) if s not in table.seats]
+            if not free:
+                raise UserError("The table is full.")
+            level = table.options.level or self.default_level
+            seats = dict(table.seats)
+            seats[free[0]] = SeatRecord(free[0], None, f"Computer ({level})", level)
+            await self.store.set_seats(table.id, seats.values())
+            table.seats = seats
+        return table
+
+    async def start(self, game_id: int, user_id: int) -> Outcome:
+        """Start the game (host only): fill empty seats with computers, deal, let the
+        computers choose their first cards."""
+        table = self._lobby(game_id)
+        async with table.lock:
+            self._lobby(game_id)
+            if user_id != table.host_id:
+                raise UserError("Only the host can start the game.")
+            seats = dict(table.seats)
+            missing = [s for s in range(4) if s not in seats]
+            if missing and table.options.level is None:
+                raise UserError(
+                    f"Four players are needed: {len(missing)} seat(s) are empty. Ask others to "
+                    "join, or press Add computer."
+                )
+            level = table.options.level or self.default_level
+            for seat in missing:
+                seats[seat] = SeatRecord(seat, None, f"Computer ({level})", level)
+            state = new_game(table.seed, table.options.engine_options())
+            players = {
+                s: make_player(r.level or level, table.seed * 4 + s)
+                for s, r in seats.items()
+                if r.user_id is None
+            }
+            moves = _run_computers(state, seats, players)
+            now = self.clock()
+            deadline = self._deadline_for(state, seats, now, table.options)
+            await self.store.start_game(
+                table.id, seats.values(), now, deadline, [(m.seat, str(m), True) for m in moves]
+            )
+            table.seats = seats
+            table.state = state
+            table.players = players
+            table.status = "playing"
+            table.deadline = deadline
+            table.warned = False
+            self._schedule(table)
+            return Outcome(table, moves=moves, trick_changed=True)
+
+    async def cancel(self, game_id: int, user_id: int, *, can_manage: bool) -> Table:
+        """Close the table without scores (the host, or a member who can manage the server)."""
+        table = self.table(game_id)
+        async with table.lock:
+            if table.id not in self.tables:
+                raise UserError("That game is already over.")
+            if user_id != table.host_id and not can_manage:
+                raise UserError("Only the host or a server manager can cancel this table.")
+            await self.store.cancel_game(table.id, self.clock())
+            table.status = "cancelled"
+            self._forget(table)
+        return table
+
+    # --- playing -------------------------------------------------------------------
+
+    def _playing(self, game_id: int) -> Table:
+        table = self.table(game_id)
+        if table.status == "lobby":
+            raise UserError("The game has not started yet.")
+        if table.status != "playing" or table.state is None:
+            raise UserError("That game is over; its buttons no longer work.")
+        return table
+
+    def check_turn(self, table: Table, user_id: int, seat: int, turn: int) -> None:
+        """Raise :class:`UserError` unless the member holds ``seat`` and ``turn`` is now."""
+        holder = table.seats.get(seat)
+        if holder is None or holder.user_id != user_id:
+            if table.seat_of(user_id) is None:
+                raise UserError("You are not playing at this table.")
+            raise UserError("Those buttons belong to another player's hand.")
+        if turn != table.turn:
+            raise UserError(
+                "Those buttons are from an earlier trick; here is your hand as it is now."
+            )
+
+    async def act(
+        self, game_id: int, user_id: int, seat: int, turn: int, action: Action
+    ) -> Outcome:
+        """Let the member in ``seat`` take ``action`` for trick ``turn``; then computers act;
+        all of it committed before returning."""
+        table = self._playing(game_id)
+        async with table.lock:
+            table = self._playing(game_id)
+            self.check_turn(table, user_id, seat, turn)
+            return await self._advance(table, [(seat, action, False)])
+
+    async def _advance(self, table: Table, actions: list[tuple[int, Action, bool]]) -> Outcome:
+        assert table.state is not None
+        before = table.state
+        stage = before.clone()
+        moves: list[tuple[int, str, bool]] = []
+        applied: list[Move] = []
+        try:
+            for seat, action, by_computer in actions:
+                stage.apply(seat, action)
+                move = Move(seat, action)
+                moves.append((seat, str(move), by_computer))
+                applied.append(move)
+        except EngineError as error:
+            raise UserError(str(error)) from None
+        for move in _run_computers(stage, table.seats, table.players):
+            moves.append((move.seat, str(move), True))
+            applied.append(move)
+        now = self.clock()
+        same_decision = _decision_key(stage) == _decision_key(before)
+        deadline: float | None
+        if same_decision and table.deadline is not None:
+            deadline, warned = table.deadline, table.warned
+        else:
+            deadline, warned = self._deadline_for(stage, table.seats, now, table.options), False
+        results = None
+        if stage.is_over:
+            deadline = None
+            winners = stage.winners
+            results = [
+                (
+                    seat,
+                    table.seats[seat].user_id,
+                    table.seats[seat].level,
+                    stage.totals[seat],
+                    (1 / len(winners)) if seat in winners else 0.0,
+                )
+                for seat in range(4)
+            ]
+        try:
+            await self.store.append_moves(
+                table.id,
+                len(before.moves),
+                moves,
+                now,
+                deadline,
+                warned,
+                results=results,
+                guild_id=table.guild_id,
+            )
+        except Exception:
+            log.exception(
+                "game %s: could not save %d move(s); nothing changed", table.id, len(moves)
+            )
+            self._rebuild_players(table)
+            raise UserError(
+                "Your move could not be saved, so nothing changed. Please try again."
+            ) from None
+        table.state = stage
+        table.deadline = deadline
+        table.warned = warned
+        outcome = Outcome(
+            table,
+            moves=applied,
+            new_results=list(stage.results[len(before.results) :]),
+            trick_changed=(stage.deal, stage.trick) != (before.deal, before.trick)
+            or stage.phase is not before.phase,
+        )
+        if stage.is_over:
+            table.status = "finished"
+            outcome.finished = True
+            self._forget(table)
+        elif not same_decision:
+            self._schedule(table)
+        return outcome
+
+    def _deadline_for(
+        self, state: DupeState, seats: dict[int, SeatRecord], now: float, options: TableOptions
+    ) -> float | None:
+        if state.is_over:
+            return None
+        if not any(seats[s].user_id is not None for s in state.to_act):
+            return None
+        return now + options.turn_seconds
+
+    # --- timers --------------------------------------------------------------------
+
+    def _schedule(self, table: Table) -> None:
+        if table.timer is not None and table.timer is not asyncio.current_task():
+            table.timer.cancel()
+        table.timer = None
+        if self._closing or table.deadline is None or table.status != "playing":
+            return
+        table.timer = asyncio.get_running_loop().create_task(
+            self._run_timer(table), name=f"dupe-timer-{table.id}"
+        )
+
+    async def _run_timer(self, table: Table) -> None:
+        """Warn once before the deadline, then let computers decide for late members."""
+        try:
+            deadline = table.deadline
+            if deadline is None:
+                return
+            if not table.warned:
+                await self._sleep_until(deadline - _warn_before(table.options.turn_seconds))
+                outcome = await self._warn(table, deadline)
+                if outcome is None:
+                    return
+                await self._notify(outcome)
+            await self._sleep_until(deadline)
+            outcome = await self._expire(table, deadline)
+            if outcome is not None:
+                await self._notify(outcome)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: the turn timer failed", table.id)
+
+    async def _sleep_until(self, when: float) -> None:
+        delay = when - self.clock()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+    async def _notify(self, outcome: Outcome) -> None:
+        if self.notify is not None:
+            await self.notify(outcome)
+
+    async def _warn(self, table: Table, deadline: float) -> Outcome | None:
+        async with table.lock:
+            if table.deadline != deadline or table.warned or table.status != "playing":
+                return None
+            await self.store.set_warned(table.id)
+            table.warned = True
+            return Outcome(table, warned=True)
+
+    async def _expire(self, table: Table, deadline: float) -> Outcome | None:
+        async with table.lock:
+            if table.deadline != deadline or table.status != "playing" or table.state is None:
+                return None
+            late = table.humans_to_act()
+            if not late:
+                return None
+            level = table.options.level or self.default_level
+            stand_ins = {
+                seat: make_player(level, table.seed * 4 + seat + 17 * table.turn) for seat in late
+            }
+            _prime(stand_ins, table.seed, table.options.engine_options(), table.state.moves)
+            actions = [(seat, stand_ins[seat].act(table.state.view(seat)), True) for seat in late]
+            log.info(
+                "game %s: time ran out for %s; a computer decided",
+                table.id,
+                ", ".join(SEAT_NAMES[s] for s in late),
+            )
+            try:
+                outcome = await self._advance(table, actions)
+            except UserError:
+                return None
+            outcome.timed_out = late
+            return outcome
+
+    def _forget(self, table: Table) -> None:
+        if table.timer is not None and table.timer is not asyncio.current_task():
+            table.timer.cancel()
+        table.timer = None
+        self.tables.pop(table.id, None)
+        if self._by_channel.get(table.channel_id) == table.id:
+            del self._by_channel[table.channel_id]
+
+    async def close(self) -> None:
+        """Stop every timer (the database keeps the deadlines)."""
+        self._closing = True
+        for table in self.tables.values():
+            if table.timer is not None:
+                table.timer.cancel()
+        timers = [t.timer for t in self.tables.values() if t.timer is not None]
+        for timer in timers:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await timer
+
+
+def _run_computers(
+    state: DupeState, seats: dict[int, SeatRecord], players: dict[int, Player]
+) -> list[Move]:
+    """Let computer seats act until a member must decide or the game ends."""
+    moves: list[Move] = []
+    while not state.is_over:
+        seat = next((s for s in state.to_act if seats[s].user_id is None), None)
+        if seat is None:
+            break
+        action = players[seat].act(state.view(seat))
+        state.apply(seat, action)
+        moves.append(Move(seat, action))
+    return moves
+
+
+def _prime(
+    players: dict[int, Player], seed: int, options: DupeOptions, moves: tuple[Move, ...]
+) -> None:
+    """Show each player every view its seat had at the start of each trick so far."""
+    state = new_game(seed, options)
+    last_key: tuple[int, int] | None = None
+    for move in moves:
+        key = (state.deal, state.trick)
+        if key != last_key and state.phase is Phase.CHOOSE:
+            for seat, player in players.items():
+                _observe(player, state.view(seat))
+            last_key = key
+        state.apply(move.seat, move.action)
+    for seat, player in players.items():
+        _observe(player, state.view(seat))
+
+
+def _observe(player: Player, view: Any) -> None:
+    observe = getattr(player, "observe", None)
+    if observe is not None:
+        observe(view)
