@@ -62,6 +62,15 @@ class Settings(BaseSettings):
     computer_level: Literal["random", "greedy", "expert"] = Field(
         default="expert", description="Default level of computer players filling empty seats."
     )
+    table_edit_seconds: float = Field(
+        default=1.5,
+        ge=0,
+        le=60,
+        description=(
+            "Least time between two edits of a table message; changes in between are combined "
+            "(Discord allows about 5 edits per 5 s in a channel)."
+        ),
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO", description="How much the bot writes to its log."
     )

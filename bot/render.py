@@ -69,11 +69,9 @@ class Rendered:
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
 
-    def kwargs(self) -> dict[str, object]:
-        """Return keyword arguments for ``send``/``edit`` calls."""
-        out: dict[str, object] = {"content": self.content, "embeds": self.embeds}
-        out["view"] = self.view if self.view is not None else discord.ui.View()
-        return out
+    def buttons(self) -> discord.ui.View:
+        """Return the view to send (an empty one clears a message's buttons)."""
+        return self.view if self.view is not None else _finished(discord.ui.View())
 
 
 def _finished(view: discord.ui.View) -> discord.ui.View:

@@ -206,10 +206,14 @@ class Store:
 
     async def _prepare(self) -> None:
         db = self._db
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA busy_timeout = 5000")
+        for pragma in (
+            "PRAGMA journal_mode = WAL",
+            "PRAGMA synchronous = NORMAL",
+            "PRAGMA foreign_keys = ON",
+            "PRAGMA busy_timeout = 5000",
+        ):
+            async with db.execute(pragma) as cursor:
+                await cursor.fetchall()
         async with db.execute("PRAGMA quick_check") as cursor:
             row = await cursor.fetchone()
         if row is None or row[0] != "ok":

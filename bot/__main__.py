@@ -1,0 +1,64 @@
+"""``python -m bot [--config PATH]``: run the Discord bot.
+
+Bad settings, a missing token or an unusable database: one sentence on stderr, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.config import ConfigError, Settings, load_settings
+from bot.store import Store, StoreError
+
+
+def _check_database(settings: Settings) -> None:
+    async def check() -> None:
+        store = await Store.open(settings.database)
+        await store.close()
+
+    asyncio.run(check())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the bot until it is stopped; return the exit code."""
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Dupe bot.")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="TOML settings file (default: config.toml in the working directory, if present)",
+    )
+    args = parser.parse_args(argv)
+    config: Path | None = args.config
+    if config is None and Path("config.toml").exists():
+        config = Path("config.toml")
+    try:
+        settings = load_settings(config)
+        _check_database(settings)
+    except (ConfigError, StoreError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from bot.app import create_bot
+
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.token.get_secret_value(), log_handler=None)
+    except KeyboardInterrupt:
+        return 0
+    except Exception as error:  # a rejected token, a network failure at login
+        print(f"error: the bot stopped: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

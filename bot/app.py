@@ -1,0 +1,90 @@
+"""Building the bot: ``create_bot(settings)`` returns it built, not started."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.dupe.buttons import DupeButton, LeaderboardButton, answer_unknown, is_ours
+from bot.dupe.cog import DupeCog, LeaderboardCog
+from bot.dupe.controller import DupeController
+from bot.errors import answer_error
+from bot.sessions import Sessions
+from bot.store import Store
+
+__all__ = ["DupeBot", "create_bot"]
+
+log = logging.getLogger(__name__)
+
+
+def _utc_clock() -> float:
+    return discord.utils.utcnow().timestamp()
+
+
+class DupeBot(commands.Bot):
+    """The bot: its store, live sessions and the Dupe controller exist after ``setup_hook``."""
+
+    store: Store
+    sessions: Sessions
+    dupe: DupeController
+
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # the only intent needed: no member list, no message content
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+
+    async def setup_hook(self) -> None:
+        settings = self.settings
+        self.store = await Store.open(settings.database)
+        self.sessions = Sessions(
+            self.store, clock=_utc_clock, default_level=settings.computer_level
+        )
+        self.dupe = DupeController(self, self.sessions, edit_interval=settings.table_edit_seconds)
+        loaded = await self.sessions.load()
+        log.info("loaded %d live table(s) from %s", loaded, settings.database)
+        self.add_dynamic_items(DupeButton, LeaderboardButton)
+        await self.add_cog(DupeCog(self))
+        await self.add_cog(LeaderboardCog(self))
+        self.tree.error(self._on_tree_error)
+        if settings.dev_guild_id is not None:
+            guild = discord.Object(id=settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def _on_tree_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        await answer_error(interaction, error)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, object] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if not is_ours(custom_id):
+            await answer_unknown(interaction)
+
+    async def close(self) -> None:
+        if hasattr(self, "dupe"):
+            await self.dupe.close()
+        if hasattr(self, "sessions"):
+            await self.sessions.close()
+        if hasattr(self, "store"):
+            await self.store.close()
+        await super().close()
+
+
+def create_bot(settings: Settings) -> DupeBot:
+    """Return the bot built from ``settings`` (not started; ``setup_hook`` opens the store)."""
+    return DupeBot(settings)

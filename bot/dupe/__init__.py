@@ -1,0 +1,1 @@
+"""Dupe on Discord: the slash commands, the buttons and the controller behind them."""

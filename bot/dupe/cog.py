@@ -1,0 +1,165 @@
+"""Slash commands: ``/dupe start|hand|status|rules|cancel`` and ``/leaderboard``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.sessions import TableOptions, UserError
+
+if TYPE_CHECKING:
+    from bot.app import DupeBot
+
+__all__ = ["DupeCog", "LeaderboardCog"]
+
+PAGE_SIZE = 10
+
+MEMORY_CHOICES = [
+    app_commands.Choice(name="strict — won cards stay face down until scoring", value="strict"),
+    app_commands.Choice(name="open — you may look at your own won cards", value="open"),
+]
+TURN_CHOICES = [
+    app_commands.Choice(name="30 seconds", value=30),
+    app_commands.Choice(name="1 minute", value=60),
+    app_commands.Choice(name="2 minutes", value=120),
+    app_commands.Choice(name="5 minutes", value=300),
+    app_commands.Choice(name="15 minutes", value=900),
+    app_commands.Choice(name="1 hour", value=3600),
+    app_commands.Choice(name="1 day", value=86400),
+]
+COMPUTER_CHOICES = [
+    app_commands.Choice(name="expert — the strongest", value="expert"),
+    app_commands.Choice(name="greedy — feeds its dupe, plays at random", value="greedy"),
+    app_commands.Choice(name="random — plays at random", value="random"),
+    app_commands.Choice(name="none — wait for four members", value="none"),
+]
+
+
+@app_commands.guild_only()
+class DupeCog(
+    commands.GroupCog,
+    group_name="dupe",
+    group_description="Play Dupe, a card game by David Parlett",
+):
+    """The ``/dupe`` command group."""
+
+    def __init__(self, bot: DupeBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="start", description="Open a Dupe table in this channel")
+    @app_commands.describe(
+        memory="Whether players may look at their own won cards during a deal",
+        turn_time="Time for each decision before a computer player decides for you",
+        computers="Computer players that fill empty seats when the host starts",
+    )
+    @app_commands.choices(memory=MEMORY_CHOICES, computers=COMPUTER_CHOICES)
+    @app_commands.choices(turn_time=TURN_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        memory: app_commands.Choice[str] | None = None,
+        turn_time: app_commands.Choice[int] | None = None,
+        computers: app_commands.Choice[str] | None = None,
+    ) -> None:
+        settings = self.bot.settings
+        level: str | None = settings.computer_level
+        if computers is not None:
+            level = None if computers.value == "none" else computers.value
+        options = TableOptions(
+            memory=memory.value if memory else "strict",
+            turn_seconds=turn_time.value if turn_time else settings.turn_seconds,
+            level=level,
+        )
+        await self.bot.dupe.safely(interaction, self.bot.dupe.start_table(interaction, options))
+
+    @app_commands.command(name="hand", description="See your hand and identity card (privately)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.bot.dupe.safely(interaction, self.bot.dupe.show_hand_command(interaction))
+
+    @app_commands.command(name="status", description="Show this channel's Dupe table (privately)")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self.bot.dupe.safely(interaction, self.bot.dupe.status(interaction))
+
+    @app_commands.command(name="rules", description="A short summary of the rules of Dupe")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(render.rules_text(), ephemeral=True)
+
+    @app_commands.command(
+        name="cancel", description="Cancel this channel's table (host or server manager)"
+    )
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self.bot.dupe.safely(interaction, self.bot.dupe.cancel_command(interaction))
+
+
+class LeaderboardCog(commands.Cog, name="Leaderboard"):
+    """``/leaderboard``: this server's cumulative Dupe scores."""
+
+    def __init__(self, bot: DupeBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="This server's Dupe scores")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise UserError("The leaderboard belongs to a server.")
+        await self.bot.dupe.safely(
+            interaction, self.show_page(interaction, interaction.guild_id, 0, edit=False)
+        )
+
+    async def show_page(
+        self, interaction: discord.Interaction, guild_id: int, page: int, *, edit: bool
+    ) -> None:
+        """Show one page of the leaderboard (a new private reply, or an edit when paging)."""
+        if interaction.guild_id != guild_id:
+            raise UserError("That leaderboard belongs to another server.")
+        rows, total = await self.bot.store.leaderboard(
+            guild_id, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+        )
+        pages = max(1, -(-total // PAGE_SIZE))
+        if page >= pages and total:
+            raise UserError("That page of the leaderboard no longer exists.")
+        lines = []
+        for place, row in enumerate(rows, start=page * PAGE_SIZE + 1):
+            wins = f"{row.wins:g}"
+            me = " ← you" if row.user_id == interaction.user.id else ""
+            lines.append(
+                f"**{place}.** <@{row.user_id}> — {row.points} pts · {row.games} games · "
+                f"{wins} wins{me}"
+            )
+        embed = discord.Embed(
+            title="Dupe leaderboard",
+            description="\n".join(lines) or "No finished games in this server yet.",
+            colour=render.COLOUR,
+        )
+        embed.set_footer(text=f"Page {page + 1} of {pages} · cumulative score over all games")
+        view = discord.ui.View(timeout=None)
+        if pages > 1:
+            view.add_item(
+                discord.ui.Button(
+                    label="◀ Previous",
+                    custom_id=f"lb:{guild_id}:{max(page - 1, 0)}",
+                    disabled=page == 0,
+                )
+            )
+            view.add_item(
+                discord.ui.Button(
+                    label="Next ▶",
+                    custom_id=f"lb:{guild_id}:{min(page + 1, pages - 1)}",
+                    disabled=page >= pages - 1,
+                )
+            )
+        view.stop()
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(
+                embed=embed,
+                view=view,
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )

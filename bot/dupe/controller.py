@@ -1,0 +1,470 @@
+"""The Discord side of a Dupe table: answers clicks and commands, keeps messages current.
+
+Order of work for every click: check who pressed what, let :mod:`bot.sessions` apply and
+commit the move, answer the presser (the interaction response), then update what others
+see: the public table message (edited in place, at most once per ``edit_interval``), each
+seated member's private hand message (through that member's own latest interaction token,
+so nobody else's message can ever receive it), and a public message when a deal is scored
+or the game ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+
+from bot import render
+from bot.errors import answer_error, reply_private
+from bot.render import SeatInfo, TableInfo
+from bot.sessions import Outcome, Sessions, Table, TableOptions, UserError
+from engine.cards import Card, by_suit, parse_card
+from engine.dupe import SEAT_LETTERS, Distribute, Phase, play
+from engine.errors import ParseError
+
+__all__ = ["DupeController"]
+
+log = logging.getLogger(__name__)
+
+# An interaction token lives 15 minutes; stop using one a little before that.
+TOKEN_LIFETIME = 14 * 60
+
+
+@dataclass(slots=True)
+class _HandHandle:
+    interaction: discord.Interaction
+    created: float
+
+
+def seat_infos(table: Table) -> dict[int, SeatInfo]:
+    """Return how each seat is shown."""
+    return {
+        seat: SeatInfo(
+            name=discord.utils.escape_markdown(record.name),
+            user_id=record.user_id,
+            level=record.level,
+        )
+        for seat, record in table.seats.items()
+    }
+
+
+def table_info(table: Table) -> TableInfo:
+    """Return what the table renderers need besides the view."""
+    warned: list[int] = []
+    if table.warned:
+        warned = table.humans_to_act()
+    return TableInfo(
+        game_id=table.id,
+        host_id=table.host_id,
+        memory=table.options.memory,
+        turn_seconds=table.options.turn_seconds,
+        level=table.options.level,
+        seats=seat_infos(table),
+        warned=warned,
+        deadline=table.deadline,
+        status=table.status,
+    )
+
+
+def render_table(table: Table) -> render.Rendered:
+    """Return the public table message as it should look now."""
+    if table.status == "lobby":
+        return render.lobby_message(table_info(table))
+    if table.status == "cancelled":
+        return render.Rendered(
+            content=None,
+            embeds=[discord.Embed(title="Dupe — table cancelled", colour=render.COLOUR)],
+            view=None,
+        )
+    assert table.state is not None
+    return render.table_message(table_info(table), table.state.public_view())
+
+
+async def _send_response(
+    interaction: discord.Interaction, shown: render.Rendered, *, ephemeral: bool = False
+) -> None:
+    await interaction.response.send_message(
+        content=shown.content, embeds=shown.embeds, view=shown.buttons(), ephemeral=ephemeral
+    )
+
+
+async def _edit_response(interaction: discord.Interaction, shown: render.Rendered) -> None:
+    await interaction.response.edit_message(
+        content=shown.content, embeds=shown.embeds, view=shown.buttons()
+    )
+
+
+class DupeController:
+    """Everything the cog and the buttons do, with the message bookkeeping."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        sessions: Sessions,
+        *,
+        edit_interval: float,
+        monotonic: Callable[[], float] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.sessions = sessions
+        self.edit_interval = edit_interval
+        self._monotonic = monotonic or sessions.clock
+        self._hands: dict[tuple[int, int], _HandHandle] = {}
+        self._last_edit: dict[int, float] = {}
+        self._pending_edit: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        sessions.notify = self.on_outcome
+
+    # --- helpers -------------------------------------------------------------------
+
+    def _spawn(self, coro: object, name: str) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro, name=name)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def jump_url(self, table: Table) -> str:
+        """Return a link to the table message (or its channel)."""
+        if table.message_id is None:
+            return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+        return (
+            f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+        )
+
+    def _hand(
+        self, table: Table, seat: int, notice: str | None = None, assignment: str = ""
+    ) -> render.Rendered:
+        assert table.state is not None
+        return render.hand_message(
+            table.id,
+            table.state.view(seat),
+            seat_infos(table),
+            notice=notice,
+            assignment=assignment,
+        )
+
+    def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
+        self._hands[table.id, seat] = _HandHandle(interaction, self._monotonic())
+
+    # --- slash commands ------------------------------------------------------------
+
+    async def start_table(self, interaction: discord.Interaction, options: TableOptions) -> None:
+        """``/dupe start``: open a table with a public lobby message."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserError("Dupe is played in a server channel, not in direct messages.")
+        existing = self.sessions.table_in(interaction.channel_id)
+        if existing is not None:
+            raise UserError(
+                f"This channel already has a Dupe table: {self.jump_url(existing)} — join it "
+                "there, or start one in another channel."
+            )
+        table = await self.sessions.open_table(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            options=options,
+        )
+        log.info("game %s: table opened in channel %s", table.id, table.channel_id)
+        await _send_response(interaction, render_table(table))
+        message = await interaction.original_response()
+        await self.sessions.set_message(table, message.id)
+
+    def _channel_table(self, interaction: discord.Interaction) -> Table:
+        if interaction.channel_id is None:
+            raise UserError("Dupe is played in a server channel.")
+        table = self.sessions.table_in(interaction.channel_id)
+        if table is None:
+            raise UserError("There is no Dupe table in this channel. Start one with /dupe start.")
+        return table
+
+    async def show_hand_command(self, interaction: discord.Interaction) -> None:
+        """``/dupe hand``: the member's hand, privately."""
+        table = self._channel_table(interaction)
+        await self.show_hand(interaction, table.id)
+
+    async def status(self, interaction: discord.Interaction) -> None:
+        """``/dupe status``: the table as everyone sees it, privately."""
+        table = self._channel_table(interaction)
+        shown = render_table(table)
+        await interaction.response.send_message(
+            content=f"The table: {self.jump_url(table)}", embeds=shown.embeds, ephemeral=True
+        )
+
+    async def cancel_command(self, interaction: discord.Interaction) -> None:
+        """``/dupe cancel``: the host or a server manager closes the table."""
+        table = self._channel_table(interaction)
+        await self._cancel(interaction, table.id, from_table=False)
+
+    # --- lobby buttons -------------------------------------------------------------
+
+    async def lobby(self, interaction: discord.Interaction, what: str, game_id: int) -> None:
+        """A lobby button on the table message."""
+        user = interaction.user
+        if what == "join":
+            table = await self.sessions.join(game_id, user.id, user.display_name)
+        elif what == "leave":
+            table = await self.sessions.leave(game_id, user.id)
+        elif what == "addcpu":
+            table = await self.sessions.add_computer(game_id, user.id)
+        elif what == "start":
+            outcome = await self.sessions.start(game_id, user.id)
+            table = outcome.table
+            log.info("game %s: started", table.id)
+        elif what == "cancel":
+            await self._cancel(interaction, game_id, from_table=True)
+            return
+        else:
+            raise UserError("That button is not one of this table's.")
+        await self._answer_on_table(interaction, table)
+
+    async def _answer_on_table(self, interaction: discord.Interaction, table: Table) -> None:
+        shown = render_table(table)
+        if interaction.message is not None and interaction.message.id == table.message_id:
+            await _edit_response(interaction, shown)
+            self._last_edit[table.id] = self._monotonic()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=False)
+            self.refresh_table(table)
+
+    async def _cancel(
+        self, interaction: discord.Interaction, game_id: int, *, from_table: bool
+    ) -> None:
+        can_manage = bool(
+            interaction.permissions.manage_guild if interaction.permissions else False
+        )
+        table = await self.sessions.cancel(game_id, interaction.user.id, can_manage=can_manage)
+        log.info("game %s: cancelled", table.id)
+        for seat in range(4):
+            self._hands.pop((table.id, seat), None)
+        if (
+            from_table
+            and interaction.message is not None
+            and (interaction.message.id == table.message_id)
+        ):
+            await _edit_response(interaction, render_table(table))
+        else:
+            await interaction.response.send_message("The table is cancelled.", ephemeral=True)
+            await self._edit_table_now(table)
+
+    # --- hands and moves -------------------------------------------------------------
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        """“My hand”: a fresh private message with the member's hand and identity card."""
+        table = self.sessions.table(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("You are not playing at this table; you can watch the table message.")
+        if table.status == "lobby" or table.state is None:
+            raise UserError("The game has not started yet: your cards are dealt when it does.")
+        await _send_response(interaction, self._hand(table, seat), ephemeral=True)
+        self._remember_hand(table, seat, interaction)
+
+    async def play_card(
+        self, interaction: discord.Interaction, game_id: int, seat: int, turn: int, code: str
+    ) -> None:
+        """A card button in a private hand."""
+        try:
+            card = parse_card(code)
+        except ParseError:
+            raise UserError("That button does not name a card.") from None
+        table = self.sessions.table(game_id)
+        try:
+            outcome = await self.sessions.act(game_id, interaction.user.id, seat, turn, play(card))
+        except UserError as error:
+            await self._refresh_stale(interaction, table, seat, str(error))
+            return
+        await _edit_response(interaction, self._hand(outcome.table, seat))
+        self._remember_hand(outcome.table, seat, interaction)
+        await self.on_outcome(outcome, answered=(seat,))
+
+    async def _refresh_stale(
+        self, interaction: discord.Interaction, table: Table, seat: int, reason: str
+    ) -> None:
+        """Answer a refused click; when it came from the presser's own hand, show the
+        hand as it is now with the reason on top."""
+        own = table.seats.get(seat)
+        if (
+            table.state is not None
+            and own is not None
+            and own.user_id == interaction.user.id
+            and table.status == "playing"
+        ):
+            await _edit_response(interaction, self._hand(table, seat, notice=f"⚠️ {reason}"))
+            self._remember_hand(table, seat, interaction)
+            return
+        await reply_private(interaction, reason)
+
+    def _revealed_in_order(self, table: Table) -> list[Card]:
+        assert table.state is not None
+        view = table.state.public_view()
+        assert view.revealed is not None
+        return sorted(view.revealed, key=by_suit)
+
+    async def give_step(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        seat: int,
+        turn: int,
+        assignment: str,
+    ) -> None:
+        """One step of the taker's distribution (no move yet: the choice lives in the
+        buttons' custom ids)."""
+        table = self.sessions.table(game_id)
+        if table.state is None or table.status != "playing":
+            raise UserError("That game is over; its buttons no longer work.")
+        try:
+            self.sessions.check_turn(table, interaction.user.id, seat, turn)
+        except UserError as error:
+            await self._refresh_stale(interaction, table, seat, str(error))
+            return
+        if table.state.phase is not Phase.DISTRIBUTE or table.state.taker != seat:
+            await self._refresh_stale(
+                interaction, table, seat, "Only the taker distributes, and only now."
+            )
+            return
+        if (
+            len(set(assignment)) != len(assignment)
+            or any(c not in SEAT_LETTERS for c in assignment)
+            or len(assignment) > 4
+        ):
+            raise UserError("That distribution gives a player more than one card.")
+        await _edit_response(interaction, self._hand(table, seat, assignment=assignment))
+        self._remember_hand(table, seat, interaction)
+
+    async def give_confirm(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        seat: int,
+        turn: int,
+        assignment: str,
+    ) -> None:
+        """The taker confirms a complete distribution."""
+        table = self.sessions.table(game_id)
+        if table.state is None or table.status != "playing":
+            raise UserError("That game is over; its buttons no longer work.")
+        if table.state.phase is not Phase.DISTRIBUTE or table.state.taker != seat:
+            await self._refresh_stale(
+                interaction,
+                table,
+                seat,
+                "That distribution is not needed any more: the trick has been distributed.",
+            )
+            return
+        if sorted(assignment) != sorted(SEAT_LETTERS):
+            raise UserError("Give exactly one card to each of the four players.")
+        cards = self._revealed_in_order(table)
+        given: dict[int, Card] = {}
+        for card, letter in zip(cards, assignment, strict=True):
+            given[SEAT_LETTERS.index(letter)] = card
+        action = Distribute(tuple(given[s] for s in range(4)))
+        try:
+            outcome = await self.sessions.act(game_id, interaction.user.id, seat, turn, action)
+        except UserError as error:
+            await self._refresh_stale(interaction, table, seat, str(error))
+            return
+        await _edit_response(interaction, self._hand(outcome.table, seat))
+        self._remember_hand(outcome.table, seat, interaction)
+        await self.on_outcome(outcome, answered=(seat,))
+
+    # --- after a change --------------------------------------------------------------
+
+    async def on_outcome(self, outcome: Outcome, answered: tuple[int, ...] = ()) -> None:
+        """Show a committed change: table message, other members' hands, scoring."""
+        table = outcome.table
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        for result in outcome.new_results:
+            shown = render.deal_scoring(result, seat_infos(table))
+            await self._send(channel, shown)
+        if outcome.finished:
+            assert table.state is not None
+            await self._send(
+                channel,
+                render.final_standings(table.state.totals, table.state.winners, seat_infos(table)),
+            )
+            log.info("game %s: finished", table.id)
+            await self._edit_table_now(table)
+            for seat in range(4):
+                self._hands.pop((table.id, seat), None)
+            return
+        self.refresh_table(table)
+        if outcome.trick_changed or outcome.timed_out:
+            for seat in table.human_seats():
+                if seat not in answered:
+                    self._spawn(self._refresh_hand(table, seat), f"dupe-hand-{table.id}-{seat}")
+
+    async def _send(self, channel: discord.abc.Messageable, shown: render.Rendered) -> None:
+        try:
+            await channel.send(content=shown.content, embeds=shown.embeds)
+        except discord.HTTPException as error:
+            log.warning("could not post to channel: %s", error)
+
+    async def _refresh_hand(self, table: Table, seat: int) -> None:
+        handle = self._hands.get((table.id, seat))
+        if handle is None or table.state is None:
+            return
+        if self._monotonic() - handle.created > TOKEN_LIFETIME:
+            self._hands.pop((table.id, seat), None)
+            return
+        try:
+            shown = self._hand(table, seat)
+            await handle.interaction.edit_original_response(
+                content=shown.content, embeds=shown.embeds, view=shown.buttons()
+            )
+        except discord.HTTPException as error:
+            log.debug("game %s: hand message of seat %s not updated: %s", table.id, seat, error)
+            self._hands.pop((table.id, seat), None)
+
+    def refresh_table(self, table: Table) -> None:
+        """Bring the public table message up to date, at most once per ``edit_interval``:
+        the first change after a quiet spell shows at once, later ones are combined."""
+        if table.message_id is None or table.id in self._pending_edit:
+            return
+        wait = 0.0
+        if self.edit_interval > 0:
+            last = self._last_edit.get(table.id)
+            if last is not None:
+                wait = max(0.0, self.edit_interval - (self._monotonic() - last))
+        task = asyncio.get_running_loop().create_task(
+            self._edit_later(table, wait), name=f"dupe-table-{table.id}"
+        )
+        self._pending_edit[table.id] = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _edit_later(self, table: Table, wait: float) -> None:
+        try:
+            if wait > 0:
+                await asyncio.sleep(wait)
+        finally:
+            self._pending_edit.pop(table.id, None)
+        await self._edit_table_now(table)
+
+    async def _edit_table_now(self, table: Table) -> None:
+        if table.message_id is None:
+            return
+        self._last_edit[table.id] = self._monotonic()
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            shown = render_table(table)
+            await channel.get_partial_message(table.message_id).edit(
+                content=shown.content, embeds=shown.embeds, view=shown.buttons()
+            )
+        except discord.HTTPException as error:
+            log.warning("game %s: table message not updated: %s", table.id, error)
+
+    async def safely(self, interaction: discord.Interaction, coro: object) -> None:
+        """Run a handler; any failure is answered privately through the error funnel."""
+        try:
+            await coro  # type: ignore[misc]
+        except Exception as error:  # the funnel answers every failure
+            await answer_error(interaction, error)
+
+    async def close(self) -> None:
+        """Let pending edits finish."""
+        for task in list(self._tasks):
+            task.cancel()

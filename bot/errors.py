@@ -1,0 +1,70 @@
+"""The one funnel that answers every failed interaction privately.
+
+Discord shows "This interaction failed" when an interaction gets no answer within 3 s, and
+discord.py only logs exceptions raised inside component callbacks. So every callback and
+command sends its errors here: a :class:`~bot.sessions.UserError` or engine error becomes
+its own sentence; anything unexpected becomes a short apology with a reference that is also
+written to the log with the traceback. It copes with an interaction that was already
+answered (it follows up instead) or has expired (it only logs).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import discord
+from discord import app_commands
+
+from bot.sessions import UserError
+from engine.errors import EngineError
+
+__all__ = ["answer_error", "reply_private"]
+
+log = logging.getLogger(__name__)
+
+
+async def reply_private(interaction: discord.Interaction, text: str) -> None:
+    """Answer ``interaction`` with a private message, whether or not it was answered yet."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as error:
+        log.warning("could not answer interaction %s: %s", interaction.id, error)
+
+
+def _unwrap(error: BaseException) -> BaseException:
+    while isinstance(error, (app_commands.CommandInvokeError, app_commands.TransformerError)):
+        original = getattr(error, "original", None) or error.__cause__
+        if original is None:
+            break
+        error = original
+    return error
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a failed interaction privately and, for unexpected errors, log a reference."""
+    error = _unwrap(error)
+    if isinstance(error, (UserError, EngineError)):
+        text = str(error)
+    elif isinstance(error, app_commands.NoPrivateMessage):
+        text = "Dupe is played in a server channel, not in direct messages."
+    elif isinstance(error, app_commands.MissingPermissions):
+        text = "You do not have the permission this command needs."
+    elif isinstance(error, app_commands.CheckFailure):
+        text = "You cannot use this command here."
+    else:
+        reference = secrets.token_hex(4)
+        log.error(
+            "unexpected error (reference %s) in interaction %s",
+            reference,
+            interaction.id,
+            exc_info=(type(error), error, error.__traceback__),
+        )
+        text = (
+            "Something went wrong on our side, and nothing was changed. "
+            f"If it keeps happening, tell the server admins the reference `{reference}`."
+        )
+    await reply_private(interaction, text)
