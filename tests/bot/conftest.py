@@ -1,0 +1,70 @@
+"""Fixtures for driving the bot through simcord: a running world on a fresh database."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.app import DupeBot
+from tests.bot.driver import World
+from tests.bot.helpers import make_bot
+
+SEED = 20240611
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """Return the path of a fresh database file."""
+    return tmp_path / "dupe.sqlite3"
+
+
+@pytest.fixture
+def dupe_bot(db: Path) -> DupeBot:
+    """Return a bot (not started) on the fresh database."""
+    return make_bot(db)
+
+
+@pytest.fixture
+async def env(dupe_bot: DupeBot, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[simcord.Env]:
+    """Return a running simcord environment around the bot; on teardown, fail on any error
+    the bot raised and close every bot's database."""
+    # simcord settles each action by polling every `idle` seconds (real time) while a
+    # callback is queued; a table's turn timer is a parked task that never completes, so
+    # each such poll costs the whole interval. A short interval only makes tests faster.
+    monkeypatch.setitem(simcord.Env._settle_internal.__kwdefaults__, "idle", 0.001)
+    environment = simcord.Env(dupe_bot)
+    await environment.start()
+    try:
+        yield environment
+    finally:
+        await environment.shutdown()
+        bots = {id(environment.bot): environment.bot, id(dupe_bot): dupe_bot}
+        for each in bots.values():
+            if hasattr(each, "store"):
+                await each.store.close()
+        environment.raise_errors()
+
+
+@pytest.fixture
+async def world(
+    env: simcord.Env, dupe_bot: DupeBot, db: Path, caplog: pytest.LogCaptureFixture
+) -> AsyncIterator[World]:
+    """Return a world: one server with a “dupe” channel and the bot, game seeds pinned.
+
+    Fails the test if the bot logged an error (the error funnel answers unexpected
+    exceptions politely, so they would otherwise go unnoticed)."""
+    caplog.set_level(logging.WARNING, logger="bot")
+    guild = env.create_guild("Dupe Club")
+    channel = guild.create_text_channel("dupe")
+    here = World(env=env, db=db, bot=dupe_bot, guild=guild, channel=channel)
+    here.pin_seed(SEED)
+    yield here
+    for old in here.old_bots:
+        if old is not dupe_bot:
+            await old.store.close()
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR and r.name.startswith("bot")]
+    assert not errors, [r.getMessage() for r in errors]

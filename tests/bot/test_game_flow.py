@@ -1,0 +1,101 @@
+"""A whole game by four members, through slash commands and clicks only."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from tests.bot.driver import (
+    PLAY,
+    Game,
+    World,
+    description,
+    forge_click,
+    ids_of,
+    live_ids,
+    private_text,
+    standings_totals,
+)
+
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+async def test_four_members_play_four_deals_to_the_final_standings(world: World) -> None:
+    members = world.members(*NAMES)
+    alice = members[0]
+    game, _ = await Game.open(world, alice, computers="none", memory="strict")
+    for member in members[1:]:
+        joined = await game.press(member, "Join")
+        assert joined.response is not None and joined.response.id == game.message_id
+    lobby = game.message
+    for seat, member in enumerate(members):
+        assert f"{('North', 'East', 'South', 'West')[seat]} · {member.name}" in description(lobby)
+    assert f"dupe:lobby:join:{game.id}" not in live_ids(lobby), "a full table cannot be joined"
+
+    started = await game.press(alice, "Start")
+    assert started.response is not None and started.response.id == game.message_id
+    assert game.seats() == {s: (m.id, None) for s, m in enumerate(members)}
+    assert game.moves() == [], "nobody has chosen yet: there are no computer players"
+    assert "Waiting for: North, East, South, West" in description(game.message)
+
+    for member in members:
+        hand = await game.open_hand(member)
+        assert len(live_ids(hand, PLAY)) == 13
+        assert "Your identity card" in hand.content
+
+    await game.play(members, random.Random(7), strict=True)
+
+    final = game.assert_log_replays()
+    rows = game.moves()
+    assert not any(row.by_computer for row in rows), "no timer ran out"
+    assert game.reopened == 0 and game.stale_notices == 0, "every hand was kept current"
+    assert sum(1 for row in rows if "," in row.move) > 0, "members distributed tricks"
+
+    # The public record: four deal scorings, then the final standings.
+    scorings = world.titled("Dupe — deal ")
+    assert [m.embeds[0].title for m in scorings] == [f"Dupe — deal {d} scored" for d in range(1, 5)]
+    for message, result in zip(scorings, final.results, strict=True):
+        totals_field = next(f for f in message.embeds[0].fields if f.name == "Totals")
+        for seat, name in enumerate(("North", "East", "South", "West")):
+            assert f"{name} +{result.credited[seat]} = {result.totals[seat]}" in (
+                totals_field.value or ""
+            )
+    (standings,) = world.titled("Dupe — final standings")
+    assert standings_totals(standings) == dict(enumerate(final.totals))
+    assert world.messages()[-1].id == standings.id
+    winners = " and ".join(members[s].name for s in final.winners)
+    assert winners in description(standings)
+
+    # The database: results rows equal to the replayed totals, the table closed.
+    win = 1 / len(final.winners)
+    assert game.results() == {
+        seat: (members[seat].id, final.totals[seat], win if seat in final.winners else 0.0)
+        for seat in range(4)
+    }
+    row = game.row()
+    assert row["status"] == "finished" and row["deadline"] is None
+    table = game.message
+    assert table.embeds[0].title == "Dupe — game over"
+    assert ids_of(table) == [], "a finished table has no buttons"
+
+    # The hand of the member who made the last move says so; a card button of another
+    # member's last hand (clicked late) answers that the game is over.
+    last = members[rows[-1].seat]
+    assert "The game is over." in game.hands[last.id].content
+    assert live_ids(game.hands[last.id]) == []
+    other = next(m for m in members if m is not last)
+    late = f"{PLAY}{game.id}:{game.seat_of(other)}:51:AS"
+    answer = await forge_click(other, game.hands[other.id], late)
+    assert private_text(answer) == "That game is over or was cancelled; its buttons no longer work."
+    assert len(game.moves()) == len(rows)
+
+    # The leaderboard lists each member once, with the points of this game.
+    board = await alice.slash(world.channel, "leaderboard")
+    assert board.response is not None and board.response.ephemeral
+    text = description(board.response)
+    for seat, member in enumerate(members):
+        lines = [line for line in text.splitlines() if f"<@{member.id}>" in line]
+        assert len(lines) == 1, text
+        assert f"— {final.totals[seat]} pts · 1 games" in lines[0]
+    places = [int(m) for m in re.findall(r"\*\*(\d+)\.\*\*", text)]
+    assert places == [1, 2, 3, 4]
