@@ -148,6 +148,25 @@ class DupeController:
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
         self._hands[table.id, seat] = _HandHandle(interaction, self._monotonic())
 
+    async def _answer_with_hand(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: int,
+        notice: str | None = None,
+        assignment: str = "",
+    ) -> None:
+        """Answer with the seat's hand: in place when the pressed button was on a private
+        message (the hand itself), otherwise as a new private message — a hand must never
+        replace a public message, even when a forged button names one."""
+        shown = self._hand(table, seat, notice=notice, assignment=assignment)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await _edit_response(interaction, shown)
+        else:
+            await _send_response(interaction, shown, ephemeral=True)
+        self._remember_hand(table, seat, interaction)
+
     # --- slash commands ------------------------------------------------------------
 
     async def start_table(self, interaction: discord.Interaction, options: TableOptions) -> None:
@@ -276,8 +295,7 @@ class DupeController:
         except UserError as error:
             await self._refresh_stale(interaction, table, seat, str(error))
             return
-        await _edit_response(interaction, self._hand(outcome.table, seat))
-        self._remember_hand(outcome.table, seat, interaction)
+        await self._answer_with_hand(interaction, outcome.table, seat)
         await self.on_outcome(outcome, answered=(seat,))
 
     async def _refresh_stale(
@@ -292,8 +310,7 @@ class DupeController:
             and own.user_id == interaction.user.id
             and table.status == "playing"
         ):
-            await _edit_response(interaction, self._hand(table, seat, notice=f"⚠️ {reason}"))
-            self._remember_hand(table, seat, interaction)
+            await self._answer_with_hand(interaction, table, seat, notice=f"⚠️ {reason}")
             return
         await reply_private(interaction, reason)
 
@@ -332,8 +349,7 @@ class DupeController:
             or len(assignment) > 4
         ):
             raise UserError("That distribution gives a player more than one card.")
-        await _edit_response(interaction, self._hand(table, seat, assignment=assignment))
-        self._remember_hand(table, seat, interaction)
+        await self._answer_with_hand(interaction, table, seat, assignment=assignment)
 
     async def give_confirm(
         self,
@@ -367,8 +383,7 @@ class DupeController:
         except UserError as error:
             await self._refresh_stale(interaction, table, seat, str(error))
             return
-        await _edit_response(interaction, self._hand(outcome.table, seat))
-        self._remember_hand(outcome.table, seat, interaction)
+        await self._answer_with_hand(interaction, outcome.table, seat)
         await self.on_outcome(outcome, answered=(seat,))
 
     # --- after a change --------------------------------------------------------------
