@@ -169,10 +169,21 @@ class Sessions:
             if record.status == "playing":
                 table.state = self._replay(table, record.moves)
                 self._rebuild_players(table)
+                self._allow_warning_time(table)
                 self._schedule(table)
             self.tables[table.id] = table
             self._by_channel[table.channel_id] = table.id
         return len(self.tables)
+
+    def _allow_warning_time(self, table: Table) -> None:
+        """Members could not act while the bot was down: a deadline that has passed, or is
+        too close, moves to the warning's length from now, so that they are warned (if they
+        were not yet) and have that time before a computer decides for them."""
+        if table.deadline is None:
+            return
+        least = self.clock() + _warn_before(table.options.turn_seconds)
+        if table.deadline < least:
+            table.deadline = least
 
     def _table_from(self, record: GameRecord) -> Table:
         return Table(

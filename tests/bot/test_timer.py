@@ -104,10 +104,10 @@ async def test_the_deadline_survives_restarts_and_the_warning_is_not_repeated(
     assert "⏰ North: time is nearly up" in description(game.message), "the new bot warns"
     assert game.row()["warned"] == 1
 
-    await world.restart()
+    await world.restart()  # 6 s before the deadline: it moves to 7 s (the warning's length)
     await world.env.advance_time(TURN - WARN_AT - 2)
     assert len(game.moves()) == ply
-    await world.env.advance_time(2)
+    await world.env.advance_time(3)
     rows = game.moves()
     assert rows[ply].seat == 0 and rows[ply].by_computer
     assert warning_edits(world, game) == 1, "the restarted bot did not warn again"
@@ -119,3 +119,25 @@ async def test_the_deadline_survives_restarts_and_the_warning_is_not_repeated(
     await game.decide(alice, random.Random(2), strict=True)
     assert game.moves()[ply].seat == 0 and not game.moves()[ply].by_computer
     assert game.row()["deadline"] is not None
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_leaves_time_to_act(
+    world: World,
+) -> None:
+    alice = world.member("alice")
+    game, _ = await Game.open(world, alice, turn_time=TURN)
+    await game.press(alice, "Start")
+    ply = len(game.moves())
+
+    await world.bot.sessions.close()  # the process stops: no timer runs any more
+    await world.env.advance_time(TURN * 3)
+    assert len(game.moves()) == ply
+    await world.restart()
+
+    assert len(game.moves()) == ply, "nobody could act while the bot was down"
+    assert "⏰ North: time is nearly up" in description(game.message)
+    await world.env.advance_time(TURN - WARN_AT - 1)
+    assert len(game.moves()) == ply, "the warning's time is hers"
+    await game.open_hand(alice)
+    await game.decide(alice, random.Random(3), strict=True)
+    assert game.moves()[ply].seat == 0 and not game.moves()[ply].by_computer
