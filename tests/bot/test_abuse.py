@@ -15,6 +15,7 @@ from engine.cards import DECK
 from engine.dupe import DupeState, Phase
 from tests.bot.driver import (
     GIVE,
+    GIVEOK,
     PLAY,
     Game,
     World,
@@ -38,7 +39,10 @@ async def two_members(world: World) -> tuple[Game, simcord.MemberActor, simcord.
     await game.press(bob, "Join")
     await game.press(alice, "Start")
     await game.open_hand(alice)
-    await game.open_hand(bob)
+    hand = await bob.slash(world.channel, "dupe hand")  # the command shows the same hand
+    assert hand.response is not None and hand.response.ephemeral
+    assert len(live_ids(hand.response, PLAY)) == 13
+    game.hands[bob.id] = hand.response
     return game, alice, bob
 
 
@@ -80,7 +84,59 @@ async def test_double_clicks_log_one_choice(world: World) -> None:
     chosen = [r for r in game.moves()[ply:] if r.seat == 0]
     assert len(chosen) == 1 and code(chosen[0].move) in map(code, two)
     assert live_ids(hand, PLAY) == []
+
+    # A double click on Confirm distributes once.
+    def a_member_distributes(s: DupeState) -> bool:
+        return s.phase is Phase.DISTRIBUTE and s.taker in (0, 1)
+
+    state = await game.play([alice, bob], rng, until=a_member_distributes, strict=True)
+    taker = (alice, bob)[state.taker or 0]
+    await game.give_steps(taker, rng, 4)
+    (confirm,) = live_ids(game.hands[taker.id], GIVEOK)
+    ply = len(game.moves())
+    message = game.hands[taker.id].message
+    results = await click_together((taker, message, confirm), (taker, message, confirm))
+    assert all(r.acknowledged for r in results)
+    distributions = [r for r in game.moves()[ply:] if "," in r.move]
+    assert len(distributions) == 1 and distributions[0].seat == state.taker
     game.state()  # the log still replays
+
+
+async def test_members_joining_at_the_same_moment_fill_the_free_seats_once(
+    world: World,
+) -> None:
+    alice, *others = world.members("alice", "bob", "carol", "dave", "erin")
+    game, _ = await Game.open(world, alice, computers="none")
+    lobby = game.message
+    results = await click_together(*((m, lobby, f"dupe:lobby:join:{game.id}") for m in others))
+    assert all(r.acknowledged for r in results)
+    seated = game.seats()
+    assert sorted(seated) == [0, 1, 2, 3]
+    assert len({user for user, _level in seated.values()}) == 4
+    refused = [
+        m for m, r in zip(others, results, strict=True) if r.response and r.response.ephemeral
+    ]
+    assert len(refused) == 1 and refused[0].id not in {u for u, _ in seated.values()}
+    assert private_text(results[others.index(refused[0])]) == "The table is full."
+    shown = description(game.message)
+    for seat, name in enumerate(("North", "East", "South", "West")):
+        member = next(m for m in (alice, *others) if m.id == seated[seat][0])
+        assert f"{name} · {member.name}" in shown
+
+    # Start and Leave at the same moment: either order leaves a consistent table.
+    leaver = next(m for m in others if m.id == seated[1][0])
+    start, leave = await click_together(
+        (alice, game.message, f"dupe:lobby:start:{game.id}"),
+        (leaver, game.message, f"dupe:lobby:leave:{game.id}"),
+    )
+    assert start.acknowledged and leave.acknowledged
+    row = game.row()
+    if row["status"] == "playing":
+        assert private_text(leave) == "The game has already started."
+        assert game.seats()[1] == (leaver.id, None)
+    else:
+        assert private_text(start).startswith("Four players are needed")
+        assert 1 not in game.seats()
 
 
 async def test_members_clicking_at_the_same_moment_for_a_whole_deal(world: World) -> None:
