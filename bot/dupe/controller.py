@@ -403,6 +403,9 @@ class DupeController:
             )
             log.info("game %s: finished", table.id)
             await self._edit_table_now(table)
+            for seat in table.human_seats():
+                if seat not in answered:
+                    await self._refresh_hand(table, seat)  # “The game is over.”, no buttons
             for seat in range(4):
                 self._hands.pop((table.id, seat), None)
             return

@@ -78,11 +78,12 @@ async def test_four_members_play_four_deals_to_the_final_standings(world: World)
     assert table.embeds[0].title == "Dupe — game over"
     assert ids_of(table) == [], "a finished table has no buttons"
 
-    # The hand of the member who made the last move says so; a card button of another
-    # member's last hand (clicked late) answers that the game is over.
+    # Every member's hand says the game is over; a card button clicked late (here one of
+    # the last trick, forged) answers so privately.
+    for member in members:
+        assert "The game is over." in game.hands[member.id].content, member.name
+        assert live_ids(game.hands[member.id]) == []
     last = members[rows[-1].seat]
-    assert "The game is over." in game.hands[last.id].content
-    assert live_ids(game.hands[last.id]) == []
     other = next(m for m in members if m is not last)
     late = f"{PLAY}{game.id}:{game.seat_of(other)}:51:AS"
     answer = await forge_click(other, game.hands[other.id], late)
