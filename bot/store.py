@@ -12,6 +12,7 @@ transaction; only a power cut or OS crash can lose the last few commits.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -173,6 +174,9 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
         self.path = path
+        # One connection serves every table: a transaction takes several awaits, so two
+        # of them must never interleave, and a read must not see half of one.
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -242,14 +246,15 @@ class Store:
 
     async def _write(self, statements: Iterable[tuple[str, Sequence[Any]]]) -> None:
         db = self._db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            for sql, params in statements:
-                await db.execute(sql, params)
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
+        async with self._lock:
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in statements:
+                    await db.execute(sql, params)
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
 
     # --- tables --------------------------------------------------------------------
 
@@ -270,26 +275,28 @@ class Store:
         Raises :class:`LiveTableExistsError` if the channel has an open or running table.
         """
         db = self._db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            cursor = await db.execute(
-                "INSERT INTO games (game, guild_id, channel_id, host_id, seed, options, status,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
-                (game, guild_id, channel_id, host_id, seed, json.dumps(options), now),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            await db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name, level) VALUES (?, ?, ?, ?, ?)",
-                (game_id, host_seat.seat, host_seat.user_id, host_seat.name, host_seat.level),
-            )
-            await db.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            await db.execute("ROLLBACK")
-            raise LiveTableExistsError("This channel already has a table.") from None
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
+        async with self._lock:
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO games (game, guild_id, channel_id, host_id, seed, options, status,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
+                    (game, guild_id, channel_id, host_id, seed, json.dumps(options), now),
+                )
+                game_id = cursor.lastrowid
+                assert game_id is not None
+                await db.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name, level)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, host_seat.seat, host_seat.user_id, host_seat.name, host_seat.level),
+                )
+                await db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                await db.execute("ROLLBACK")
+                raise LiveTableExistsError("This channel already has a table.") from None
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
         return game_id
 
     async def set_message(self, game_id: int, message_id: int) -> None:
@@ -402,39 +409,43 @@ class Store:
 
     async def game(self, game_id: int) -> GameRecord | None:
         """Return the table with its seats and moves, or ``None``."""
-        async with self._db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            return None
-        record = _game(row)
-        await self._fill([record])
-        return record
+        async with self._lock:
+            async with self._db.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return None
+            record = _game(row)
+            await self._fill([record])
+            return record
 
     async def live_game_in(self, channel_id: int) -> GameRecord | None:
         """Return the channel's open or running table, if any."""
-        async with self._db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
-            " AND status IN ('lobby', 'playing')",
-            (channel_id,),
-        ) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            return None
-        record = _game(row)
-        await self._fill([record])
-        return record
+        async with self._lock:
+            async with self._db.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
+                " AND status IN ('lobby', 'playing')",
+                (channel_id,),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return None
+            record = _game(row)
+            await self._fill([record])
+            return record
 
     async def live_games(self) -> list[GameRecord]:
         """Return every open or running table with its seats and moves."""
-        async with self._db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
-        ) as cursor:
-            rows = await cursor.fetchall()
-        records = [_game(row) for row in rows]
-        await self._fill(records)
-        return records
+        async with self._lock:
+            async with self._db.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'playing')"
+                " ORDER BY id"
+            ) as cursor:
+                rows = await cursor.fetchall()
+            records = [_game(row) for row in rows]
+            await self._fill(records)
+            return records
 
     async def _fill(self, records: list[GameRecord]) -> None:
         if not records:
@@ -459,22 +470,23 @@ class Store:
         self, guild_id: int, *, offset: int = 0, limit: int = 10
     ) -> tuple[list[LeaderboardRow], int]:
         """Return one page of the server's members by cumulative score, and the row count."""
-        async with self._db.execute(
-            "SELECT COUNT(DISTINCT user_id) FROM results"
-            " WHERE guild_id = ? AND user_id IS NOT NULL",
-            (guild_id,),
-        ) as cursor:
-            row = await cursor.fetchone()
-        total = int(row[0]) if row else 0
-        async with self._db.execute(
-            "SELECT user_id, COUNT(*), SUM(win), SUM(score) FROM results"
-            " WHERE guild_id = ? AND user_id IS NOT NULL"
-            " GROUP BY user_id ORDER BY SUM(score) DESC, SUM(win) DESC, user_id"
-            " LIMIT ? OFFSET ?",
-            (guild_id, limit, offset),
-        ) as cursor:
-            rows = await cursor.fetchall()
-        return [LeaderboardRow(r[0], r[1], float(r[2]), int(r[3])) for r in rows], total
+        async with self._lock:
+            async with self._db.execute(
+                "SELECT COUNT(DISTINCT user_id) FROM results"
+                " WHERE guild_id = ? AND user_id IS NOT NULL",
+                (guild_id,),
+            ) as cursor:
+                row = await cursor.fetchone()
+            total = int(row[0]) if row else 0
+            async with self._db.execute(
+                "SELECT user_id, COUNT(*), SUM(win), SUM(score) FROM results"
+                " WHERE guild_id = ? AND user_id IS NOT NULL"
+                " GROUP BY user_id ORDER BY SUM(score) DESC, SUM(win) DESC, user_id"
+                " LIMIT ? OFFSET ?",
+                (guild_id, limit, offset),
+            ) as cursor:
+                rows = await cursor.fetchall()
+            return [LeaderboardRow(r[0], r[1], float(r[2]), int(r[3])) for r in rows], total
 
 
 def _finish_statements(

@@ -9,17 +9,18 @@ message the member can see. Nothing sleeps on the wall clock.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import discord
 import simcord
-from simcord.actors import _component_click, _dispatch_actor_interaction
+from simcord.actors import _component_click, _dispatch_actor_interaction, _slash
 from simcord.backend import serializers
 from simcord.builders import ChannelHandle
 from simcord.enums import ComponentType, InteractionType
@@ -125,23 +126,34 @@ def private_text(result: simcord.InteractionResult) -> str:
     return followups[-1].content
 
 
+async def _together(
+    env: simcord.Env, actions: Iterable[Awaitable[simcord.InteractionResult]]
+) -> list[simcord.InteractionResult]:
+    env._begin_operation("together")
+    try:
+        return list(await asyncio.gather(*actions))
+    finally:
+        env._end_operation()
+
+
 async def click_together(
     *clicks: tuple[simcord.MemberActor, Clickable, str],
 ) -> list[simcord.InteractionResult]:
     """Deliver several clicks at the same moment (each a real click on a visible enabled
     button; the bot receives all of them before it has answered any)."""
-    import asyncio
+    return await _together(
+        clicks[0][0]._env,
+        (_component_click(a, m, label=None, custom_id=c) for a, m, c in clicks),
+    )
 
-    env = clicks[0][0]._env
-    env._begin_operation("click")
-    try:
-        return list(
-            await asyncio.gather(
-                *(_component_click(a, m, label=None, custom_id=c) for a, m, c in clicks)
-            )
-        )
-    finally:
-        env._end_operation()
+
+async def slash_together(
+    *commands: tuple[simcord.MemberActor, simcord.ChannelHandle, str, dict[str, Any]],
+) -> list[simcord.InteractionResult]:
+    """Deliver several slash commands ``(member, channel, name, options)`` at once."""
+    return await _together(
+        commands[0][0]._env, (_slash(a, c, name, options) for a, c, name, options in commands)
+    )
 
 
 async def forge_click(
@@ -187,8 +199,15 @@ def standings_totals(message: discord.Message) -> dict[int, int]:
 class Game:
     """One table, followed through its public message, members' hands and the database."""
 
-    def __init__(self, world: World, game_id: int, message_id: int) -> None:
+    def __init__(
+        self,
+        world: World,
+        game_id: int,
+        message_id: int,
+        channel: simcord.ChannelHandle | None = None,
+    ) -> None:
         self.world = world
+        self.channel = channel or world.channel
         self.id = game_id
         self.message_id = message_id
         self.hands: dict[int, Hand] = {}
@@ -199,21 +218,34 @@ class Game:
 
     @classmethod
     async def open(
-        cls, world: World, host: simcord.MemberActor, **options: Any
+        cls,
+        world: World,
+        host: simcord.MemberActor,
+        channel: simcord.ChannelHandle | None = None,
+        **options: Any,
     ) -> tuple[Game, simcord.InteractionResult]:
-        """``/dupe start`` by ``host``; return the table and the command's result."""
-        result = await host.slash(world.channel, "dupe start", **options)
+        """``/dupe start`` by ``host`` (in the world's channel unless ``channel``); return
+        the table and the command's result."""
+        channel = channel or world.channel
+        result = await host.slash(channel, "dupe start", **options)
         response = result.response
         assert response is not None and not response.ephemeral, result
-        join = next(i for i in ids_of(response) if i.startswith("dupe:lobby:join:"))
-        return cls(world, int(join.rsplit(":", 1)[1]), response.id), result
+        return cls.from_lobby(world, response, channel), result
+
+    @classmethod
+    def from_lobby(
+        cls, world: World, lobby: simcord.ResponseMessage, channel: simcord.ChannelHandle
+    ) -> Game:
+        """Return the table whose lobby message is ``lobby``."""
+        join = next(i for i in ids_of(lobby) if i.startswith("dupe:lobby:join:"))
+        return cls(world, int(join.rsplit(":", 1)[1]), lobby.id, channel)
 
     # --- reading -------------------------------------------------------------------
 
     @property
     def message(self) -> discord.Message:
         """Return the public table message as it is now."""
-        found = [m for m in self.world.messages() if m.id == self.message_id]
+        found = [m for m in self.channel.history() if m.id == self.message_id]
         assert found, "the table message is gone"
         return found[0]
 

@@ -24,6 +24,7 @@ from tests.bot.driver import (
     forge_click,
     live_ids,
     private_text,
+    slash_together,
 )
 
 OVER = "That game is over or was cancelled; its buttons no longer work."
@@ -100,6 +101,62 @@ async def test_double_clicks_log_one_choice(world: World) -> None:
     distributions = [r for r in game.moves()[ply:] if "," in r.move]
     assert len(distributions) == 1 and distributions[0].seat == state.taker
     game.state()  # the log still replays
+
+
+async def test_two_tables_started_at_the_same_moment_make_one(world: World) -> None:
+    alice, bob = world.members("alice", "bob")
+    first, second = await slash_together(
+        (alice, world.channel, "dupe start", {}), (bob, world.channel, "dupe start", {})
+    )
+    public = [r for r in (first, second) if r.response and not r.response.ephemeral]
+    refused = [r for r in (first, second) if r.response and r.response.ephemeral]
+    assert len(public) == 1 and len(refused) == 1
+    assert "already has" in private_text(refused[0])
+    assert world.query("SELECT COUNT(*) FROM games WHERE status = 'lobby'") == [(1,)]
+    assert [m.id for m in world.messages()] == [public[0].response.id]  # type: ignore[union-attr]
+
+
+async def test_tables_in_two_channels_are_played_at_the_same_moments(world: World) -> None:
+    """One database connection serves every table: writes for different tables arriving
+    together must not interleave their transactions."""
+    alice, bob = world.members("alice", "bob")
+    other = world.guild.create_text_channel("dupe-2")
+    first, second = await slash_together(
+        (alice, world.channel, "dupe start", {}), (bob, other, "dupe start", {})
+    )
+    assert first.response is not None and second.response is not None
+    games = (
+        Game.from_lobby(world, first.response, world.channel),
+        Game.from_lobby(world, second.response, other),
+    )
+    players = (alice, bob)
+    await click_together(
+        *((m, g.message, f"dupe:lobby:start:{g.id}") for m, g in zip(players, games, strict=True))
+    )
+    for member, game in zip(players, games, strict=True):
+        assert game.row()["status"] == "playing"
+        await game.open_hand(member)
+
+    rng = random.Random(12)
+    for _ in range(12):
+        clicks = []
+        for member, game in zip(players, games, strict=True):
+            state = game.state()
+            if state.phase is Phase.CHOOSE:
+                hand = game.hands[member.id]
+                clicks.append((member, hand.message, rng.choice(live_ids(hand, PLAY))))
+            else:
+                await game.decide(member, rng, strict=True)
+        if clicks:
+            before = [len(g.moves()) for g in games]
+            results = await click_together(*clicks)
+            for result in results:
+                assert result.acknowledged and result.response is not None
+                assert "could not be saved" not in result.response.content
+            assert [len(g.moves()) for g in games] > before
+    for game in games:
+        state = game.state()  # each log replays
+        assert (state.deal, state.trick) > (1, 5)
 
 
 async def test_members_joining_at_the_same_moment_fill_the_free_seats_once(
