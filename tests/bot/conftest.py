@@ -68,3 +68,6 @@ async def world(
             await old.store.close()
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR and r.name.startswith("bot")]
     assert not errors, [r.getMessage() for r in errors]
+    # Every interaction of the test was answered: nobody saw “This interaction failed”.
+    unanswered = [i for i in env.backend.interactions.values() if not i.responded]
+    assert not unanswered, unanswered
