@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 import re
 
+from engine.dupe import Phase
 from tests.bot.driver import (
+    GIVE,
     PLAY,
     Game,
     World,
@@ -43,7 +45,20 @@ async def test_four_members_play_four_deals_to_the_final_standings(world: World)
         assert len(live_ids(hand, PLAY)) == 13
         assert "Your identity card" in hand.content
 
-    await game.play(members, random.Random(7), strict=True)
+    rng = random.Random(7)
+    # The first taker gives two cards, thinks again and presses Start over.
+    state = await game.play(members, rng, until=lambda s: s.phase is Phase.DISTRIBUTE, strict=True)
+    taker = members[state.taker or 0]
+    hand = game.hands[taker.id]
+    await game.give_steps(taker, rng, 2)
+    assert "So far:" in hand.content
+    (start_over,) = [i for i in live_ids(hand, GIVE) if i.endswith(":")]
+    await game.click(taker, start_over)
+    assert "So far:" not in hand.content
+    assert len(live_ids(hand, GIVE)) == 4, "every player can receive the first card again"
+    assert game.state().phase is Phase.DISTRIBUTE, "nothing was distributed yet"
+
+    await game.play(members, rng, strict=True)
 
     final = game.assert_log_replays()
     rows = game.moves()
