@@ -10,6 +10,7 @@ message the member can see. Nothing sleeps on the wall clock.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import sqlite3
@@ -26,7 +27,7 @@ from simcord.builders import ChannelHandle
 from simcord.enums import ComponentType, InteractionType
 
 from bot.app import DupeBot
-from engine.dupe import DupeOptions, DupeState, Move, Phase, replay
+from engine.dupe import DupeOptions, DupeState, Move, replay
 from tests.bot.helpers import buttons, enabled, make_bot
 
 Hand = simcord.ResponseMessage
@@ -272,8 +273,6 @@ class Game:
 
     def options(self) -> DupeOptions:
         """Return the engine options stored for this table."""
-        import json
-
         memory = json.loads(self.row()["options"]).get("memory", "strict")
         return DupeOptions(memory="open" if memory == "open" else "strict")
 
@@ -398,8 +397,3 @@ class Game:
         state = self.state()
         assert state.is_over
         return state
-
-
-def phase_is(phase: Phase) -> Callable[[DupeState], bool]:
-    """Return a stop condition: the game is waiting in ``phase``."""
-    return lambda state: state.phase is phase
