@@ -24,6 +24,19 @@ def _check_database(settings: Settings) -> None:
     asyncio.run(check())
 
 
+# At DEBUG these write whole payloads: SQL parameters (every face-down choice in the move
+# log), raw gateway events (the components of a member's private hand) and request bodies.
+PAYLOAD_LOGGERS = ("aiosqlite", "discord.gateway", "discord.http", "discord.webhook")
+
+
+def configure_logging(level: str) -> None:
+    """Log to stderr at ``level``; the loggers that write payloads never go below INFO."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    floor = max(logging.getLevelNamesMapping()[level], logging.INFO)
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(floor)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the bot until it is stopped; return the exit code."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Dupe bot.")
@@ -43,10 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, StoreError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure_logging(settings.log_level)
     from bot.app import create_bot
 
     bot = create_bot(settings)
