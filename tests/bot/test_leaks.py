@@ -1,0 +1,541 @@
+"""No hidden information ever leaves the bot: a scan of every request body and log line
+over whole games.
+
+At each request (and each log line) the tables are recorded as they were at that instant
+(:mod:`tests.bot.whole_game`). From the engine state of that moment:
+
+- public now: the revealed trick waiting for its distribution and the last completed
+  trick of the deal with who received what (or of the game, once it is over); after a
+  deal is scored, that deal's identity cards and won hands, in its scoring message;
+- private to a seat: its hand, its face-down choice, its identity card (until the deal
+  is scored), its won cards only under ``memory = "open"``;
+- nobody's, until scored: other seats' hands, choices and identity cards, and every won
+  pile under ``memory = "strict"``.
+
+Public payloads (channel messages, table edits, non-ephemeral responses) and log lines may
+name only public cards; a member's private payloads only public cards and their own. The
+scan reads cards as displayed (``10♠``) and as codes (``TS``) in text, and parses every
+custom id by the bot's id grammar. The last test plants leaks to show the scan sees them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
+from bot.app import DupeBot
+from engine.cards import DECK, Card, Suit
+from engine.dupe import SEAT_NAMES, DupeState, Phase, new_game
+from tests.bot.whole_game import (
+    LOGGERS,
+    Game,
+    Logged,
+    Moment,
+    Recorder,
+    Sent,
+    TableAt,
+    open_table,
+    play,
+)
+
+EPHEMERAL = 64
+
+_SUIT_OF_SYMBOL = {suit.symbol: suit for suit in Suit}
+_BY_TEXT = {str(card): card for card in DECK}
+_BY_CODE = {card.code: card for card in DECK}
+# A card as shown (“10♠”, “Q♥”) and as a code (“TS”, “QH”), not inside a longer word.
+CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[♠♥♣♦]")
+CARD_CODE = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][SHDC](?![0-9A-Za-z])")
+IDENTITY = re.compile(r"identity card\W*([♠♥♣♦])", re.IGNORECASE)
+SEAT = "(North|East|South|West)"
+DUPE_NAMED = re.compile(rf"{SEAT} is your dupe|{SEAT} \(your dupe\)")
+DUPE_WORD = re.compile(r"\bdupe\b")  # lower case: the game's name is “Dupe”
+SCORED = re.compile(r"deal (\d) scored")
+CUSTOM_ID = re.compile(
+    r"dupe:lobby:(?:join|leave|addcpu|start|cancel):(?P<lobby>\d+)"
+    r"|dupe:hand:(?P<hand>\d+)"
+    r"|dupe:play:(?P<pgame>\d+):(?P<pseat>[0-3]):(?P<pturn>\d+):(?P<card>[2-9TJQKA][SHDC])"
+    r"|dupe:(?:give|giveok):(?P<ggame>\d+):(?P<gseat>[0-3]):(?P<gturn>\d+):[NESW]{0,4}"
+    r"|lb:\d+:\d+"
+)
+
+
+def cards_in(text: str) -> set[Card]:
+    """Return every card named in ``text``, as shown or as a code."""
+    found = {_BY_TEXT[m] for m in CARD_TEXT.findall(text)}
+    return found | {_BY_CODE[m] for m in CARD_CODE.findall(text)}
+
+
+# --- what is public and what is private at a moment --------------------------------
+
+
+def public_cards(state: DupeState | None) -> set[Card]:
+    """Return the cards anyone may see now: the revealed trick and the last trick."""
+    if state is None:
+        return set()
+    view = state.public_view()
+    shown: set[Card] = set()
+    if view.phase is Phase.DISTRIBUTE and view.revealed is not None:
+        shown |= set(view.revealed)
+    last = view.last_trick
+    if last is not None and (last.deal == view.deal or view.phase is Phase.OVER):
+        shown |= set(last.cards) | set(last.received)
+    return shown
+
+
+def own_cards(table: TableAt, seat: int) -> set[Card]:
+    """Return the cards only ``seat`` may see now."""
+    state = table.state
+    if state is None:
+        return set()
+    view = state.view(seat)
+    mine = set(view.hand)
+    if view.choice is not None:
+        mine.add(view.choice)
+    if view.won is not None:
+        assert table.memory == "open", "the engine shows won cards under strict memory"
+        mine |= set(view.won)
+    return mine
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """One request body the bot sent, with its audience: None for everyone."""
+
+    sent: Sent
+    body: dict[str, Any]
+    member: int | None
+    route: str
+
+    @property
+    def public(self) -> bool:
+        return self.member is None
+
+
+def _owner(message: Any) -> int:
+    meta = message.interaction_metadata or {}
+    return int(meta["user"]["id"])
+
+
+def audience(env: simcord.Env, sent: Sent) -> Payload | None:
+    """Return the request's message body and who can see it (None: no message body)."""
+    entry = sent.entry
+    backend = env.backend
+    parts = entry.path.strip("/").split("/")
+    body = entry.json
+    if entry.method in ("GET", "DELETE"):
+        assert body is None, entry
+        return None
+    if parts[0] == "applications" and parts[-1] == "commands":
+        return None  # command definitions: checked for cards in their own test
+    assert isinstance(body, dict), entry
+    if parts[0] == "interactions" and parts[-1] == "callback":
+        record = backend.interactions[int(parts[1])]
+        data = body.get("data") or {}
+        if body["type"] in (4, 5):
+            private = bool(int(data.get("flags") or 0) & EPHEMERAL)
+            return Payload(sent, data, record.user_id if private else None, "callback")
+        if body["type"] in (6, 7):
+            source = backend.get_message(record.channel_id, record.source_message_id)
+            member = _owner(source) if source.is_ephemeral else None
+            return Payload(sent, data, member, "callback-update")
+        raise AssertionError(f"unexpected interaction callback {body['type']}: {entry}")
+    if parts[0] == "webhooks":
+        record = backend.interactions[backend.interaction_tokens[parts[2]]]
+        if entry.method == "POST" and len(parts) == 3:
+            private = bool(int(body.get("flags") or 0) & EPHEMERAL)
+            return Payload(sent, body, record.user_id if private else None, "followup")
+        if entry.method == "PATCH" and parts[3] == "messages":
+            message_id = record.message_id if parts[4] == "@original" else int(parts[4])
+            assert message_id is not None, entry
+            message = backend.get_message(record.channel_id, message_id)
+            member = _owner(message) if message.is_ephemeral else None
+            return Payload(sent, body, member, "webhook-edit")
+    if parts[0] == "channels" and parts[2] == "messages" and entry.method in ("POST", "PATCH"):
+        return Payload(sent, body, None, "channel")
+    raise AssertionError(f"a request the scan does not know: {entry.method} {entry.path}")
+
+
+# --- reading a payload ---------------------------------------------------------------
+
+
+def strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """Yield ``(key, text)`` for every string in a JSON value."""
+    if isinstance(value, str):
+        yield key, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from strings(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings(v, key)
+
+
+def _scoring(embed: dict[str, Any], table: TableAt, problems: list[str], where: str) -> bool:
+    """Check a deal's scoring embed shows exactly that scored deal; return whether it is
+    one."""
+    match = SCORED.search(str(embed.get("title") or ""))
+    if match is None:
+        return False
+    deal = int(match.group(1))
+    state = table.state
+    if state is None or len(state.results) < deal:
+        problems.append(f"{where}: deal {deal} shown as scored before it was")
+        return True
+    result = state.results[deal - 1]
+    owners = set()
+    for fld in embed.get("fields") or []:
+        named = [s for s in range(4) if SEAT_NAMES[s] in str(fld.get("name"))]
+        if len(named) != 1:
+            continue
+        owner = named[0]
+        owners.add(owner)
+        for line in str(fld.get("value")).splitlines():
+            if line.startswith("Won:") and cards_in(line) != set(result.won[owner]):
+                problems.append(f"{where}: {SEAT_NAMES[owner]}'s won hand is not deal {deal}'s")
+            for symbol in IDENTITY.findall(line):
+                if _SUIT_OF_SYMBOL[symbol] != result.identities[owner]:
+                    problems.append(
+                        f"{where}: {SEAT_NAMES[owner]}'s identity card is not deal {deal}'s"
+                    )
+    if owners != {0, 1, 2, 3}:
+        problems.append(f"{where}: the scoring of deal {deal} does not show every seat")
+    return True
+
+
+def seed_in(text: str, seeds: set[int]) -> bool:
+    """Return whether ``text`` names one of the seeds (which would give away every deal)."""
+    return any(re.search(rf"(?<!\d){seed}(?!\d)", text) for seed in seeds)
+
+
+def check_payload(payload: Payload, seeds: set[int]) -> list[str]:
+    """Return every leak in one payload."""
+    problems: list[str] = []
+    where = f"request {payload.sent.index} ({payload.route}, " + (
+        "public)" if payload.public else f"private to {payload.member})"
+    )
+    body = dict(payload.body)
+    tables = payload.sent.moment.values()
+    embeds = list(body.pop("embeds", None) or [])
+    scanned: list[Any] = [body]
+    for embed in embeds:
+        if not any(_scoring(embed, t, problems, where) for t in tables):
+            scanned.append(embed)
+    allowed: set[Card] = set()
+    seats: list[tuple[TableAt, int]] = []
+    for table in tables:
+        allowed |= public_cards(table.state)
+        seat = table.seat_of(payload.member)
+        if seat is not None:
+            seats.append((table, seat))
+            allowed |= own_cards(table, seat)
+    if seed_in(str(payload.body), seeds):
+        problems.append(f"{where}: a table's seed")
+    for key, text in strings(scanned):
+        if key == "custom_id":
+            problems += check_custom_id(text, payload, seats, where)
+            continue
+        leaked = cards_in(text) - allowed
+        if leaked:
+            shown = " ".join(sorted(str(c) for c in leaked))
+            problems.append(f"{where}: hidden card(s) {shown} in {key}: {text!r}")
+        problems += check_identities(text, payload, seats, where)
+    return problems
+
+
+def check_custom_id(
+    custom_id: str, payload: Payload, seats: list[tuple[TableAt, int]], where: str
+) -> list[str]:
+    """Return the leaks in one button's custom id."""
+    match = CUSTOM_ID.fullmatch(custom_id)
+    if match is None:
+        return [f"{where}: a custom id outside the grammar: {custom_id!r}"]
+    if not (match["pgame"] or match["ggame"]):
+        return []  # lobby, “My hand” and leaderboard buttons name no card
+    if payload.public:
+        return [f"{where}: a hand's button on a public message: {custom_id!r}"]
+    game = int(match["pgame"] or match["ggame"])
+    seat = int(match["pseat"] or match["gseat"])
+    mine = [t for t, s in seats if t.id == game and s == seat]
+    if not mine:
+        return [f"{where}: another seat's button: {custom_id!r}"]
+    table = mine[0]
+    state = table.state
+    assert state is not None
+    if match["pgame"]:
+        card = _BY_CODE[match["card"]]
+        if card not in own_cards(table, seat):
+            return [f"{where}: a button for a card the member does not hold: {custom_id!r}"]
+    elif state.phase is not Phase.DISTRIBUTE or state.taker != seat:
+        return [f"{where}: distribution buttons for a seat that is not the taker"]
+    return []
+
+
+def check_identities(
+    text: str, payload: Payload, seats: list[tuple[TableAt, int]], where: str
+) -> list[str]:
+    """Return the identity cards (and dupes) ``text`` reveals to a wrong audience."""
+    problems: list[str] = []
+    named = IDENTITY.findall(text)
+    dupes = [a or b for a, b in DUPE_NAMED.findall(text)]
+    own = "your own dupe" in text
+    if payload.public or not seats:
+        if named or dupes or own or (payload.public and DUPE_WORD.search(text)):
+            problems.append(f"{where}: an identity card or dupe shown to everyone: {text!r}")
+        return problems
+    playing = [(t, s) for t, s in seats if t.state is not None and not t.state.is_over]
+    for symbol in named:
+        if not any(_SUIT_OF_SYMBOL[symbol] == t.state.identity(s) for t, s in playing):  # type: ignore[union-attr]
+            problems.append(f"{where}: another seat's identity card {symbol}: {text!r}")
+    for name in dupes:
+        dupe = SEAT_NAMES.index(name)
+        if not any(t.state.dupe(s) == dupe for t, s in playing):  # type: ignore[union-attr]
+            problems.append(f"{where}: a dupe that is not the member's: {text!r}")
+    if own and not any(t.state.dupe(s) == s for t, s in playing):  # type: ignore[union-attr]
+        problems.append(f"{where}: “your own dupe” for a member who is not: {text!r}")
+    return problems
+
+
+def check_log(line: Logged, seeds: set[int]) -> list[str]:
+    """Return the hidden information in one log line."""
+    allowed: set[Card] = set()
+    for table in line.moment.values():
+        allowed |= public_cards(table.state)
+    problems = []
+    leaked = cards_in(line.text) - allowed
+    if leaked:
+        shown = " ".join(sorted(map(str, leaked)))
+        problems.append(f"log {line.logger}: hidden card(s) {shown}: {line.text}")
+    if IDENTITY.search(line.text) or DUPE_WORD.search(line.text):
+        problems.append(f"log {line.logger}: an identity card or dupe: {line.text}")
+    if seed_in(line.text, seeds):
+        problems.append(f"log {line.logger}: a table's seed: {line.text}")
+    return problems
+
+
+def scan(env: simcord.Env, recorder: Recorder) -> tuple[list[str], list[Payload]]:
+    """Return every leak in the recorded requests and log lines, and the payloads."""
+    problems: list[str] = []
+    payloads = [p for p in (audience(env, s) for s in recorder.sent) if p is not None]
+    for payload in payloads:
+        problems += check_payload(payload, recorder.seeds)
+    for line in recorder.logged:
+        problems += check_log(line, recorder.seeds)
+    return problems, payloads
+
+
+# --- the games -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def recorder(
+    env: simcord.Env, dupe_bot: DupeBot, caplog: pytest.LogCaptureFixture
+) -> Iterator[Recorder]:
+    """Record every request and every DEBUG log line of the bot, engine and discord.py."""
+    for name in LOGGERS:
+        caplog.set_level(logging.DEBUG, logger=name)
+    with Recorder(env, dupe_bot) as recording:
+        yield recording
+
+
+async def _side_trips(game: Game) -> None:
+    """What members do besides playing: a spectator asks for a hand and the status, a
+    player reopens the hand with /dupe hand and presses a stale card button."""
+    spectator, first = game.spectator, game.players[0]
+    refused = await spectator.slash(game.channel, "dupe hand")
+    assert refused.ephemeral
+    status = await spectator.slash(game.channel, "dupe status")
+    assert status.ephemeral
+    old = game.hand(first)
+    assert old is not None
+    reopened = await first.actor.slash(game.channel, "dupe hand")
+    assert reopened.response is not None and reopened.ephemeral
+    first.hand_id = reopened.response.id
+    await play(game, until=lambda state: state.trick >= 3)
+    stale = [b.custom_id for b in old.message.components[0].children if b.custom_id]
+    again = await first.actor.click(old.message, custom_id=stale[0])
+    assert again.response is not None and again.response.ephemeral
+    assert again.response.content.startswith("⚠️")
+    first.hand_id = old.id  # the bot now keeps this message up to date
+
+
+# Long seeds, so that a seed in a message or log line is recognised as one.
+GAMES = [
+    pytest.param(3_141_592_653_589, "strict", 1, None, id="1-human-strict"),
+    pytest.param(2_718_281_828_459, "open", 1, 0, id="1-human-open-late"),
+    pytest.param(1_414_213_562_373, "strict", 4, 2, id="4-humans-strict-late"),
+    pytest.param(1_732_050_807_568, "open", 4, None, id="4-humans-open"),
+    pytest.param(2_236_067_977_499, "strict", 4, None, id="4-humans-strict"),
+    pytest.param(1_618_033_988_749, "open", 1, None, id="1-human-open"),
+]
+
+
+@pytest.mark.parametrize(("seed", "memory", "humans", "idle"), GAMES)
+async def test_a_whole_game_leaks_nothing(
+    env: simcord.Env,
+    dupe_bot: DupeBot,
+    recorder: Recorder,
+    seed: int,
+    memory: str,
+    humans: int,
+    idle: int | None,
+) -> None:
+    game = await open_table(env, dupe_bot, humans=humans, memory=memory, seed=seed)
+    await _side_trips(game)
+    await play(game, idle=idle)
+    assert game.table is None, "the game did not finish"
+    after = await game.players[-1].actor.slash(game.channel, "dupe status")
+    assert after.ephemeral
+
+    problems, payloads = scan(env, recorder)
+    assert not problems, "\n".join(problems[:20])
+
+    # The scan saw what it is about: public tables, private hands with their card
+    # buttons, the four scorings, timeouts when a member was late, and log lines.
+    assert sum(p.public for p in payloads) > 60
+    private = [p for p in payloads if not p.public]
+    assert {p.member for p in private} >= {pl.actor.id for pl in game.players}
+    assert any("dupe:play:" in str(p.body) for p in private)
+    scorings = [p for p in payloads if p.public and SCORED.search(str(p.body))]
+    assert len(scorings) == 4
+    if idle is not None:
+        assert any("time ran out" in line.text for line in recorder.logged)
+    assert any(line.logger.startswith("discord") for line in recorder.logged)
+    assert not [line for line in recorder.logged if line.level >= logging.ERROR]
+
+
+async def test_at_log_level_debug_no_logger_writes_a_hidden_card(
+    env: simcord.Env, dupe_bot: DupeBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Every logger, as `python -m bot` sets them up for log_level = "DEBUG".
+    saved = {name: logging.getLogger(name).level for name in PAYLOAD_LOGGERS}
+    caplog.set_level(logging.DEBUG)
+    try:
+        configure_logging("DEBUG")
+        with Recorder(env, dupe_bot, loggers=("",)) as recorder:
+            game = await open_table(
+                env, dupe_bot, humans=1, memory="strict", seed=6_022_140_857_747
+            )
+            await play(game, until=lambda state: state.deal == 2)
+    finally:
+        for name, level in saved.items():
+            logging.getLogger(name).setLevel(level)
+    problems = [p for line in recorder.logged for p in check_log(line, recorder.seeds)]
+    assert not problems, "\n".join(problems[:10])
+    assert {line.logger.split(".")[0] for line in recorder.logged} >= {"bot", "discord"}
+
+
+async def test_command_definitions_name_no_card(env: simcord.Env) -> None:
+    synced = [e for e in env.http_requests if e.path.endswith("/commands")]
+    assert synced
+    for entry in synced:
+        for _key, text in strings(entry.json):
+            assert not cards_in(text), text
+
+
+# --- the scan sees leaks ------------------------------------------------------------------
+
+
+def _moment(state: DupeState, seats: dict[int, int | None]) -> Moment:
+    return {1: TableAt(1, state.seed, "playing", state.options.memory, 120, seats, state)}
+
+
+def _planted(moment: Moment, body: dict[str, Any], member: int | None) -> list[str]:
+    planted = Payload(Sent(0, None, moment), body, member, "planted")  # type: ignore[arg-type]
+    return check_payload(planted, {t.seed for t in moment.values()})
+
+
+def _finish_tricks(state: DupeState, tricks: int) -> None:
+    """Play ``tricks`` whole tricks with each seat's first legal action."""
+    for _ in range(tricks):
+        for seat in range(4):
+            state.apply(seat, state.legal_actions(seat)[0])
+        if state.phase is Phase.DISTRIBUTE:
+            assert state.taker is not None
+            state.apply(state.taker, state.legal_actions(state.taker)[0])
+
+
+def test_the_scan_sees_planted_leaks() -> None:
+    seed = 9_876_543_210_123
+    state = new_game(seed)
+    seats: dict[int, int | None] = {0: 100, 1: 101, 2: None, 3: None}
+    moment = _moment(state, seats)
+    north = state.hand(0)
+    hand = {"content": f"Your hand: {' '.join(map(str, north))}"}
+    # North's hand: private to North, a leak anywhere else, as shown or as a code.
+    assert _planted(moment, hand, 100) == []
+    assert _planted(moment, hand, None)
+    assert _planted(moment, hand, 101)
+    assert _planted(moment, {"embeds": [{"footer": {"text": f"({north[0].code})"}}]}, None)
+    # A card button of North's on a public message, or in East's hand; an unknown id.
+    button = f"dupe:play:1:0:0:{north[0].code}"
+    row = {"components": [{"type": 1, "components": [{"custom_id": button, "label": "x"}]}]}
+    assert _planted(moment, row, 100) == []
+    assert _planted(moment, row, None)
+    assert _planted(moment, row, 101)
+    assert _planted(moment, {"components": [{"custom_id": "dupe:peek:1:TS"}]}, 100)
+    # Identity cards and dupes: one's own privately, nobody's publicly.
+    mine = f"Your identity card: {state.identity(0).symbol}"
+    assert _planted(moment, {"content": mine}, 100) == []
+    assert _planted(moment, {"content": mine}, None)
+    other = next(s for s in Suit if s != state.identity(0))
+    assert _planted(moment, {"content": f"Your identity card: {other.symbol}"}, 100)
+    dupe = SEAT_NAMES[state.dupe(1)]
+    assert _planted(moment, {"content": f"{dupe} is your dupe"}, 101) == []
+    assert _planted(moment, {"content": f"{dupe} is East's dupe"}, None)
+    wrong = next(n for n in SEAT_NAMES if n != dupe)
+    assert _planted(moment, {"content": f"{wrong} is your dupe"}, 101)
+    # A face-down choice stays hidden from the others until the reveal.
+    state.apply(1, state.legal_actions(1)[0])
+    chosen = state.choice(1)
+    moment = _moment(state, seats)
+    assert _planted(moment, {"content": f"East chose {chosen}"}, 101) == []
+    assert _planted(moment, {"content": f"East chose {chosen}"}, 100)
+    # Strict memory: won cards are nobody's to see; the last trick is everyone's.
+    for seat in (0, 2, 3):
+        state.apply(seat, state.legal_actions(seat)[0])
+    if state.phase is Phase.DISTRIBUTE:
+        assert state.taker is not None
+        state.apply(state.taker, state.legal_actions(state.taker)[0])
+    _finish_tricks(state, 2)
+    moment = _moment(state, seats)
+    last = public_cards(state)
+    assert len(last) == 4
+    assert _planted(moment, {"content": " ".join(map(str, last))}, None) == []
+    hidden = [c for c in state.won_cards(0) if c not in last]
+    assert hidden
+    assert _planted(moment, {"content": f"Your won cards: {hidden[0]}"}, 100)
+    # After the deal is scored its won hands are public, in its scoring message only.
+    _finish_tricks(state, 10)
+    assert len(state.results) == 1
+    moment = _moment(state, seats)
+    result = state.results[0]
+    fields = [
+        {
+            "name": f"{SEAT_NAMES[s]}",
+            "value": f"Identity card {result.identities[s].symbol}\n"
+            f"Won: {' '.join(map(str, result.won[s]))}",
+        }
+        for s in range(4)
+    ]
+    scoring = {"embeds": [{"title": "Dupe — deal 1 scored", "fields": fields}]}
+    assert _planted(moment, scoring, None) == []
+    fields[0]["value"] = f"Won: {' '.join(map(str, state.hand(1)))}"
+    assert _planted(moment, scoring, None)
+    early = {"embeds": [{"title": "Dupe — deal 2 scored", "fields": fields}]}
+    assert _planted(moment, early, None)
+    # A log line naming a card in a hand.
+    in_hand = state.hand(2)[0]
+    assert check_log(Logged("bot", logging.INFO, f"S:{in_hand.code}", moment), {seed})
+    assert check_log(Logged("bot", logging.INFO, "game 1: started", moment), {seed}) == []
+    # The seed gives away every deal.
+    assert check_log(Logged("bot", logging.INFO, f"seed={seed}", moment), {seed})
+    assert _planted(moment, {"content": f"game {seed}1"}, None) == []
+    assert _planted(moment, {"content": f"({seed})"}, 100)

@@ -1,0 +1,288 @@
+"""Whole games through simcord, with every request and log line the bot produces recorded
+together with the tables exactly as they were at that instant.
+
+The leak scan and the OpenAPI check share this driver. A request is recorded when the
+bot hands it to the transport; rendering and sending happen in one stretch of the same
+task (the fake transport never yields), so the tables recorded with a request are the
+ones its payload was rendered from.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import simcord
+from simcord.types import HttpLogEntry
+
+from bot.app import DupeBot
+from bot.sessions import Table
+from engine.dupe import DupeState
+from tests.bot.helpers import act_once, buttons, enabled
+
+LOGGERS = ("bot", "engine", "discord")
+
+
+@dataclass(frozen=True, slots=True)
+class TableAt:
+    """A table as it was at one instant."""
+
+    id: int
+    seed: int
+    status: str
+    memory: str
+    turn_seconds: int
+    seats: dict[int, int | None]
+    state: DupeState | None
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """Return the seat the member held then, if any."""
+        if user_id is None:
+            return None
+        return next((s for s, uid in self.seats.items() if uid == user_id), None)
+
+
+Moment = dict[int, TableAt]
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """One request the bot made and the tables when it made it."""
+
+    index: int
+    entry: HttpLogEntry
+    moment: Moment
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """One log line (with any traceback) and the tables when it was written."""
+
+    logger: str
+    level: int
+    text: str
+    moment: Moment
+
+
+class _RecordingList(list[HttpLogEntry]):
+    def __init__(self, recorder: Recorder, existing: list[HttpLogEntry]) -> None:
+        super().__init__(existing)
+        self._recorder = recorder
+
+    def append(self, entry: HttpLogEntry) -> None:
+        super().append(entry)
+        self._recorder.on_request(len(self) - 1, entry)
+
+
+class _LogTap(logging.Handler):
+    def __init__(self, recorder: Recorder) -> None:
+        super().__init__(logging.DEBUG)
+        self._recorder = recorder
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.exc_info:
+            text += "\n" + logging.Formatter().formatException(record.exc_info)
+        # A line from another thread (aiosqlite's) is checked as if no card were public.
+        on_loop = threading.current_thread() is threading.main_thread()
+        moment = self._recorder.moment() if on_loop else {}
+        self._recorder.logged.append(Logged(record.name, record.levelno, text, moment))
+
+
+class Recorder:
+    """Records requests and log lines with the tables of the moment."""
+
+    def __init__(self, env: simcord.Env, bot: DupeBot, loggers: tuple[str, ...] = LOGGERS) -> None:
+        self.env = env
+        self.bot = bot
+        self.loggers = loggers
+        self.sent: list[Sent] = []
+        self.logged: list[Logged] = []
+        self._known: dict[int, Table] = {}
+        self._tap = _LogTap(self)
+
+    def moment(self) -> Moment:
+        """Return every table this bot has had, as it is now."""
+        sessions = getattr(self.bot, "sessions", None)
+        if sessions is not None:
+            self._known.update(sessions.tables)
+        return {
+            table.id: TableAt(
+                id=table.id,
+                seed=table.seed,
+                status=table.status,
+                memory=table.options.memory,
+                turn_seconds=table.options.turn_seconds,
+                seats={s: r.user_id for s, r in table.seats.items()},
+                state=None if table.state is None else table.state.clone(),
+            )
+            for table in self._known.values()
+        }
+
+    @property
+    def seeds(self) -> set[int]:
+        """Return the seeds of every table this bot has had."""
+        return {table.seed for table in self._known.values()}
+
+    def on_request(self, index: int, entry: HttpLogEntry) -> None:
+        self.sent.append(Sent(index, entry, self.moment()))
+
+    def __enter__(self) -> Recorder:
+        backend = self.env.backend
+        backend.http_requests = _RecordingList(self, backend.http_requests)
+        for name in self.loggers:
+            logging.getLogger(name).addHandler(self._tap)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name in self.loggers:
+            logging.getLogger(name).removeHandler(self._tap)
+
+
+# --- driving a game as members would -----------------------------------------------
+
+
+@dataclass
+class Player:
+    """A seated member and the id of their private hand message."""
+
+    actor: simcord.MemberActor
+    hand_id: int | None = None
+
+
+@dataclass
+class Game:
+    """One table being played in a channel."""
+
+    env: simcord.Env
+    bot: DupeBot
+    channel: simcord.ChannelHandle
+    players: list[Player]
+    spectator: simcord.MemberActor
+    table_message: simcord.ResponseMessage
+    game_id: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def table(self) -> Table | None:
+        """Return the live table, or None once it is over."""
+        return self.bot.sessions.tables.get(self.game_id)
+
+    def message(self, message_id: int) -> simcord.ResponseMessage:
+        """Return a message of the channel as it is now."""
+        return simcord.ResponseMessage(
+            self.env, self.env.backend.get_message(self.channel.id, message_id)
+        )
+
+    def hand(self, player: Player) -> simcord.ResponseMessage | None:
+        """Return the player's private hand message as it is now."""
+        return None if player.hand_id is None else self.message(player.hand_id)
+
+    async def open_hand(self, player: Player) -> simcord.InteractionResult:
+        """Press “My hand” on the table message."""
+        table = self.message(self.table_message.id)
+        result = await player.actor.click(table.message, custom_id=hand_button(table))
+        assert result.response is not None and result.ephemeral
+        player.hand_id = result.response.id
+        return result
+
+
+def hand_button(message: simcord.ResponseMessage) -> str:
+    """Return the custom id of the table's “My hand” button."""
+    ids = [b.custom_id for b in buttons(message) if (b.custom_id or "").startswith("dupe:hand:")]
+    assert len(ids) == 1, ids
+    return str(ids[0])
+
+
+async def open_table(
+    env: simcord.Env,
+    bot: DupeBot,
+    *,
+    humans: int,
+    memory: str,
+    seed: int,
+    turn_seconds: int = 120,
+) -> Game:
+    """Open a table with ``humans`` members (the rest computers), exercising the lobby
+    buttons on the way, and start it; every member then opens their hand."""
+    bot.sessions._seed_source = lambda: seed
+    guild = env.create_guild()
+    channel = guild.create_text_channel("dupe")
+    names = ["alice", "bob", "carol", "dave"][:humans]
+    actors = [guild.add_member(env.create_user(name)) for name in names]
+    spectator = guild.add_member(env.create_user("eve"))
+    host = actors[0]
+    opened = await host.slash(channel, "dupe start", memory=memory, turn_time=turn_seconds)
+    lobby = opened.response
+    assert lobby is not None and not opened.ephemeral
+    table = bot.sessions.table_in(channel.id)
+    assert table is not None
+    game = Game(env, bot, channel, [Player(a) for a in actors], spectator, lobby, table.id)
+    # The spectator sits down and stands up again; others join; a computer is added.
+    await spectator.click(game.message(lobby.id).message, label="Join")
+    await spectator.click(game.message(lobby.id).message, label="Leave")
+    for actor in actors[1:]:
+        await actor.click(game.message(lobby.id).message, label="Join")
+    if humans < 4:
+        await host.click(game.message(lobby.id).message, label="Add computer")
+    refused = await spectator.click(game.message(lobby.id).message, label="Start")
+    assert refused.ephemeral
+    await host.click(game.message(lobby.id).message, label="Start")
+    assert game.table is not None and game.table.status == "playing"
+    for player in game.players:
+        await game.open_hand(player)
+    return game
+
+
+def _decision(hand: simcord.ResponseMessage | None) -> bool:
+    if hand is None:
+        return False
+    return any(
+        re.match(r"dupe:(play|give|giveok):", b.custom_id or "") is not None for b in enabled(hand)
+    )
+
+
+async def play(
+    game: Game,
+    *,
+    idle: int | None = None,
+    until: Callable[[DupeState], bool] = lambda state: False,
+    limit: int = 600,
+) -> None:
+    """Let every member make each decision from their hand message until ``until(state)``
+    or the end of the game.
+
+    The member at index ``idle`` does not answer on odd-numbered tricks: the virtual clock
+    runs past the turn time and a computer player decides for them (after the warning).
+    """
+    for _ in range(limit):
+        table = game.table
+        if table is None:
+            return
+        state = table.state
+        assert state is not None
+        if until(state):
+            return
+        acted = False
+        for index, player in enumerate(game.players):
+            hand = game.hand(player)
+            if not _decision(hand):
+                continue
+            if index == idle and state.trick % 2 == 1:
+                continue
+            assert hand is not None
+            result = await act_once(player.actor, hand)
+            assert result is not None
+            acted = True
+            break
+        if acted:
+            continue
+        if idle is not None and game.table is not None:
+            await game.env.advance_time(table.options.turn_seconds + 1)
+            continue
+        raise AssertionError(f"nobody can act at {state!r}")
+    raise AssertionError("the game did not end")
