@@ -121,7 +121,11 @@ class TableInfo:
 
 
 def _rules_line(info: TableInfo) -> str:
-    fill = f"computer players ({info.level}) fill empty seats" if info.level else "no computers"
+    fill = (
+        f"computer players ({info.level}) fill empty seats"
+        if info.level
+        else "no computers fill empty seats"
+    )
     minutes = info.turn_seconds / 60
     turn = f"{info.turn_seconds} s" if info.turn_seconds < 120 else f"{minutes:g} min"
     return f"Memory: {info.memory} · Turn time: {turn} · {fill}"
@@ -153,7 +157,7 @@ def lobby_message(info: TableInfo) -> Rendered:
     )
     view.add_item(
         discord.ui.Button(
-            label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"dupe:lobby:leave:{gid}"
+            label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"dupe:lobby:join:{gid}"
         )
     )
     view.add_item(

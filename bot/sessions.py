@@ -405,9 +405,13 @@ class Sessions:
             if table.seat_of(user_id) is None:
                 raise UserError("You are not playing at this table.")
             raise UserError("Those buttons belong to another player's hand.")
-        if turn != table.turn:
+        if turn < table.turn:
             raise UserError(
                 "Those buttons are from an earlier trick; here is your hand as it is now."
+            )
+        if turn != table.turn:
+            raise UserError(
+                "Those buttons do not belong to the current trick; here is your hand as it is now."
             )
 
     async def act(
