@@ -157,7 +157,7 @@ def lobby_message(info: TableInfo) -> Rendered:
     )
     view.add_item(
         discord.ui.Button(
-            label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"dupe:lobby:join:{gid}"
+            label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"dupe:lobby:leave:{gid}"
         )
     )
     view.add_item(
