@@ -7,6 +7,7 @@ TOML file. Every key is documented in ``config.example.toml``.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from contextvars import ContextVar
@@ -24,6 +25,7 @@ from pydantic_settings import (
 __all__ = ["ConfigError", "Settings", "load_settings"]
 
 _TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{18,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
+_TOKEN_VARIABLES = ("DISCORD_TOKEN", "DUPE_TOKEN")
 _toml_file: ContextVar[Path | None] = ContextVar("_toml_file", default=None)
 
 
@@ -41,8 +43,10 @@ class Settings(BaseSettings):
         validate_default=True,
     )
 
+    # `token` itself is accepted by name (TOML, keywords), not as an environment variable:
+    # an unrelated TOKEN variable must never be sent to Discord.
     token: SecretStr = Field(
-        validation_alias=AliasChoices("token", "DISCORD_TOKEN", "DUPE_TOKEN"),
+        validation_alias=AliasChoices(*_TOKEN_VARIABLES),
         description="The bot token from the Discord developer portal.",
     )
     database: Path = Field(
@@ -89,10 +93,10 @@ class Settings(BaseSettings):
             )
         return SecretStr(secret)
 
-    @field_validator("database")
+    @field_validator("database", mode="before")
     @classmethod
-    def _database_path(cls, value: Path) -> Path:
-        if str(value).strip() == "":
+    def _database_path(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip() == "":  # Path("") would be "."
             raise ValueError("the database path is empty")
         return value
 
@@ -112,27 +116,40 @@ class Settings(BaseSettings):
         return tuple(sources)
 
 
-def _describe(error: ValidationError, origin: str) -> str:
+def _origin(key: str, config: Path | None, overrides: dict[str, Any]) -> str:
+    """Return where the value of ``key`` came from, as the start of an error sentence."""
+    if key in overrides:
+        return "settings"
+    names = _TOKEN_VARIABLES if key == "token" else (f"DUPE_{key.upper()}",)
+    for name in names:
+        if any(variable.upper() == name for variable in os.environ):
+            return f"the environment variable {name}"
+    return str(config) if config is not None else "settings"
+
+
+def _describe(error: ValidationError, config: Path | None, overrides: dict[str, Any]) -> str:
     errors = error.errors()
     first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     loc = ".".join(str(part) for part in first["loc"]) or "settings"
+    if loc in _TOKEN_VARIABLES:
+        loc = "token"
     kind = first["type"]
     if kind == "extra_forbidden":
+        origin = str(config) if config is not None else "settings"
         return f"{origin}: unknown key “{loc}” (see config.example.toml for the keys)."
-    if kind == "missing" and loc in ("token", "DISCORD_TOKEN"):
+    if kind == "missing" and loc == "token":
         return (
             "No Discord token: set the DISCORD_TOKEN environment variable or `token` in "
-            f"{origin} (see README: “Create the application and token”)."
+            f"{config or 'config.toml'} (see README: “Create the application and token”)."
         )
     message = str(first["msg"])
     message = message.removeprefix("Value error, ")
-    return f"{origin}: bad value for “{loc}”: {message}."
+    return f"{_origin(loc, config, overrides)}: bad value for “{loc}”: {message}."
 
 
 def load_settings(config: Path | None, **overrides: Any) -> Settings:
     """Return the settings from ``config`` (a TOML file; ``None`` for none) and the
     environment; raise :class:`ConfigError` with one sentence if they cannot be used."""
-    origin = str(config) if config is not None else "settings"
     if config is not None:
         try:
             with config.open("rb") as handle:
@@ -155,6 +172,6 @@ def load_settings(config: Path | None, **overrides: Any) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as error:
-        raise ConfigError(_describe(error, origin)) from None
+        raise ConfigError(_describe(error, config, overrides)) from None
     finally:
         _toml_file.reset(token)
