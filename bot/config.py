@@ -164,6 +164,10 @@ def load_settings(config: Path | None, **overrides: Any) -> Settings:
             ) from None
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"The config file {config} is not valid TOML: {error}.") from None
+        except UnicodeDecodeError:
+            raise ConfigError(
+                f"The config file {config} is not valid TOML: it is not UTF-8 text."
+            ) from None
         except OSError as error:
             raise ConfigError(
                 f"The config file {config} cannot be read: {error.strerror}."
