@@ -1,0 +1,256 @@
+"""Settings: a TOML file plus the environment, every failure one sentence."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.config import ConfigError, Settings, load_settings
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+OTHER = "OTk5OTk5OTk5OTk5OTk5OTk5.XyZabc.zyxwvutsrqponmlkjihgfedcba987654"
+EXAMPLE = Path(__file__).parents[2] / "config.example.toml"
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No DISCORD_TOKEN or DUPE_* from the machine running the tests; cwd a tmp dir."""
+    for name in list(os.environ):
+        if name.upper().startswith("DUPE_") or name.upper() in ("DISCORD_TOKEN", "TOKEN"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+def toml(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def refusal(config: Path | None = None, **overrides: object) -> str:
+    """Return the one sentence load_settings refuses with."""
+    with pytest.raises(ConfigError) as caught:
+        load_settings(config, **overrides)
+    text = str(caught.value)
+    assert "\n" not in text and text.endswith("."), text
+    assert "pydantic" not in text and "validation error" not in text, text
+    return text
+
+
+# --- where values come from ----------------------------------------------------------
+
+
+def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    settings = load_settings(None)
+    assert settings.token.get_secret_value() == TOKEN
+    assert settings.database == Path("dupe.sqlite3")
+    assert settings.dev_guild_id is None
+    assert settings.turn_seconds == 120
+    assert settings.computer_level == "expert"
+    assert settings.table_edit_seconds == 1.5
+    assert settings.log_level == "INFO"
+
+
+def test_every_key_from_a_toml_file(tmp_path: Path) -> None:
+    config = toml(
+        tmp_path,
+        f'token = "{TOKEN}"\n'
+        'database = "/data/games.sqlite3"\n'
+        "dev_guild_id = 123456789012345678\n"
+        "turn_seconds = 45\n"
+        'computer_level = "greedy"\n'
+        "table_edit_seconds = 0\n"
+        'log_level = "DEBUG"\n',
+    )
+    settings = load_settings(config)
+    assert settings.token.get_secret_value() == TOKEN
+    assert settings.database == Path("/data/games.sqlite3")
+    assert settings.dev_guild_id == 123456789012345678
+    assert settings.turn_seconds == 45
+    assert settings.computer_level == "greedy"
+    assert settings.table_edit_seconds == 0
+    assert settings.log_level == "DEBUG"
+
+
+def test_every_key_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("DUPE_DATABASE", "/data/env.sqlite3")
+    monkeypatch.setenv("DUPE_DEV_GUILD_ID", "42")
+    monkeypatch.setenv("DUPE_TURN_SECONDS", "300")
+    monkeypatch.setenv("DUPE_COMPUTER_LEVEL", "random")
+    monkeypatch.setenv("DUPE_TABLE_EDIT_SECONDS", "2.5")
+    monkeypatch.setenv("DUPE_LOG_LEVEL", "WARNING")
+    settings = load_settings(None)
+    assert settings.database == Path("/data/env.sqlite3")
+    assert settings.dev_guild_id == 42
+    assert settings.turn_seconds == 300
+    assert settings.computer_level == "random"
+    assert settings.table_edit_seconds == 2.5
+    assert settings.log_level == "WARNING"
+
+
+def test_dupe_token_is_the_second_name_for_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DUPE_TOKEN", TOKEN)
+    assert load_settings(None).token.get_secret_value() == TOKEN
+    monkeypatch.setenv("DISCORD_TOKEN", OTHER)
+    assert load_settings(None).token.get_secret_value() == OTHER
+
+
+def test_precedence_keywords_then_environment_then_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = toml(tmp_path, f'token = "{TOKEN}"\nturn_seconds = 30\ncomputer_level = "random"\n')
+    assert load_settings(config).turn_seconds == 30
+    monkeypatch.setenv("DUPE_TURN_SECONDS", "60")
+    monkeypatch.setenv("DISCORD_TOKEN", OTHER)
+    settings = load_settings(config)
+    assert settings.turn_seconds == 60
+    assert settings.token.get_secret_value() == OTHER
+    assert settings.computer_level == "random"  # not in the environment: the file's
+    settings = load_settings(config, turn_seconds=90, token=TOKEN)
+    assert settings.turn_seconds == 90
+    assert settings.token.get_secret_value() == TOKEN
+
+
+def test_an_unrelated_token_variable_is_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOKEN", TOKEN)
+    assert refusal().startswith("No Discord token")
+
+
+def test_the_token_is_cleaned_and_kept_secret() -> None:
+    settings = Settings(token=f"  Bot {TOKEN}\n")
+    assert settings.token.get_secret_value() == TOKEN
+    assert TOKEN not in repr(settings) and TOKEN not in str(settings)
+    assert TOKEN not in settings.model_dump_json()
+
+
+def test_settings_take_every_key_as_keyword(tmp_path: Path) -> None:
+    settings = Settings(
+        token=TOKEN,
+        database=tmp_path / "x.sqlite3",
+        dev_guild_id=7,
+        turn_seconds=15,
+        computer_level="random",
+        table_edit_seconds=60,
+        log_level="ERROR",
+    )
+    assert settings.database == tmp_path / "x.sqlite3"
+    assert (settings.dev_guild_id, settings.turn_seconds) == (7, 15)
+    assert set(Settings.model_fields) == {
+        "token",
+        "database",
+        "dev_guild_id",
+        "turn_seconds",
+        "computer_level",
+        "table_edit_seconds",
+        "log_level",
+    }
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("turn_seconds", 14),
+        ("turn_seconds", 86_401),
+        ("turn_seconds", "fast"),
+        ("table_edit_seconds", -1),
+        ("table_edit_seconds", 61),
+        ("dev_guild_id", 0),
+        ("computer_level", "genius"),
+        ("log_level", "LOUD"),
+        ("database", ""),
+        ("token", "not-a-token"),
+        ("colour", "green"),
+    ],
+)
+def test_keywords_are_validated_like_the_file(tmp_path: Path, key: str, value: object) -> None:
+    keywords: dict[str, object] = {"token": TOKEN, key: value}
+    with pytest.raises(ValidationError):
+        Settings(**keywords)  # type: ignore[arg-type]
+    text = f"{key} = {value!r}\n".replace("'", '"')
+    if key != "token":
+        text += f'token = "{TOKEN}"\n'
+    refusal(toml(tmp_path, text))
+
+
+# --- refusals, each one sentence ------------------------------------------------------
+
+
+def test_no_token_says_how_to_give_one() -> None:
+    text = refusal()
+    assert text.startswith("No Discord token")
+    assert "DISCORD_TOKEN" in text
+
+
+def test_a_malformed_token_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert "malformed" in refusal(token="abc.def")
+    monkeypatch.setenv("DISCORD_TOKEN", "   ")
+    assert "DISCORD_TOKEN" in refusal()
+    monkeypatch.delenv("DISCORD_TOKEN")
+    text = refusal(toml(tmp_path, 'token = "only-one-part"\n'))
+    assert text.startswith(str(tmp_path / "config.toml")) and "“token”" in text
+    assert "only-one-part" not in text  # a secret is never echoed
+
+
+def test_an_unknown_key_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    text = refusal(toml(tmp_path, "turn_secs = 30\n"))
+    assert "unknown key “turn_secs”" in text
+    text = refusal(toml(tmp_path, "[dupe]\nturn_seconds = 30\n"))
+    assert "unknown key “dupe”" in text
+
+
+def test_a_bad_value_names_the_key_and_where_it_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    config = toml(tmp_path, "turn_seconds = 5\n")
+    text = refusal(config)
+    assert text.startswith(f"{config}: bad value for “turn_seconds”")
+    assert "15" in text
+    monkeypatch.setenv("DUPE_TURN_SECONDS", "fast")
+    text = refusal(config)
+    assert text.startswith("the environment variable DUPE_TURN_SECONDS: bad value for")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("turn_seconds = \n", "is not valid TOML"),
+        ("turn_seconds = 30\nturn_seconds = 40\n", "is not valid TOML"),
+        ('token = "unterminated\n', "is not valid TOML"),
+    ],
+)
+def test_invalid_toml_is_refused(tmp_path: Path, text: str, expected: str) -> None:
+    assert expected in refusal(toml(tmp_path, text))
+
+
+def test_a_config_file_that_cannot_be_read(tmp_path: Path) -> None:
+    assert "does not exist" in refusal(tmp_path / "absent.toml")
+    assert "is a directory" in refusal(tmp_path)
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    assert "cannot be read" in refusal(tmp_path / "file" / "config.toml")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00token")
+    assert "not valid TOML" in refusal(binary)
+
+
+# --- config.example.toml ---------------------------------------------------------------
+
+
+def test_the_example_loads_with_only_the_token_added(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    settings = load_settings(toml(tmp_path, text + f'\ntoken = "{TOKEN}"\n'))
+    assert settings.token.get_secret_value() == TOKEN
+    defaults = Settings(token=TOKEN)
+    assert settings.model_dump(exclude={"token"}) == defaults.model_dump(exclude={"token"})
+
+
+def test_the_example_documents_every_key() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    for name in Settings.model_fields:
+        assert f"{name} =" in text, f"config.example.toml does not mention {name}"
