@@ -1,0 +1,267 @@
+"""The SQLite store: migrations, WAL, the invariants the schema enforces, the leaderboard."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from bot.store import MIGRATIONS, LiveTableExistsError, SeatRecord, Store, StoreError
+
+GUILD = 500
+NOW = 1_700_000_000.0
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "dupe.sqlite3")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def query(path: Path, sql: str) -> list[tuple[object, ...]]:
+    """Run a read on the database file with a separate connection, as an operator would."""
+    db = sqlite3.connect(path)
+    try:
+        return list(db.execute(sql))
+    finally:
+        db.close()
+
+
+def seats(users: Sequence[int | None]) -> list[SeatRecord]:
+    return [
+        SeatRecord(seat, user, f"member {user}" if user else "Computer", None if user else "random")
+        for seat, user in enumerate(users)
+    ]
+
+
+async def open_game(store: Store, channel: int, users: Sequence[int | None]) -> int:
+    """Open a table in ``channel`` and start it with ``users`` seated (None: computer)."""
+    seated = seats(users)
+    game_id = await store.create_game(
+        game="dupe",
+        guild_id=GUILD,
+        channel_id=channel,
+        host_id=users[0] or 1,
+        seed=channel,
+        options={"memory": "strict"},
+        now=NOW,
+        host_seat=seated[0],
+    )
+    await store.start_game(game_id, seated, NOW, NOW + 120)
+    return game_id
+
+
+async def finish(
+    store: Store, game_id: int, users: Sequence[int | None], scores: Sequence[int]
+) -> None:
+    """Close the game with final scores (the highest wins; ties share)."""
+    best = max(scores)
+    winners = scores.count(best)
+    results = [
+        (
+            seat,
+            users[seat],
+            None if users[seat] else "random",
+            scores[seat],
+            1 / winners if scores[seat] == best else 0.0,
+        )
+        for seat in range(4)
+    ]
+    await store.append_moves(game_id, 0, [], NOW, None, results=results, guild_id=GUILD)
+
+
+# --- opening ---------------------------------------------------------------------------
+
+
+async def test_migrations_are_applied_once(tmp_path: Path) -> None:
+    path = tmp_path / "dupe.sqlite3"
+    first = await Store.open(path)
+    game_id = await open_game(first, 1, [10, 11, None, None])
+    await first.close()
+    assert query(path, "PRAGMA user_version") == [(len(MIGRATIONS),)]
+    again = await Store.open(path)  # a second migration would fail on CREATE TABLE
+    try:
+        assert query(path, "PRAGMA user_version") == [(len(MIGRATIONS),)]
+        record = await again.game(game_id)
+        assert record is not None and record.status == "playing"
+        tables = {row[0] for row in query(path, "SELECT name FROM sqlite_master")}
+        assert {"games", "seats", "moves", "results"} <= tables
+    finally:
+        await again.close()
+
+
+async def test_the_database_is_in_wal_mode(store: Store) -> None:
+    assert query(store.path, "PRAGMA journal_mode") == [("wal",)]
+    assert store.path.with_name("dupe.sqlite3-wal").exists()
+
+
+async def test_a_corrupt_file_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "dupe.sqlite3"
+    path.write_bytes(b"SQLite format 2? no." * 500)
+    with pytest.raises(StoreError) as caught:
+        await Store.open(path)
+    text = str(caught.value)
+    assert "damaged or not a database" in text and "\n" not in text
+    assert path.read_bytes() == b"SQLite format 2? no." * 500
+
+
+async def test_a_damaged_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "dupe.sqlite3"
+    store = await Store.open(path)
+    for channel in range(1, 40):
+        await open_game(store, channel, [channel, None, None, None])
+    await store.close()
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 3 * page
+    data[2 * page : 3 * page] = b"\xa5" * page  # one page of the tables overwritten
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="damaged"):
+        await Store.open(path)
+
+
+async def test_unusable_paths_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="does not exist"):
+        await Store.open(tmp_path / "missing" / "dupe.sqlite3")
+    with pytest.raises(StoreError, match="is a directory"):
+        await Store.open(tmp_path)
+
+
+# --- invariants ------------------------------------------------------------------------
+
+
+async def test_a_channel_has_at_most_one_live_table(store: Store) -> None:
+    first = await store.create_game(
+        game="dupe",
+        guild_id=GUILD,
+        channel_id=7,
+        host_id=10,
+        seed=1,
+        options={},
+        now=NOW,
+        host_seat=seats([10])[0],
+    )
+    with pytest.raises(LiveTableExistsError):
+        await open_game(store, 7, [11, None, None, None])
+    await store.start_game(first, seats([10, None, None, None]), NOW, None)
+    with pytest.raises(LiveTableExistsError):
+        await open_game(store, 7, [11, None, None, None])
+    live = await store.live_game_in(7)
+    assert live is not None and live.id == first
+    await store.cancel_game(first, NOW)
+    second = await open_game(store, 7, [11, None, None, None])  # the channel is free again
+    await finish(store, second, [11, None, None, None], [1, 2, 3, 4])
+    third = await open_game(store, 7, [12, None, None, None])
+    assert [g.id for g in await store.live_games()] == [third]
+
+
+async def test_a_ply_is_written_once(store: Store) -> None:
+    game_id = await open_game(store, 1, [10, None, None, None])
+    await store.append_moves(game_id, 0, [(0, "N:2S", False), (1, "E:3H", True)], NOW, NOW + 60)
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.append_moves(game_id, 1, [(2, "S:4C", True)], NOW, NOW + 999, warned=True)
+    record = await store.game(game_id)
+    assert record is not None
+    assert record.moves == ["N:2S", "E:3H"]
+    # The refused write changed nothing at all: not even the deadline.
+    assert (record.deadline, record.warned) == (NOW + 60, False)
+    await store.append_moves(game_id, 2, [(2, "S:4C", True)], NOW, NOW + 90)
+    record = await store.game(game_id)
+    assert record is not None and record.moves == ["N:2S", "E:3H", "S:4C"]
+
+
+async def test_a_finished_game_counts_once(store: Store) -> None:
+    users = [10, 11, None, None]
+    game_id = await open_game(store, 1, users)
+    await finish(store, game_id, users, [50, 40, 30, 20])
+    with pytest.raises(sqlite3.IntegrityError):
+        await finish(store, game_id, users, [50, 40, 30, 20])
+    rows, total = await store.leaderboard(GUILD)
+    assert total == 2  # computers are not on the leaderboard
+    assert [(r.user_id, r.games, r.wins, r.points) for r in rows] == [
+        (10, 1, 1.0, 50),
+        (11, 1, 0.0, 40),
+    ]
+    record = await store.game(game_id)
+    assert record is not None and record.status == "finished"
+    assert await store.live_games() == []
+
+
+async def test_cancelled_and_unfinished_games_do_not_count(store: Store) -> None:
+    cancelled = await open_game(store, 1, [10, 11, 12, 13])
+    await store.cancel_game(cancelled, NOW)
+    await open_game(store, 2, [10, 11, 12, 13])
+    assert await store.leaderboard(GUILD) == ([], 0)
+    assert await store.leaderboard(GUILD + 1) == ([], 0)
+
+
+# --- the leaderboard ---------------------------------------------------------------------
+
+
+async def test_the_leaderboard_sorts_by_points_then_wins_then_member(store: Store) -> None:
+    # Game 1: 100 wins alone. Game 2: 101 and 102 tie for the win (half a win each).
+    await finish(
+        store,
+        await open_game(store, 1, [100, 101, 102, 103]),
+        [100, 101, 102, 103],
+        [60, 30, 30, 10],
+    )
+    await finish(
+        store,
+        await open_game(store, 2, [101, 102, 103, None]),
+        [101, 102, 103, None],
+        [45, 45, 20, 5],
+    )
+    # Game 3 in another server does not count here.
+    other = await store.create_game(
+        game="dupe",
+        guild_id=GUILD + 1,
+        channel_id=3,
+        host_id=103,
+        seed=3,
+        options={},
+        now=NOW,
+        host_seat=seats([103])[0],
+    )
+    await store.start_game(other, seats([103, None, None, None]), NOW, None)
+    await store.append_moves(
+        other, 0, [], NOW, None, results=[(0, 103, None, 999, 1.0)], guild_id=GUILD + 1
+    )
+    rows, total = await store.leaderboard(GUILD)
+    assert total == 4
+    assert [(r.user_id, r.games, r.wins, r.points) for r in rows] == [
+        (101, 2, 0.5, 75),
+        (102, 2, 0.5, 75),
+        (100, 1, 1.0, 60),
+        (103, 2, 0.0, 30),
+    ]
+    # Equal points: more wins first.
+    await finish(
+        store,
+        await open_game(store, 4, [104, 105, None, None]),
+        [104, 105, None, None],
+        [75, 0, 0, 0],
+    )
+    rows, _ = await store.leaderboard(GUILD, limit=3)
+    assert [r.user_id for r in rows] == [104, 101, 102]
+
+
+async def test_the_leaderboard_pages(store: Store) -> None:
+    members = list(range(1000, 1023))  # 23 members, each in one game
+    for index in range(0, len(members), 4):
+        group = [*members[index : index + 4], None, None, None][:4]
+        scores = [(m or 0) - 990 if m else 0 for m in group]
+        await finish(store, await open_game(store, index + 1, group), group, scores)
+    pages = []
+    for page in range(4):
+        rows, total = await store.leaderboard(GUILD, offset=page * 10, limit=10)
+        assert total == 23
+        pages.append([r.user_id for r in rows])
+    assert [len(p) for p in pages] == [10, 10, 3, 0]
+    everyone = [user for page in pages for user in page]
+    assert everyone == sorted(members, reverse=True)
