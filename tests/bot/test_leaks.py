@@ -403,6 +403,8 @@ async def test_a_whole_game_leaks_nothing(
     private = [p for p in payloads if not p.public]
     assert {p.member for p in private} >= {pl.actor.id for pl in game.players}
     assert any("dupe:play:" in str(p.body) for p in private)
+    if humans > 1:  # other members' hands are kept current through their own tokens
+        assert any(p.route == "webhook-edit" for p in private)
     scorings = [p for p in payloads if p.public and SCORED.search(str(p.body))]
     assert len(scorings) == 4
     if idle is not None:
