@@ -290,15 +290,16 @@ def check_identities(
         if named or dupes or own or (payload.public and DUPE_WORD.search(text)):
             problems.append(f"{where}: an identity card or dupe shown to everyone: {text!r}")
         return problems
-    playing = [(t, s) for t, s in seats if t.state is not None and not t.state.is_over]
+    # The member's own identity card in the deal being played (none once the game is over).
+    playing = [(t.state, s) for t, s in seats if t.state is not None and not t.state.is_over]
     for symbol in named:
-        if not any(_SUIT_OF_SYMBOL[symbol] == t.state.identity(s) for t, s in playing):  # type: ignore[union-attr]
+        if not any(_SUIT_OF_SYMBOL[symbol] == state.identity(s) for state, s in playing):
             problems.append(f"{where}: another seat's identity card {symbol}: {text!r}")
     for name in dupes:
         dupe = SEAT_NAMES.index(name)
-        if not any(t.state.dupe(s) == dupe for t, s in playing):  # type: ignore[union-attr]
+        if not any(state.dupe(s) == dupe for state, s in playing):
             problems.append(f"{where}: a dupe that is not the member's: {text!r}")
-    if own and not any(t.state.dupe(s) == s for t, s in playing):  # type: ignore[union-attr]
+    if own and not any(state.dupe(s) == s for state, s in playing):
         problems.append(f"{where}: “your own dupe” for a member who is not: {text!r}")
     return problems
 
