@@ -205,6 +205,10 @@ async def _everything_else(env: simcord.Env, bot: DupeBot) -> None:
     assert (await host.click(lobby.message, label="Start")).acknowledged  # two missing
     assert (await guest.click(lobby.message, label="Cancel")).acknowledged  # not the host
     await host.slash(here, "dupe status")
+    # An unexpected failure (Discord refuses the first answer) gets the apology instead.
+    env.inject_error("POST", "/interactions/*/callback", times=1)
+    sorry = await host.slash(here, "dupe status")
+    assert sorry.response is not None and "Something went wrong" in sorry.response.content
     await host.click(lobby.message, label="Cancel")
     other = await guest.slash(there, "dupe start")
     assert other.response is not None
