@@ -23,7 +23,9 @@ def make_bot(db: Path, **overrides: Any) -> DupeBot:
 
 def buttons(message: discord.Message | simcord.ResponseMessage) -> list[discord.Button]:
     """Return every button of a message, row by row."""
-    rows = message.components if isinstance(message, discord.Message) else message.message.components
+    rows = (
+        message.components if isinstance(message, discord.Message) else message.message.components
+    )
     out: list[discord.Button] = []
     for row in rows:
         for child in getattr(row, "children", []):
@@ -37,7 +39,9 @@ def enabled(message: discord.Message | simcord.ResponseMessage) -> list[discord.
     return [b for b in buttons(message) if not b.disabled]
 
 
-async def act_once(actor: simcord.MemberActor, hand: simcord.ResponseMessage) -> simcord.InteractionResult | None:
+async def act_once(
+    actor: simcord.MemberActor, hand: simcord.ResponseMessage
+) -> simcord.InteractionResult | None:
     """Make the member's next decision from their hand message: the first card, or, as
     taker, each revealed card to the first free seat and Confirm. Returns the last result,
     or None when the hand has nothing to press."""
@@ -51,7 +55,12 @@ async def act_once(actor: simcord.MemberActor, hand: simcord.ResponseMessage) ->
         confirm = [b for b in live if (b.custom_id or "").startswith("dupe:giveok:")]
         if confirm:
             return await actor.click(hand.message, custom_id=confirm[0].custom_id)
-        steps = [b for b in live if (b.custom_id or "").startswith("dupe:give:") and not (b.custom_id or "").endswith(":")]
+        steps = [
+            b
+            for b in live
+            if (b.custom_id or "").startswith("dupe:give:")
+            and not (b.custom_id or "").endswith(":")
+        ]
         if not steps:
             return result
         result = await actor.click(hand.message, custom_id=steps[0].custom_id)
