@@ -1,0 +1,277 @@
+"""The bot under load in simcord: N concurrent Dupe tables of four simulated members.
+
+    .venv/bin/python bench/bot_simcord.py --games 100 [--tricks 52]
+    .venv/bin/python bench/bot_simcord.py --games 1000 --tricks 13
+
+Every table is opened with /dupe start, filled by four members pressing Join, started, and
+then played round by round: in each round every member of every table makes one decision
+(a card, or as taker the distribution steps), the tables interleaved, and then two seconds
+of simcord's virtual time pass (members "think"), which lets the combined table-message
+edits go out (table_edit_seconds is 6 here, see EDIT_SECONDS). It prints:
+
+- bot CPU time per interaction (median, p99): the CPU time of the event-loop thread spent
+  in the bot's handler for the click, minus the time spent inside simcord's fake REST calls
+  (which stand in for Discord's servers), so it is the bot's own work: parsing, engine,
+  rendering, discord.py. SQLite commits run in aiosqlite's thread and are not counted.
+- channel REST calls per trick that are not interaction responses (table message edits and
+  scoring posts), and the same by kind;
+- memory per live table: traced Python allocations with N tables in play, minus those with
+  none, divided by N, split into bot+engine code, discord.py, and simcord (the fake Discord's
+  own records of messages, not the bot's).
+
+Figures, not assertions. Targets: p99 ≤ 10 ms, ≤ 3 channel calls per trick, ≤ 20 KB/table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextvars
+import gc
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import discord  # noqa: E402
+import simcord  # noqa: E402
+
+from bot.dupe import controller as controller_module  # noqa: E402
+from tests.bot.helpers import enabled, make_bot  # noqa: E402
+
+_http_cpu: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
+    "_http_cpu", default=None
+)
+CPU: list[float] = []
+# simcord waits in real time for bot timers due within its settle timeout (5 s); longer ones
+# run on its virtual clock only. So the table-edit interval is set above that, and members
+# "think" for as long between rounds: the same combining of edits, without real waiting.
+SETTLE_SECONDS = 30.0
+EDIT_SECONDS = 45.0
+THINK_SECONDS = 45.0
+TOP = 0
+IDLE = 0.001
+
+
+class _Stepper:
+    """Runs a coroutine, adding up the thread CPU time of its own steps only: while it is
+    suspended (waiting for SQLite's thread, say) other tasks' work is not counted."""
+
+    def __init__(self, coro: Any) -> None:
+        self.coro = coro
+        self.cpu = 0.0
+
+    def __await__(self) -> Any:
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            start = time.thread_time()
+            try:
+                yielded = self.coro.throw(error) if error is not None else self.coro.send(value)
+            except StopIteration as stop:
+                self.cpu += time.thread_time() - start
+                return stop.value
+            self.cpu += time.thread_time() - start
+            try:
+                value, error = (yield yielded), None
+            except BaseException as raised:  # noqa: BLE001 - handed on to the coroutine
+                value, error = None, raised
+
+
+def instrument() -> None:
+    """Time the bot's handlers, and the fake Discord's REST and webhook calls made inside
+    them, in CPU time of the event-loop thread."""
+    from simcord.http import client as fake
+
+    def timed(original: Any) -> Any:
+        async def request(*args: Any, **kwargs: Any) -> Any:
+            bucket = _http_cpu.get()
+            start = time.thread_time()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                if bucket is not None:
+                    bucket[0] += time.thread_time() - start
+
+        return request
+
+    fake.FakeWebhookAdapter.request = timed(fake.FakeWebhookAdapter.request)  # type: ignore[method-assign]
+    fake.FakeHTTPClient.request = timed(fake.FakeHTTPClient.request)  # type: ignore[method-assign]
+    original_safely = controller_module.DupeController.safely
+
+    async def timed_safely(self: Any, interaction: discord.Interaction, coro: Any) -> None:
+        bucket = [0.0]
+        token = _http_cpu.set(bucket)
+        stepper = _Stepper(original_safely(self, interaction, coro))
+        try:
+            await stepper
+        finally:
+            CPU.append(stepper.cpu - bucket[0])
+            _http_cpu.reset(token)
+
+    controller_module.DupeController.safely = timed_safely  # type: ignore[method-assign]
+
+
+async def decide(member: simcord.MemberActor, hand: Any) -> Any:
+    """One decision from the member's hand message; returns the newest result or None."""
+    live = enabled(hand)
+    cards = [b for b in live if (b.custom_id or "").startswith("dupe:play:")]
+    if cards:
+        return await member.click(hand.message, custom_id=cards[len(cards) // 2].custom_id)
+    result = None
+    for _ in range(5):
+        live = enabled(hand)
+        ok = [b for b in live if (b.custom_id or "").startswith("dupe:giveok:")]
+        if ok:
+            return await member.click(hand.message, custom_id=ok[0].custom_id)
+        steps = [
+            b
+            for b in live
+            if (b.custom_id or "").startswith("dupe:give:")
+            and not (b.custom_id or "").endswith(":")
+        ]
+        if not steps:
+            return result
+        result = await member.click(hand.message, custom_id=steps[0].custom_id)
+    return result
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
+
+
+def traced_by_group() -> dict[str, int]:
+    snapshot = tracemalloc.take_snapshot()
+    groups: Counter[str] = Counter()
+    for stat in snapshot.statistics("filename"):
+        name = stat.traceback[0].filename
+        if "/simcord/" in name:
+            groups["simcord"] += stat.size
+        elif "/discord/" in name:
+            groups["discord.py"] += stat.size
+        elif "/bot/" in name or "/engine/" in name:
+            groups["bot+engine"] += stat.size
+        else:
+            groups["other"] += stat.size
+    return dict(groups)
+
+
+async def run(games: int, tricks: int) -> None:
+    # simcord settles each action by polling every `idle` seconds of real time while a bot
+    # task is parked (every table's turn timer is); a short poll only makes the run faster.
+    simcord.Env._settle_internal.__kwdefaults__["idle"] = IDLE
+    folder = Path(tempfile.mkdtemp(prefix="dupe-bench-"))
+    bot = make_bot(folder / "bench.sqlite3", table_edit_seconds=EDIT_SECONDS, turn_seconds=86_400)
+    instrument()
+    tracemalloc.start(1)
+    async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
+        worlds = []
+        for g in range(games):
+            guild = env.create_guild(name=f"g{g}")
+            channel = guild.create_text_channel("dupe")
+            members = [guild.add_member(env.create_user(f"p{g}-{i}")) for i in range(4)]
+            worlds.append((channel, members))
+        # The servers, channels and members exist before any table does: what a table costs
+        # is what appears from here on.
+        gc.collect()
+        before = traced_by_group()
+        before_snapshot = tracemalloc.take_snapshot()
+        tables = []
+        for channel, members in worlds:
+            await members[0].slash(channel, "dupe start", computers="none")
+            table = channel.last_message
+            for member in members[1:]:
+                await member.click(table, label="Join")
+            await members[0].click(table, label="Start")
+            hands = []
+            for member in members:
+                result = await member.click(table, label="My hand")
+                hands.append(result.response)
+            tables.append((channel, members, hands))
+        start_requests = len(env.http_requests)
+        CPU.clear()
+        started = time.perf_counter()
+        played_rounds = 0
+        for _ in range(tricks * 2):
+            for _channel, members, hands in tables:
+                for i, member in enumerate(members):
+                    result = await decide(member, hands[i])
+                    if result is not None and result.response is not None:
+                        hands[i] = result.response
+            played_rounds += 1
+            print(f"round {played_rounds}: {len(CPU)} interactions", file=sys.stderr)
+            await env.advance_time(THINK_SECONDS)
+            if played_rounds == 1:
+                gc.collect()
+                during = traced_by_group()
+                if TOP:
+                    diff = tracemalloc.take_snapshot().compare_to(before_snapshot, "lineno")
+                    for stat in diff[:TOP]:
+                        print(f"    {stat}", file=sys.stderr)
+            live = bot.sessions.tables
+            if (
+                not live
+                or min(t.state.deal * 13 + t.state.trick for t in live.values()) > tricks + 13
+            ):
+                break
+        elapsed = time.perf_counter() - started
+        requests = env.http_requests[start_requests:]
+        tricks_played = sum(
+            len(t.state.moves) and (t.state.deal - 1) * 13 + t.state.trick - 1
+            for t in bot.sessions.tables.values()
+        )
+        finished = games - len(bot.sessions.tables)
+        tricks_played += finished * 52
+        kinds: Counter[str] = Counter()
+        for r in requests:
+            if r.path.startswith("/channels/"):
+                kinds[
+                    f"{r.method} {'/'.join('{id}' if p.isdigit() else p for p in r.path.split('/'))}"
+                ] += 1
+        channel_calls = sum(kinds.values())
+        print(
+            f"tables: {games}; tricks played: {tricks_played}; interactions: {len(CPU)}; "
+            f"wall time {elapsed:.1f} s"
+        )
+        ms = [c * 1000 for c in CPU]
+        print(
+            f"bot CPU per interaction: median {statistics.median(ms):.2f} ms, "
+            f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms (target p99 ≤ 10 ms)"
+        )
+        print(
+            f"channel REST calls per trick (not interaction responses): "
+            f"{channel_calls / max(1, tricks_played):.2f} (target ≤ 3)"
+        )
+        for kind, count in kinds.most_common():
+            print(f"    {kind}: {count / max(1, tricks_played):.2f} per trick ({count})")
+        per_table = {k: (during.get(k, 0) - before.get(k, 0)) / games for k in during}
+        own = per_table.get("bot+engine", 0) + per_table.get("discord.py", 0)
+        print(
+            f"memory per live table: {own / 1024:.1f} KB bot (bot+engine "
+            f"{per_table.get('bot+engine', 0) / 1024:.1f} KB, discord.py "
+            f"{per_table.get('discord.py', 0) / 1024:.1f} KB); simcord's fake Discord "
+            f"{per_table.get('simcord', 0) / 1024:.1f} KB (target ≤ 20 KB)"
+        )
+    tracemalloc.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Dupe bot load in simcord")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--tricks", type=int, default=52, help="tricks to play per table")
+    parser.add_argument("--top", type=int, default=0, help="list the N largest allocation sites")
+    args = parser.parse_args()
+    global TOP
+    TOP = args.top
+    asyncio.run(run(args.games, args.tricks))
+
+
+if __name__ == "__main__":
+    main()
