@@ -39,11 +39,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import discord  # noqa: E402
-import simcord  # noqa: E402
+import discord
+import simcord
 
-from bot.dupe import controller as controller_module  # noqa: E402
-from tests.bot.helpers import enabled, make_bot  # noqa: E402
+from bot.dupe import controller as controller_module
+from tests.bot.helpers import enabled, make_bot
 
 _http_cpu: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
     "_http_cpu", default=None
@@ -80,7 +80,7 @@ class _Stepper:
             self.cpu += time.thread_time() - start
             try:
                 value, error = (yield yielded), None
-            except BaseException as raised:  # noqa: BLE001 - handed on to the coroutine
+            except BaseException as raised:
                 value, error = None, raised
 
 
@@ -205,7 +205,7 @@ async def run(games: int, tricks: int) -> None:
                     result = await decide(member, hands[i])
                     if result is not None and result.response is not None:
                         hands[i] = result.response
-            played_rounds += 1
+            played_rounds += 1  # noqa: SIM113 - the loop may end early
             print(f"round {played_rounds}: {len(CPU)} interactions", file=sys.stderr)
             await env.advance_time(THINK_SECONDS)
             if played_rounds == 1:
@@ -232,9 +232,8 @@ async def run(games: int, tricks: int) -> None:
         kinds: Counter[str] = Counter()
         for r in requests:
             if r.path.startswith("/channels/"):
-                kinds[
-                    f"{r.method} {'/'.join('{id}' if p.isdigit() else p for p in r.path.split('/'))}"
-                ] += 1
+                route = "/".join("{id}" if p.isdigit() else p for p in r.path.split("/"))
+                kinds[f"{r.method} {route}"] += 1
         channel_calls = sum(kinds.values())
         print(
             f"tables: {games}; tricks played: {tricks_played}; interactions: {len(CPU)}; "

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.simulate import simulate  # noqa: E402
+from engine.simulate import simulate
 
 
 def main() -> None:
