@@ -629,14 +629,8 @@ def _prime(
         key = (state.deal, state.trick)
         if key != last_key and state.phase is Phase.CHOOSE:
             for seat, player in players.items():
-                _observe(player, state.view(seat))
+                player.observe(state.view(seat))
             last_key = key
         state.apply(move.seat, move.action)
     for seat, player in players.items():
-        _observe(player, state.view(seat))
-
-
-def _observe(player: Player, view: Any) -> None:
-    observe = getattr(player, "observe", None)
-    if observe is not None:
-        observe(view)
+        player.observe(state.view(seat))

@@ -20,6 +20,10 @@ class Player(Protocol):
 
     name: str
 
+    def observe(self, view: DupeView) -> None:
+        """Take in what ``view`` shows without acting, to catch up on a game in progress."""
+        ...
+
     def act(self, view: DupeView) -> Action:
         """Return a legal action for the seat whose view this is."""
         ...

@@ -437,6 +437,10 @@ class ExpertPlayer:
         self._rng = random.Random(seed)
         self._memory = _Memory()
 
+    def observe(self, view: DupeView) -> None:
+        """Take in what ``view`` shows without acting (to catch up on a game in progress)."""
+        self._memory.update(view)
+
     def act(self, view: DupeView) -> Action:
         """Return this player's action for ``view``."""
         self._memory.update(view)

@@ -18,6 +18,10 @@ class GreedyPlayer:
         self._rng = random.Random(seed)
         self._memory = TableMemory()
 
+    def observe(self, view: DupeView) -> None:
+        """Take in what ``view`` shows without acting (to catch up on a game in progress)."""
+        self._memory.update(view)
+
     def act(self, view: DupeView) -> Action:
         """Return this player's action for ``view``."""
         self._memory.update(view)

@@ -18,6 +18,9 @@ class RandomPlayer:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
 
+    def observe(self, view: DupeView) -> None:
+        """Take in a view without acting: a random player remembers nothing."""
+
     def act(self, view: DupeView) -> Action:
         """Return a uniformly random legal action.
 

@@ -314,3 +314,26 @@ def test_the_expert_knows_every_hand_from_the_second_deal() -> None:
         assert known is not None
         if seat != 3:
             assert sorted(known) == sorted(state.hand(seat))
+
+
+def test_observe_catches_a_fresh_player_up_on_the_whole_deal() -> None:
+    """A player fed every view with observe() remembers every won pile of the deal."""
+    from engine.dupe import Phase, new_game
+    from engine.players import make_player
+
+    state = new_game(11)
+    movers = [make_player("random", 100 + s) for s in range(4)]
+    watcher = make_player("greedy", 7)
+    seen: set[tuple[int, int]] = set()
+    while not (state.deal == 2 and state.trick == 6):
+        if state.phase is Phase.CHOOSE and (state.deal, state.trick) not in seen:
+            seen.add((state.deal, state.trick))
+            watcher.observe(state.view(2))
+        seat = state.to_act[0]
+        state.apply(seat, movers[seat].act(state.view(seat)))
+    watcher.observe(state.view(2))
+    memory = watcher._memory  # type: ignore[attr-defined]
+    for seat in range(4):
+        assert sorted(memory.won[seat]) == list(state.won_cards(seat))
+    assert memory.hands_known
+    assert sorted(memory.hand_of(0)) == sorted(state.hand(0))
