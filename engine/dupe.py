@@ -252,55 +252,60 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     """
     suit_counts = [0, 0, 0, 0]
     counts = [0] * 15  # index = rank value; index 1 mirrors the ace for ace-low runs
-    for card in cards:
-        suit_counts[card[1]] += 1
-        counts[card[0]] += 1
+    for rank, suit in cards:
+        suit_counts[suit] += 1
+        counts[rank] += 1
     counts[1] = counts[14]
     suit_length = max(suit_counts)
     longest = next(s for s in _LONGEST_SUIT_ORDER if suit_counts[s] == suit_length)
     bonus_table = _SET_BONUS
+    sets_at = [v for v in range(2, 15) if counts[v] >= 3]
     full_bonus = 0
-    for v in range(2, 15):
+    for v in sets_at:
         full_bonus += bonus_table[counts[v]]
 
+    # Every maximal run of consecutive ranks, by its last value; the longest ones are the
+    # candidate sequences (with all 13 ranks, 1..14 holds two sequences of 13).
     run = best = 0
+    ends: list[int] = []
     for value in range(1, 15):
         if counts[value]:
             run += 1
             if run > best:
                 best = run
+                ends = [value]
+            elif run == best:
+                ends.append(value)
         else:
             run = 0
-    length = 13 if best > 13 else best  # with all 13 ranks, 1..14 is one run of 14
+    if best == 14:
+        best, ends = 13, [13, 14]
 
-    best_start = 0
-    best_bonus = -1
-    if length >= 2:
-        for start in range(15 - length, 0, -1):  # high sequences first: ties keep the highest
-            end = start + length
-            if start == 1 and end == 15:
-                continue
-            bonus = full_bonus
-            for v in range(start, end):
-                n = counts[v]
-                if not n:
-                    break
-                if n >= 3:
-                    bonus += bonus_table[n - 1] - bonus_table[n]
-            else:
+    used: set[int] = set()
+    sequence: tuple[Rank, ...] = ()
+    best_bonus = full_bonus
+    if best >= 2:
+        length = best
+        best_end = ends[-1]  # ties keep the highest sequence
+        if sets_at:
+            best_bonus = -1
+            for end in reversed(ends):
+                bonus = full_bonus
+                for v in range(end - length + 1, end + 1):
+                    n = counts[v]
+                    if n >= 3:
+                        bonus += bonus_table[n - 1] - bonus_table[n]
                 if bonus > best_bonus:
                     best_bonus = bonus
-                    best_start = start
-        used = {14 if v == 1 else v for v in range(best_start, best_start + length)}
-        sequence = tuple(_RANKS[v] for v in range(best_start, best_start + length))
+                    best_end = end
+        window = range(best_end - length + 1, best_end + 1)
+        used = {14 if v == 1 else v for v in window}
+        sequence = tuple(_RANKS[v] for v in window)
     else:
         length = 1
-        best_bonus = full_bonus
-        used = set()
-        sequence = ()
     sets = tuple(
         (_RANKS[v], counts[v] - (v in used))
-        for v in range(14, 1, -1)
+        for v in reversed(sets_at)
         if counts[v] - (v in used) >= 3
     )
     return HandScore(
@@ -446,6 +451,13 @@ _NONE_CHOSEN = _CHOSEN[0]
 _TO_ACT: tuple[tuple[int, ...], ...] = tuple(
     tuple(seat for seat in SEATS if not mask >> seat & 1) for mask in range(16)
 )
+# During the choice: who still has to choose once ``seat`` has, and who has chosen then.
+_AFTER_CHOICE: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {
+    (_TO_ACT[mask], seat): _TO_ACT[mask | 1 << seat] for mask in range(16) for seat in SEATS
+}
+_CHOSEN_WHEN: dict[tuple[int, ...], tuple[bool, ...]] = {
+    _TO_ACT[mask]: _CHOSEN[mask] for mask in range(16)
+}
 
 
 def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
@@ -734,6 +746,20 @@ class DupeState:
                 self._moves.append((seat, action))
                 self._play(seat, hand, card)
                 return
+        elif type(action) is Distribute and self._phase is Phase.DISTRIBUTE and seat == self._taker:
+            # The other hot path: a bijection of the revealed cards by the taker.
+            cards = action.cards
+            revealed = self._revealed
+            assert revealed is not None
+            if (
+                type(cards) is tuple
+                and len(cards) == 4
+                and all(type(c) is Card and c in revealed for c in cards)
+                and len(set(cards)) == 4
+            ):
+                self._moves.append((seat, action))
+                self._distribute(cards)
+                return
         self._check(seat, action)
         self._moves.append((seat, action))
         if isinstance(action, Play):
@@ -743,13 +769,13 @@ class DupeState:
 
     def _play(self, seat: int, hand: tuple[Card, ...], card: Card) -> None:
         i = hand.index(card)
-        self._hands[seat] = hand[:i] + hand[i + 1 :]
         choices = self._choices
-        choices[seat] = card
-        if None in choices:
-            mask = self._chosen_mask()
-            self._chosen = _CHOSEN[mask]
-            self._to_act = _TO_ACT[mask]
+        choices[seat] = hand[i]  # the hand's own (interned) card
+        self._hands[seat] = hand[:i] + hand[i + 1 :]
+        to_act = _AFTER_CHOICE[self._to_act, seat]
+        if to_act:
+            self._to_act = to_act
+            self._chosen = _CHOSEN_WHEN[to_act]
             return
         cards: tuple[Card, ...] = tuple(choices)  # type: ignore[arg-type]
         self._choices = [None, None, None, None]
@@ -763,15 +789,6 @@ class DupeState:
             self._taker = taker
             self._to_act = (taker,)
             self._revealed = cards
-
-    def _chosen_mask(self) -> int:
-        c = self._choices
-        return (
-            (c[0] is not None)
-            | (c[1] is not None) << 1
-            | (c[2] is not None) << 2
-            | (c[3] is not None) << 3
-        )
 
     def _distribute(self, received: tuple[Card, ...]) -> None:
         cards = self._revealed
