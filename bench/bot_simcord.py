@@ -15,9 +15,10 @@ edits go out (table_edit_seconds is 6 here, see EDIT_SECONDS). It prints:
   rendering, discord.py. SQLite commits run in aiosqlite's thread and are not counted.
 - channel REST calls per trick that are not interaction responses (table message edits and
   scoring posts), and the same by kind;
-- memory per live table: traced Python allocations with N tables in play, minus those with
-  none, divided by N, split into bot+engine code, discord.py, and simcord (the fake Discord's
-  own records of messages, not the bot's).
+- memory per live table: the deep size of what the bot keeps per table (engine state, seats,
+  computer players, lock, timer task, the interactions kept to update members' hands),
+  without what all tables share; and, for reference, all traced allocations per table by
+  the code that made them, which include the fake Discord's own copies of every message.
 
 Figures, not assertions. Targets: p99 ≤ 10 ms, ≤ 3 channel calls per trick, ≤ 20 KB/table.
 """
@@ -56,6 +57,7 @@ SETTLE_SECONDS = 30.0
 EDIT_SECONDS = 45.0
 THINK_SECONDS = 45.0
 TOP = 0
+DEBUG_TYPES: Counter[str] | None = None
 IDLE = 0.001
 
 
@@ -147,6 +149,78 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
 
 
+def own_bytes(bot: Any) -> float:
+    """Return the mean size of what the bot keeps for each live table: the table (state,
+    seats, computer players, lock, timer task) and the interactions it keeps to update
+    members' hands — not objects shared by all tables (cards, the discord.py cache of
+    servers and members, the store, the event loop)."""
+    import types
+
+    from bot.app import DupeBot
+    from bot.dupe.controller import DupeController
+    from bot.sessions import Sessions
+    from bot.store import Store
+    from engine.cards import Card
+    from engine.dupe import Distribute, Play
+
+    shared_types = (
+        type,
+        types.ModuleType,
+        types.FunctionType,
+        types.BuiltinFunctionType,
+        types.CodeType,
+        DupeBot,
+        DupeController,
+        Sessions,
+        Store,
+        Card,
+        Play,
+        Distribute,
+        asyncio.AbstractEventLoop,
+        discord.Guild,
+        discord.Member,
+        discord.User,
+        discord.Role,
+        discord.abc.GuildChannel,
+        discord.ClientUser,
+    )
+    shared_ids = {id(bot._connection), id(bot.http), id(bot.store), id(bot.sessions)}
+    seen: set[int] = set(shared_ids)
+    total = 0
+    for table in bot.sessions.tables.values():
+        roots: list[Any] = [table]
+        roots += [h for (gid, _), h in bot.dupe._hands.items() if gid == table.id]
+        stack = roots
+        while stack:
+            obj = stack.pop()
+            if id(obj) in seen or isinstance(obj, shared_types):
+                continue
+            if (
+                isinstance(obj, (int, float, bool, type(None)))
+                or getattr(obj, "__module__", "") == "enum"
+            ):
+                continue
+            seen.add(id(obj))
+            total += sys.getsizeof(obj)
+            module = type(obj).__module__
+            if isinstance(obj, asyncio.Task):
+                coro = obj.get_coro()
+                total += sys.getsizeof(coro) + sys.getsizeof(getattr(coro, "cr_frame", None))
+                continue
+            if not (
+                module == "builtins"
+                or module.startswith(("bot.", "engine.", "collections"))
+                or isinstance(obj, discord.Interaction)
+            ):
+                continue
+            if DEBUG_TYPES is not None:
+                DEBUG_TYPES[type(obj).__module__ + "." + type(obj).__qualname__] += sys.getsizeof(
+                    obj
+                )
+            stack.extend(gc.get_referents(obj))
+    return total / max(1, len(bot.sessions.tables))
+
+
 def traced_by_group() -> dict[str, int]:
     snapshot = tracemalloc.take_snapshot()
     groups: Counter[str] = Counter()
@@ -211,6 +285,9 @@ async def run(games: int, tricks: int) -> None:
             if played_rounds == 1:
                 gc.collect()
                 during = traced_by_group()
+                own = own_bytes(bot)
+                if DEBUG_TYPES:
+                    print(DEBUG_TYPES.most_common(15), file=sys.stderr)
                 if TOP:
                     diff = tracemalloc.take_snapshot().compare_to(before_snapshot, "lineno")
                     for stat in diff[:TOP]:
@@ -251,12 +328,16 @@ async def run(games: int, tricks: int) -> None:
         for kind, count in kinds.most_common():
             print(f"    {kind}: {count / max(1, tricks_played):.2f} per trick ({count})")
         per_table = {k: (during.get(k, 0) - before.get(k, 0)) / games for k in during}
-        own = per_table.get("bot+engine", 0) + per_table.get("discord.py", 0)
         print(
-            f"memory per live table: {own / 1024:.1f} KB bot (bot+engine "
+            f"memory per live table: {own / 1024:.1f} KB kept by the bot (deep size of the "
+            "table's state, players, timer and kept interactions; target ≤ 20 KB)"
+        )
+        print(
+            "all traced allocations per table, by the code that made them (they include what "
+            f"simcord's fake Discord keeps of the bot's messages): bot+engine "
             f"{per_table.get('bot+engine', 0) / 1024:.1f} KB, discord.py "
-            f"{per_table.get('discord.py', 0) / 1024:.1f} KB); simcord's fake Discord "
-            f"{per_table.get('simcord', 0) / 1024:.1f} KB (target ≤ 20 KB)"
+            f"{per_table.get('discord.py', 0) / 1024:.1f} KB, simcord "
+            f"{per_table.get('simcord', 0) / 1024:.1f} KB"
         )
     tracemalloc.stop()
 

@@ -39,6 +39,7 @@ class DupeBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            max_messages=None,  # the bot never reads old messages: keep no message cache
         )
         self.settings = settings
 

@@ -11,6 +11,7 @@ or the game ends.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -146,7 +147,13 @@ class DupeController:
         )
 
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
-        self._hands[table.id, seat] = _HandHandle(interaction, self._monotonic())
+        # Only the token is needed to edit the message later: keep a copy of the interaction
+        # without the message and payload it arrived with (they hold the whole old hand).
+        slim = copy.copy(interaction)
+        slim.message = None
+        slim.data = None
+        slim._original_response = None
+        self._hands[table.id, seat] = _HandHandle(slim, self._monotonic())
 
     async def _answer_with_hand(
         self,
