@@ -5,12 +5,13 @@
 
 Every table is opened with /dupe start, filled by four members pressing Join, started, and
 then played round by round: in each round every member of every table makes one decision
-(a card, or as taker the distribution steps), the tables interleaved, and then two seconds
+(a card, or as taker the distribution steps), the tables interleaved, and then 45 seconds
 of simcord's virtual time pass (members "think"), which lets the combined table-message
-edits go out (table_edit_seconds is 6 here, see EDIT_SECONDS). It prints:
+edits go out (table_edit_seconds is 45 here, see EDIT_SECONDS). It prints:
 
 - bot CPU time per interaction (median, p99): the CPU time of the event-loop thread spent
-  in the bot's handler for the click, minus the time spent inside simcord's fake REST calls
+  in the steps of the bot's handler for the click (not while it waits), minus the time spent
+  inside simcord's fake REST calls
   (which stand in for Discord's servers), so it is the bot's own work: parsing, engine,
   rendering, discord.py. SQLite commits run in aiosqlite's thread and are not counted.
 - channel REST calls per trick that are not interaction responses (table message edits and
