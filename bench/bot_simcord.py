@@ -45,7 +45,7 @@ import discord
 import simcord
 
 from bot.dupe import controller as controller_module
-from tests.bot.helpers import enabled, make_bot
+from tests.bot.helpers import act_once, make_bot
 
 _http_cpu: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
     "_http_cpu", default=None
@@ -119,30 +119,6 @@ def instrument() -> None:
             _http_cpu.reset(token)
 
     controller_module.DupeController.safely = timed_safely  # type: ignore[method-assign]
-
-
-async def decide(member: simcord.MemberActor, hand: Any) -> Any:
-    """One decision from the member's hand message; returns the newest result or None."""
-    live = enabled(hand)
-    cards = [b for b in live if (b.custom_id or "").startswith("dupe:play:")]
-    if cards:
-        return await member.click(hand.message, custom_id=cards[len(cards) // 2].custom_id)
-    result = None
-    for _ in range(5):
-        live = enabled(hand)
-        ok = [b for b in live if (b.custom_id or "").startswith("dupe:giveok:")]
-        if ok:
-            return await member.click(hand.message, custom_id=ok[0].custom_id)
-        steps = [
-            b
-            for b in live
-            if (b.custom_id or "").startswith("dupe:give:")
-            and not (b.custom_id or "").endswith(":")
-        ]
-        if not steps:
-            return result
-        result = await member.click(hand.message, custom_id=steps[0].custom_id)
-    return result
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -277,7 +253,7 @@ async def run(games: int, tricks: int) -> None:
         for _ in range(tricks * 2):
             for _channel, members, hands in tables:
                 for i, member in enumerate(members):
-                    result = await decide(member, hands[i])
+                    result = await act_once(member, hands[i])
                     if result is not None and result.response is not None:
                         hands[i] = result.response
             played_rounds += 1  # noqa: SIM113 - the loop may end early
