@@ -147,37 +147,19 @@ def lobby_message(info: TableInfo) -> Rendered:
     view = discord.ui.View(timeout=None)
     gid = info.game_id
     full = len(info.seats) >= 4
-    view.add_item(
-        discord.ui.Button(
-            label="Join",
-            style=discord.ButtonStyle.success,
-            custom_id=f"dupe:lobby:join:{gid}",
-            disabled=full,
-        )
+    lobby_buttons = (
+        ("Join", "join", discord.ButtonStyle.success, full),
+        ("Leave", "leave", discord.ButtonStyle.secondary, False),
+        ("Add computer", "addcpu", discord.ButtonStyle.secondary, full),
+        ("Start", "start", discord.ButtonStyle.primary, False),
+        ("Cancel", "cancel", discord.ButtonStyle.danger, False),
     )
-    view.add_item(
-        discord.ui.Button(
-            label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"dupe:lobby:leave:{gid}"
+    for label, what, style, disabled in lobby_buttons:
+        view.add_item(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"dupe:lobby:{what}:{gid}", disabled=disabled
+            )
         )
-    )
-    view.add_item(
-        discord.ui.Button(
-            label="Add computer",
-            style=discord.ButtonStyle.secondary,
-            custom_id=f"dupe:lobby:addcpu:{gid}",
-            disabled=full,
-        )
-    )
-    view.add_item(
-        discord.ui.Button(
-            label="Start", style=discord.ButtonStyle.primary, custom_id=f"dupe:lobby:start:{gid}"
-        )
-    )
-    view.add_item(
-        discord.ui.Button(
-            label="Cancel", style=discord.ButtonStyle.danger, custom_id=f"dupe:lobby:cancel:{gid}"
-        )
-    )
     return Rendered(content=None, embeds=[embed], view=_finished(view))
 
 
