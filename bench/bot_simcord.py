@@ -5,9 +5,10 @@
 
 Every table is opened with /dupe start, filled by four members pressing Join, started, and
 then played round by round: in each round every member of every table makes one decision
-(a card, or as taker the distribution steps), the tables interleaved, and then 45 seconds
-of simcord's virtual time pass (members "think"), which lets the combined table-message
-edits go out (table_edit_seconds is 45 here, see EDIT_SECONDS). It prints:
+(a card, or as taker the distribution steps), the tables interleaved, and then 5 seconds
+of simcord's virtual time pass (members "think"), in which the table-message edits combined
+during the round go out (table_edit_seconds is the default 1.5; turn time the default
+2 minutes). It prints:
 
 - bot CPU time per interaction (median, p99): the CPU time of the event-loop thread spent
   in the steps of the bot's handler for the click (not while it waits), minus the time spent
@@ -18,8 +19,9 @@ edits go out (table_edit_seconds is 45 here, see EDIT_SECONDS). It prints:
   scoring posts), and the same by kind;
 - memory per live table: the deep size of what the bot keeps per table (engine state, seats,
   computer players, lock, timer task, the interactions kept to update members' hands),
-  without what all tables share; and, for reference, all traced allocations per table by
-  the code that made them, which include the fake Discord's own copies of every message.
+  without what all tables share; with ``--trace``, for reference, all traced allocations
+  per table by the code that made them, which include the fake Discord's own copies of
+  every message (tracing slows the run several times).
 
 Figures, not assertions. Targets: p99 ≤ 10 ms, ≤ 3 channel calls per trick, ≤ 20 KB/table.
 """
@@ -30,6 +32,7 @@ import argparse
 import asyncio
 import contextvars
 import gc
+import resource
 import statistics
 import sys
 import tempfile
@@ -51,12 +54,14 @@ _http_cpu: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
     "_http_cpu", default=None
 )
 CPU: list[float] = []
-# simcord waits in real time for bot timers due within its settle timeout (5 s); longer ones
-# run on its virtual clock only. So the table-edit interval is set above that, and members
-# "think" for as long between rounds: the same combining of edits, without real waiting.
-SETTLE_SECONDS = 30.0
-EDIT_SECONDS = 45.0
-THINK_SECONDS = 45.0
+# Members "think" this long (simcord's virtual clock) after each round of decisions; the
+# table-message edits combined during the round go out then. The bot's timed jobs all wait
+# in one scheduler task that simcord sees as the client waiting for an event, so they run
+# on the virtual clock only. The settle timeout bounds how long (in real time) one
+# advance of the clock may take to run every table's jobs.
+SETTLE_SECONDS = 120.0
+EDIT_SECONDS = 1.5  # the default table_edit_seconds
+THINK_SECONDS = 5.0
 TOP = 0
 DEBUG_TYPES: Counter[str] | None = None
 IDLE = 0.001
@@ -214,14 +219,15 @@ def traced_by_group() -> dict[str, int]:
     return dict(groups)
 
 
-async def run(games: int, tricks: int) -> None:
+async def run(games: int, tricks: int, trace: bool) -> None:
     # simcord settles each action by polling every `idle` seconds of real time while a bot
-    # task is parked (every table's turn timer is); a short poll only makes the run faster.
+    # task is parked; a short poll only makes the run faster.
     simcord.Env._settle_internal.__kwdefaults__["idle"] = IDLE
     folder = Path(tempfile.mkdtemp(prefix="dupe-bench-"))
-    bot = make_bot(folder / "bench.sqlite3", table_edit_seconds=EDIT_SECONDS, turn_seconds=86_400)
+    bot = make_bot(folder / "bench.sqlite3", table_edit_seconds=EDIT_SECONDS, turn_seconds=120)
     instrument()
-    tracemalloc.start(1)
+    if trace:
+        tracemalloc.start(1)
     async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
         worlds = []
         for g in range(games):
@@ -232,8 +238,10 @@ async def run(games: int, tricks: int) -> None:
         # The servers, channels and members exist before any table does: what a table costs
         # is what appears from here on.
         gc.collect()
-        before = traced_by_group()
-        before_snapshot = tracemalloc.take_snapshot()
+        if trace:
+            before = traced_by_group()
+            before_snapshot = tracemalloc.take_snapshot()
+        setup_started = time.perf_counter()
         tables = []
         for channel, members in worlds:
             await members[0].slash(channel, "dupe start", computers="none")
@@ -246,10 +254,16 @@ async def run(games: int, tricks: int) -> None:
                 result = await member.click(table, label="My hand")
                 hands.append(result.response)
             tables.append((channel, members, hands))
+        print(
+            f"{games} tables opened and started in {time.perf_counter() - setup_started:.1f} s",
+            file=sys.stderr,
+        )
         start_requests = len(env.http_requests)
         CPU.clear()
         started = time.perf_counter()
         played_rounds = 0
+        own = 0.0
+        during: dict[str, int] = {}
         for _ in range(tricks * 2):
             for _channel, members, hands in tables:
                 for i, member in enumerate(members):
@@ -257,15 +271,20 @@ async def run(games: int, tricks: int) -> None:
                     if result is not None and result.response is not None:
                         hands[i] = result.response
             played_rounds += 1  # noqa: SIM113 - the loop may end early
-            print(f"round {played_rounds}: {len(CPU)} interactions", file=sys.stderr)
+            print(
+                f"round {played_rounds}: {len(CPU)} interactions, "
+                f"{time.perf_counter() - started:.1f} s",
+                file=sys.stderr,
+            )
             await env.advance_time(THINK_SECONDS)
             if played_rounds == 1:
                 gc.collect()
-                during = traced_by_group()
                 own = own_bytes(bot)
+                if trace:
+                    during = traced_by_group()
                 if DEBUG_TYPES:
                     print(DEBUG_TYPES.most_common(15), file=sys.stderr)
-                if TOP:
+                if trace and TOP:
                     diff = tracemalloc.take_snapshot().compare_to(before_snapshot, "lineno")
                     for stat in diff[:TOP]:
                         print(f"    {stat}", file=sys.stderr)
@@ -291,7 +310,8 @@ async def run(games: int, tricks: int) -> None:
         channel_calls = sum(kinds.values())
         print(
             f"tables: {games}; tricks played: {tricks_played}; interactions: {len(CPU)}; "
-            f"wall time {elapsed:.1f} s"
+            f"wall time {elapsed:.1f} s; peak RSS of the whole run (simcord included) "
+            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
         )
         ms = [c * 1000 for c in CPU]
         print(
@@ -304,30 +324,36 @@ async def run(games: int, tricks: int) -> None:
         )
         for kind, count in kinds.most_common():
             print(f"    {kind}: {count / max(1, tricks_played):.2f} per trick ({count})")
-        per_table = {k: (during.get(k, 0) - before.get(k, 0)) / games for k in during}
         print(
             f"memory per live table: {own / 1024:.1f} KB kept by the bot (deep size of the "
             "table's state, players, timer and kept interactions; target ≤ 20 KB)"
         )
-        print(
-            "all traced allocations per table, by the code that made them (they include what "
-            f"simcord's fake Discord keeps of the bot's messages): bot+engine "
-            f"{per_table.get('bot+engine', 0) / 1024:.1f} KB, discord.py "
-            f"{per_table.get('discord.py', 0) / 1024:.1f} KB, simcord "
-            f"{per_table.get('simcord', 0) / 1024:.1f} KB"
-        )
-    tracemalloc.stop()
+        if trace:
+            per_table = {k: (during.get(k, 0) - before.get(k, 0)) / games for k in during}
+            print(
+                "all traced allocations per table, by the code that made them (they include "
+                "what simcord's fake Discord keeps of the bot's messages): bot+engine "
+                f"{per_table.get('bot+engine', 0) / 1024:.1f} KB, discord.py "
+                f"{per_table.get('discord.py', 0) / 1024:.1f} KB, simcord "
+                f"{per_table.get('simcord', 0) / 1024:.1f} KB"
+            )
+    await bot.store.close()  # simcord detaches the bot without closing it
+    if trace:
+        tracemalloc.stop()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Dupe bot load in simcord")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--tricks", type=int, default=52, help="tricks to play per table")
-    parser.add_argument("--top", type=int, default=0, help="list the N largest allocation sites")
+    parser.add_argument("--trace", action="store_true", help="also trace every allocation (slow)")
+    parser.add_argument(
+        "--top", type=int, default=0, help="with --trace, list the N largest allocation sites"
+    )
     args = parser.parse_args()
     global TOP
     TOP = args.top
-    asyncio.run(run(args.games, args.tricks))
+    asyncio.run(run(args.games, args.tricks, args.trace))
 
 
 if __name__ == "__main__":

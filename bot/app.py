@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import discord
@@ -12,6 +13,7 @@ from bot.dupe.buttons import DupeButton, LeaderboardButton, answer_unknown, is_o
 from bot.dupe.cog import DupeCog, LeaderboardCog
 from bot.dupe.controller import DupeController
 from bot.errors import answer_error
+from bot.scheduler import Scheduler
 from bot.sessions import Sessions
 from bot.store import Store
 
@@ -24,10 +26,14 @@ def _utc_clock() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+_WAKE_EVENT = "dupe_scheduler_wake"
+
+
 class DupeBot(commands.Bot):
     """The bot: its store, live sessions and the Dupe controller exist after ``setup_hook``."""
 
     store: Store
+    scheduler: Scheduler
     sessions: Sessions
     dupe: DupeController
 
@@ -46,8 +52,12 @@ class DupeBot(commands.Bot):
     async def setup_hook(self) -> None:
         settings = self.settings
         self.store = await Store.open(settings.database)
+        self.scheduler = Scheduler(_utc_clock, wait=self._scheduler_wait, wake=self._scheduler_wake)
         self.sessions = Sessions(
-            self.store, clock=_utc_clock, default_level=settings.computer_level
+            self.store,
+            clock=_utc_clock,
+            default_level=settings.computer_level,
+            scheduler=self.scheduler,
         )
         self.dupe = DupeController(self, self.sessions, edit_interval=settings.table_edit_seconds)
         loaded = await self.sessions.load()
@@ -63,6 +73,15 @@ class DupeBot(commands.Bot):
         else:
             await self.tree.sync()
 
+    # The scheduler's runner waits as the client waits for an event (and is woken by
+    # dispatching it), so whatever drives this client sees one recognisable wait.
+    async def _scheduler_wait(self, timeout: float | None) -> None:
+        with contextlib.suppress(TimeoutError):
+            await self.wait_for(_WAKE_EVENT, timeout=timeout)
+
+    def _scheduler_wake(self) -> None:
+        self.dispatch(_WAKE_EVENT)
+
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
@@ -77,10 +96,12 @@ class DupeBot(commands.Bot):
             await answer_unknown(interaction)
 
     async def close(self) -> None:
-        if hasattr(self, "dupe"):
-            await self.dupe.close()
         if hasattr(self, "sessions"):
             await self.sessions.close()
+        if hasattr(self, "scheduler"):
+            await self.scheduler.close()
+        if hasattr(self, "dupe"):
+            await self.dupe.close()
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()

@@ -7,20 +7,21 @@ are committed to SQLite in one transaction, and only then does the copy become t
 state and the caller learn what happened (an :class:`Outcome`) to show it. A failed write
 leaves the table exactly as it was.
 
-Deadlines are absolute times in the database. A timer per table warns once, then lets a
-computer player decide for each member who has not acted, for that one decision.
+Deadlines are absolute times in the database. The bot's :class:`~bot.scheduler.Scheduler`
+holds one turn job per table: it warns once, then lets a computer player decide for each
+member who has not acted, for that one decision.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.scheduler import Scheduler
 from bot.store import GameRecord, LiveTableExistsError, SeatRecord, Store
 from engine.dupe import (
     SEAT_NAMES,
@@ -90,7 +91,6 @@ class Table:
     state: DupeState | None = None
     players: dict[int, Player] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timer: asyncio.Task[None] | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat the member holds at this table, if any."""
@@ -135,6 +135,9 @@ def _decision_key(state: DupeState) -> tuple[int, int, str]:
     return (state.deal, state.trick, state.phase.value)
 
 
+_RETRY_SECONDS = 10.0
+
+
 def _warn_before(turn_seconds: int) -> float:
     return float(min(30, max(5, turn_seconds // 4)))
 
@@ -149,9 +152,11 @@ class Sessions:
         clock: Clock,
         default_level: str = "expert",
         seed_source: Callable[[], int] | None = None,
+        scheduler: Scheduler | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
+        self.scheduler = Scheduler(clock) if scheduler is None else scheduler
         self.default_level = default_level
         self._seed_source = seed_source or (lambda: random.SystemRandom().randrange(1 << 62))
         self.tables: dict[int, Table] = {}
@@ -512,40 +517,27 @@ class Sessions:
     # --- timers --------------------------------------------------------------------
 
     def _schedule(self, table: Table) -> None:
-        if table.timer is not None and table.timer is not asyncio.current_task():
-            table.timer.cancel()
-        table.timer = None
+        """Set the table's turn job for its current deadline (or drop it)."""
+        key = ("turn", table.id)
         if self._closing or table.deadline is None or table.status != "playing":
+            self.scheduler.cancel(key)
             return
-        table.timer = asyncio.get_running_loop().create_task(
-            self._run_timer(table), name=f"dupe-timer-{table.id}"
-        )
+        deadline = table.deadline
+        if table.warned:
+            self.scheduler.at(key, deadline, lambda: self._on_deadline(table, deadline))
+        else:
+            warn_at = deadline - _warn_before(table.options.turn_seconds)
+            self.scheduler.at(key, warn_at, lambda: self._on_warning(table, deadline))
 
-    async def _run_timer(self, table: Table) -> None:
-        """Warn once before the deadline, then let computers decide for late members."""
-        try:
-            deadline = table.deadline
-            if deadline is None:
-                return
-            if not table.warned:
-                await self._sleep_until(deadline - _warn_before(table.options.turn_seconds))
-                outcome = await self._warn(table, deadline)
-                if outcome is None:
-                    return
-                await self._notify(outcome)
-            await self._sleep_until(deadline)
-            outcome = await self._expire(table, deadline)
-            if outcome is not None:
-                await self._notify(outcome)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %s: the turn timer failed", table.id)
+    async def _on_warning(self, table: Table, deadline: float) -> None:
+        outcome = await self._warn(table, deadline)
+        if outcome is not None:
+            await self._notify(outcome)
 
-    async def _sleep_until(self, when: float) -> None:
-        delay = when - self.clock()
-        if delay > 0:
-            await asyncio.sleep(delay)
+    async def _on_deadline(self, table: Table, deadline: float) -> None:
+        outcome = await self._expire(table, deadline)
+        if outcome is not None:
+            await self._notify(outcome)
 
     async def _notify(self, outcome: Outcome) -> None:
         if self.notify is not None:
@@ -557,6 +549,7 @@ class Sessions:
                 return None
             await self.store.set_warned(table.id)
             table.warned = True
+            self._schedule(table)
             return Outcome(table, warned=True)
 
     async def _expire(self, table: Table, deadline: float) -> Outcome | None:
@@ -580,14 +573,18 @@ class Sessions:
             try:
                 outcome = await self._advance(table, actions)
             except UserError:
+                # The moves could not be saved and nothing changed: try again shortly.
+                self.scheduler.at(
+                    ("turn", table.id),
+                    self.clock() + _RETRY_SECONDS,
+                    lambda: self._on_deadline(table, deadline),
+                )
                 return None
             outcome.timed_out = late
             return outcome
 
     def _forget(self, table: Table) -> None:
-        if table.timer is not None and table.timer is not asyncio.current_task():
-            table.timer.cancel()
-        table.timer = None
+        self.scheduler.cancel(("turn", table.id))
         self.tables.pop(table.id, None)
         if self._by_channel.get(table.channel_id) == table.id:
             del self._by_channel[table.channel_id]
@@ -595,13 +592,8 @@ class Sessions:
     async def close(self) -> None:
         """Stop every timer (the database keeps the deadlines)."""
         self._closing = True
-        for table in self.tables.values():
-            if table.timer is not None:
-                table.timer.cancel()
-        timers = [t.timer for t in self.tables.values() if t.timer is not None]
-        for timer in timers:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await timer
+        for table_id in self.tables:
+            self.scheduler.cancel(("turn", table_id))
 
 
 def _run_computers(

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
@@ -107,15 +106,14 @@ class DupeController:
         sessions: Sessions,
         *,
         edit_interval: float,
-        monotonic: Callable[[], float] | None = None,
     ) -> None:
         self.bot = bot
         self.sessions = sessions
         self.edit_interval = edit_interval
-        self._monotonic = monotonic or sessions.clock
+        self._now = sessions.clock
         self._hands: dict[tuple[int, int], _HandHandle] = {}
+        self.scheduler = sessions.scheduler
         self._last_edit: dict[int, float] = {}
-        self._pending_edit: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         sessions.notify = self.on_outcome
 
@@ -153,7 +151,7 @@ class DupeController:
         slim.message = None
         slim.data = None
         slim._original_response = None
-        self._hands[table.id, seat] = _HandHandle(slim, self._monotonic())
+        self._hands[table.id, seat] = _HandHandle(slim, self._now())
 
     async def _answer_with_hand(
         self,
@@ -250,7 +248,8 @@ class DupeController:
         shown = render_table(table)
         if interaction.message is not None and interaction.message.id == table.message_id:
             await _edit_response(interaction, shown)
-            self._last_edit[table.id] = self._monotonic()
+            self._last_edit[table.id] = self._now()
+            self.scheduler.cancel(("edit", table.id))  # this answer already shows it all
         else:
             await interaction.response.defer(ephemeral=True, thinking=False)
             self.refresh_table(table)
@@ -263,8 +262,7 @@ class DupeController:
         )
         table = await self.sessions.cancel(game_id, interaction.user.id, can_manage=can_manage)
         log.info("game %s: cancelled", table.id)
-        for seat in range(4):
-            self._hands.pop((table.id, seat), None)
+        self._forget(table)
         if (
             from_table
             and interaction.message is not None
@@ -413,8 +411,7 @@ class DupeController:
             for seat in table.human_seats():
                 if seat not in answered:
                     await self._refresh_hand(table, seat)  # “The game is over.”, no buttons
-            for seat in range(4):
-                self._hands.pop((table.id, seat), None)
+            self._forget(table)
             return
         self.refresh_table(table)
         if outcome.trick_changed or outcome.timed_out:
@@ -432,7 +429,7 @@ class DupeController:
         handle = self._hands.get((table.id, seat))
         if handle is None or table.state is None:
             return
-        if self._monotonic() - handle.created > TOKEN_LIFETIME:
+        if self._now() - handle.created > TOKEN_LIFETIME:
             self._hands.pop((table.id, seat), None)
             return
         try:
@@ -446,33 +443,29 @@ class DupeController:
 
     def refresh_table(self, table: Table) -> None:
         """Bring the public table message up to date, at most once per ``edit_interval``:
-        the first change after a quiet spell shows at once, later ones are combined."""
-        if table.message_id is None or table.id in self._pending_edit:
+        the first change after a quiet spell shows at once, later ones are combined into
+        one edit when the interval is over (a job of the scheduler)."""
+        key = ("edit", table.id)
+        if table.message_id is None or self.scheduler.pending(key):
             return
-        wait = 0.0
-        if self.edit_interval > 0:
-            last = self._last_edit.get(table.id)
-            if last is not None:
-                wait = max(0.0, self.edit_interval - (self._monotonic() - last))
-        task = asyncio.get_running_loop().create_task(
-            self._edit_later(table, wait), name=f"dupe-table-{table.id}"
-        )
-        self._pending_edit[table.id] = task
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        now = self._now()
+        when = now
+        last = self._last_edit.get(table.id)
+        if self.edit_interval > 0 and last is not None:
+            when = max(now, last + self.edit_interval)
+        self.scheduler.at(key, when, lambda: self._edit_table_now(table))
 
-    async def _edit_later(self, table: Table, wait: float) -> None:
-        try:
-            if wait > 0:
-                await asyncio.sleep(wait)
-        finally:
-            self._pending_edit.pop(table.id, None)
-        await self._edit_table_now(table)
+    def _forget(self, table: Table) -> None:
+        """Drop what is kept for a table that has ended."""
+        self.scheduler.cancel(("edit", table.id))
+        self._last_edit.pop(table.id, None)
+        for seat in range(4):
+            self._hands.pop((table.id, seat), None)
 
     async def _edit_table_now(self, table: Table) -> None:
         if table.message_id is None:
             return
-        self._last_edit[table.id] = self._monotonic()
+        self._last_edit[table.id] = self._now()
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             shown = render_table(table)
@@ -490,6 +483,8 @@ class DupeController:
             await answer_error(interaction, error)
 
     async def close(self) -> None:
-        """Let pending edits finish."""
-        for task in list(self._tasks):
+        """Stop the hand updates in progress (the scheduler stops the table edits)."""
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
