@@ -71,8 +71,9 @@ class Settings(BaseSettings):
         ge=0,
         le=60,
         description=(
-            "Least time between two edits of a table message; changes in between are combined "
-            "(Discord allows about 5 edits per 5 s in a channel)."
+            "How long a table message waits after a change before it is edited; the changes "
+            "made meanwhile show in the same edit (Discord allows about 5 edits per 5 s in a "
+            "channel)."
         ),
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(

@@ -2,7 +2,7 @@
 
 Order of work for every click: check who pressed what, let :mod:`bot.sessions` apply and
 commit the move, answer the presser (the interaction response), then update what others
-see: the public table message (edited in place, at most once per ``edit_interval``), each
+see: the public table message (edited in place, changes combined over ``edit_interval``), each
 seated member's private hand message (through that member's own latest interaction token,
 so nobody else's message can ever receive it), and a public message when a deal is scored
 or the game ends.
@@ -113,7 +113,6 @@ class DupeController:
         self._now = sessions.clock
         self._hands: dict[tuple[int, int], _HandHandle] = {}
         self.scheduler = sessions.scheduler
-        self._last_edit: dict[int, float] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         sessions.notify = self.on_outcome
 
@@ -248,7 +247,6 @@ class DupeController:
         shown = render_table(table)
         if interaction.message is not None and interaction.message.id == table.message_id:
             await _edit_response(interaction, shown)
-            self._last_edit[table.id] = self._now()
             self.scheduler.cancel(("edit", table.id))  # this answer already shows it all
         else:
             await interaction.response.defer(ephemeral=True, thinking=False)
@@ -442,30 +440,25 @@ class DupeController:
             self._hands.pop((table.id, seat), None)
 
     def refresh_table(self, table: Table) -> None:
-        """Bring the public table message up to date, at most once per ``edit_interval``:
-        the first change after a quiet spell shows at once, later ones are combined into
-        one edit when the interval is over (a job of the scheduler)."""
+        """Bring the public table message up to date ``edit_interval`` after this change,
+        together with every change made meanwhile: one edit for a burst of changes (four
+        plays and the reveal, say), and never more than one edit per interval."""
         key = ("edit", table.id)
         if table.message_id is None or self.scheduler.pending(key):
             return
-        now = self._now()
-        when = now
-        last = self._last_edit.get(table.id)
-        if self.edit_interval > 0 and last is not None:
-            when = max(now, last + self.edit_interval)
-        self.scheduler.at(key, when, lambda: self._edit_table_now(table))
+        self.scheduler.at(
+            key, self._now() + self.edit_interval, lambda: self._edit_table_now(table)
+        )
 
     def _forget(self, table: Table) -> None:
         """Drop what is kept for a table that has ended."""
         self.scheduler.cancel(("edit", table.id))
-        self._last_edit.pop(table.id, None)
         for seat in range(4):
             self._hands.pop((table.id, seat), None)
 
     async def _edit_table_now(self, table: Table) -> None:
         if table.message_id is None:
             return
-        self._last_edit[table.id] = self._now()
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             shown = render_table(table)
