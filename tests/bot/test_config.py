@@ -13,6 +13,14 @@ from bot.config import ConfigError, Settings, load_settings
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 OTHER = "OTk5OTk5OTk5OTk5OTk5OTk5.XyZabc.zyxwvutsrqponmlkjihgfedcba987654"
 EXAMPLE = Path(__file__).parents[2] / "config.example.toml"
+KEYS = (  # every key but the token
+    "database",
+    "dev_guild_id",
+    "turn_seconds",
+    "computer_level",
+    "table_edit_seconds",
+    "log_level",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -22,6 +30,11 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         if name.upper().startswith("DUPE_") or name.upper() in ("DISCORD_TOKEN", "TOKEN"):
             monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
+
+
+def values(settings: Settings) -> dict[str, object]:
+    """Return the value of every key in ``KEYS`` (all but the secret token), by key."""
+    return {key: getattr(settings, key) for key in KEYS}
 
 
 def toml(tmp_path: Path, text: str) -> Path:
@@ -47,50 +60,73 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     settings = load_settings(None)
     assert settings.token.get_secret_value() == TOKEN
-    assert settings.database == Path("dupe.sqlite3")
-    assert settings.dev_guild_id is None
-    assert settings.turn_seconds == 120
-    assert settings.computer_level == "expert"
-    assert settings.table_edit_seconds == 1.5
-    assert settings.log_level == "INFO"
+    assert values(settings) == {
+        "database": Path("dupe.sqlite3"),
+        "dev_guild_id": None,
+        "turn_seconds": 120,
+        "computer_level": "expert",
+        "table_edit_seconds": 1.5,
+        "log_level": "INFO",
+    }
 
 
-def test_every_key_from_a_toml_file(tmp_path: Path) -> None:
-    config = toml(
-        tmp_path,
-        f'token = "{TOKEN}"\n'
-        'database = "/data/games.sqlite3"\n'
-        "dev_guild_id = 123456789012345678\n"
-        "turn_seconds = 45\n"
-        'computer_level = "greedy"\n'
-        "table_edit_seconds = 0\n"
-        'log_level = "DEBUG"\n',
-    )
-    settings = load_settings(config)
+@pytest.mark.parametrize(
+    ("text", "environment", "expected"),
+    [
+        pytest.param(
+            f'token = "{TOKEN}"\n'
+            'database = "/data/games.sqlite3"\n'
+            "dev_guild_id = 123456789012345678\n"
+            "turn_seconds = 45\n"
+            'computer_level = "greedy"\n'
+            "table_edit_seconds = 0\n"
+            'log_level = "DEBUG"\n',
+            {},
+            {
+                "database": Path("/data/games.sqlite3"),
+                "dev_guild_id": 123456789012345678,
+                "turn_seconds": 45,
+                "computer_level": "greedy",
+                "table_edit_seconds": 0,
+                "log_level": "DEBUG",
+            },
+            id="toml file",
+        ),
+        pytest.param(
+            None,
+            {
+                "DISCORD_TOKEN": TOKEN,
+                "DUPE_DATABASE": "/data/env.sqlite3",
+                "DUPE_DEV_GUILD_ID": "42",
+                "DUPE_TURN_SECONDS": "300",
+                "DUPE_COMPUTER_LEVEL": "random",
+                "DUPE_TABLE_EDIT_SECONDS": "2.5",
+                "DUPE_LOG_LEVEL": "WARNING",
+            },
+            {
+                "database": Path("/data/env.sqlite3"),
+                "dev_guild_id": 42,
+                "turn_seconds": 300,
+                "computer_level": "random",
+                "table_edit_seconds": 2.5,
+                "log_level": "WARNING",
+            },
+            id="environment",
+        ),
+    ],
+)
+def test_every_key_from_a_toml_file_or_the_environment(
+    text: str | None,
+    environment: dict[str, str],
+    expected: dict[str, object],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    settings = load_settings(None if text is None else toml(tmp_path, text))
     assert settings.token.get_secret_value() == TOKEN
-    assert settings.database == Path("/data/games.sqlite3")
-    assert settings.dev_guild_id == 123456789012345678
-    assert settings.turn_seconds == 45
-    assert settings.computer_level == "greedy"
-    assert settings.table_edit_seconds == 0
-    assert settings.log_level == "DEBUG"
-
-
-def test_every_key_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DUPE_DATABASE", "/data/env.sqlite3")
-    monkeypatch.setenv("DUPE_DEV_GUILD_ID", "42")
-    monkeypatch.setenv("DUPE_TURN_SECONDS", "300")
-    monkeypatch.setenv("DUPE_COMPUTER_LEVEL", "random")
-    monkeypatch.setenv("DUPE_TABLE_EDIT_SECONDS", "2.5")
-    monkeypatch.setenv("DUPE_LOG_LEVEL", "WARNING")
-    settings = load_settings(None)
-    assert settings.database == Path("/data/env.sqlite3")
-    assert settings.dev_guild_id == 42
-    assert settings.turn_seconds == 300
-    assert settings.computer_level == "random"
-    assert settings.table_edit_seconds == 2.5
-    assert settings.log_level == "WARNING"
+    assert values(settings) == expected
 
 
 def test_dupe_token_is_the_second_name_for_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,15 +176,7 @@ def test_settings_take_every_key_as_keyword(tmp_path: Path) -> None:
     )
     assert settings.database == tmp_path / "x.sqlite3"
     assert (settings.dev_guild_id, settings.turn_seconds) == (7, 15)
-    assert set(Settings.model_fields) == {
-        "token",
-        "database",
-        "dev_guild_id",
-        "turn_seconds",
-        "computer_level",
-        "table_edit_seconds",
-        "log_level",
-    }
+    assert set(Settings.model_fields) == {"token", *KEYS}
 
 
 @pytest.mark.parametrize(

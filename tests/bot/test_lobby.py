@@ -12,17 +12,16 @@ from tests.bot.driver import (
     World,
     description,
     forge_click,
-    ids_of,
     live_ids,
     private_text,
     standings_totals,
 )
+from tests.bot.helpers import buttons
 
 
 def lobby_ids(game: Game) -> dict[str, bool]:
     """Return ``what -> enabled`` for the lobby buttons of the table message."""
-    live = set(live_ids(game.message))
-    return {i.split(":")[2]: i in live for i in ids_of(game.message)}
+    return {(b.custom_id or "").split(":")[2]: not b.disabled for b in buttons(game.message)}
 
 
 async def test_one_member_fills_the_table_with_computers_and_plays_to_the_end(
@@ -121,7 +120,7 @@ async def test_lobby_rules_are_enforced_with_private_answers(world: World) -> No
     cancelled = await game.press(alice, "Cancel")
     assert cancelled.response is not None and cancelled.response.id == game.message_id
     assert game.message.embeds[0].title == "Dupe — table cancelled"
-    assert ids_of(game.message) == []
+    assert buttons(game.message) == []
     assert game.row()["status"] == "cancelled"
     gone = await forge_click(bob, game.message, f"dupe:lobby:join:{game.id}")
     assert private_text(gone) == "That game is over or was cancelled; its buttons no longer work."

@@ -39,17 +39,38 @@ def seats(users: Sequence[int | None]) -> list[SeatRecord]:
     ]
 
 
+async def create(
+    store: Store,
+    channel: int,
+    host: int,
+    *,
+    seed: int,
+    guild: int = GUILD,
+    options: dict[str, object] | None = None,
+    host_seat: SeatRecord | None = None,
+) -> int:
+    """Open a table (not started) in ``channel`` of ``guild``, hosted by ``host``."""
+    return await store.create_game(
+        game="dupe",
+        guild_id=guild,
+        channel_id=channel,
+        host_id=host,
+        seed=seed,
+        options={} if options is None else options,
+        now=NOW,
+        host_seat=host_seat or seats([host])[0],
+    )
+
+
 async def open_game(store: Store, channel: int, users: Sequence[int | None]) -> int:
     """Open a table in ``channel`` and start it with ``users`` seated (None: computer)."""
     seated = seats(users)
-    game_id = await store.create_game(
-        game="dupe",
-        guild_id=GUILD,
-        channel_id=channel,
-        host_id=users[0] or 1,
+    game_id = await create(
+        store,
+        channel,
+        users[0] or 1,
         seed=channel,
         options={"memory": "strict"},
-        now=NOW,
         host_seat=seated[0],
     )
     await store.start_game(game_id, seated, NOW, NOW + 120)
@@ -136,16 +157,7 @@ async def test_unusable_paths_are_refused(tmp_path: Path) -> None:
 
 
 async def test_a_channel_has_at_most_one_live_table(store: Store) -> None:
-    first = await store.create_game(
-        game="dupe",
-        guild_id=GUILD,
-        channel_id=7,
-        host_id=10,
-        seed=1,
-        options={},
-        now=NOW,
-        host_seat=seats([10])[0],
-    )
+    first = await create(store, 7, 10, seed=1)
     with pytest.raises(LiveTableExistsError):
         await open_game(store, 7, [11, None, None, None])
     await store.start_game(first, seats([10, None, None, None]), NOW, None)
@@ -218,16 +230,7 @@ async def test_the_leaderboard_sorts_by_points_then_wins_then_member(store: Stor
         [45, 45, 20, 5],
     )
     # Game 3 in another server does not count here.
-    other = await store.create_game(
-        game="dupe",
-        guild_id=GUILD + 1,
-        channel_id=3,
-        host_id=103,
-        seed=3,
-        options={},
-        now=NOW,
-        host_seat=seats([103])[0],
-    )
+    other = await create(store, 3, 103, seed=3, guild=GUILD + 1)
     await store.start_game(other, seats([103, None, None, None]), NOW, None)
     await store.append_moves(
         other, 0, [], NOW, None, results=[(0, 103, None, 999, 1.0)], guild_id=GUILD + 1

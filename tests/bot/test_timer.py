@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import simcord
+
 from engine.dupe import DupeState, Phase
 from tests.bot.driver import GIVE, Game, World, description, live_ids
 
@@ -22,6 +24,14 @@ def warning_edits(world: World, game: Game) -> int:
         if any("⏰" in (embed.get("description") or "") for embed in embeds):
             count += 1
     return count
+
+
+async def alone_with_computers(world: World) -> tuple[simcord.MemberActor, Game]:
+    """Alice opens a table with a ``TURN`` s timer and starts it against three computers."""
+    alice = world.member("alice")
+    game, _ = await Game.open(world, alice, turn_time=TURN)
+    await game.press(alice, "Start")
+    return alice, game
 
 
 async def test_a_late_member_is_warned_once_then_a_computer_decides_for_that_seat(
@@ -87,9 +97,7 @@ async def test_a_late_member_is_warned_once_then_a_computer_decides_for_that_sea
 async def test_the_deadline_survives_restarts_and_the_warning_is_not_repeated(
     world: World,
 ) -> None:
-    alice = world.member("alice")
-    game, _ = await Game.open(world, alice, turn_time=TURN)
-    await game.press(alice, "Start")
+    alice, game = await alone_with_computers(world)
     deadline = game.row()["deadline"]
     assert deadline == world.env.now().timestamp() + TURN
     ply = len(game.moves())
@@ -124,9 +132,7 @@ async def test_the_deadline_survives_restarts_and_the_warning_is_not_repeated(
 async def test_a_deadline_that_passed_while_the_bot_was_down_leaves_time_to_act(
     world: World,
 ) -> None:
-    alice = world.member("alice")
-    game, _ = await Game.open(world, alice, turn_time=TURN)
-    await game.press(alice, "Start")
+    alice, game = await alone_with_computers(world)
     ply = len(game.moves())
 
     await world.bot.sessions.close()  # the process stops: no timer runs any more

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from engine import errors
 from engine.cards import DECK, Card, Rank, Suit, parse_card, parse_cards
 from engine.dupe import (
     DEALS,
@@ -31,48 +32,15 @@ from engine.dupe import (
     trick_taker,
 )
 from engine.dupe import new_game as _new_game
-from engine.errors import (
-    EngineError,
-    GameOverError,
-    IllegalActionError,
-    InvalidActionError,
-    NotYourTurnError,
-    OptionsError,
-    ParseError,
-)
+from tests.engine.helpers import new_game, snapshot
 
 # --------------------------------------------------------------------------------------
 # Helpers
 
 
-def new_game(seed: int, memory: str = "strict") -> DupeState:
-    return _new_game(seed, DupeOptions(memory=memory))  # type: ignore[arg-type]
-
-
-def snapshot(state: DupeState) -> tuple[Any, ...]:
-    """Everything observable about a state, full information included."""
-    return (
-        tuple(state.view(seat) for seat in SEATS),
-        state.public_view(),
-        state.moves,
-        state.phase,
-        state.deal,
-        state.trick,
-        state.to_act,
-        state.taker,
-        state.totals,
-        state.results,
-        state.winners,
-        tuple(state.hand(seat) for seat in SEATS),
-        tuple(state.won_cards(seat) for seat in SEATS),
-        tuple(state.choice(seat) for seat in SEATS),
-        tuple(state.legal_actions(seat) for seat in SEATS),
-    )
-
-
 def assert_rejected(
-    state: DupeState, seat: Any, action: Any, error: type[EngineError], *words: str
-) -> EngineError:
+    state: DupeState, seat: Any, action: Any, error: type[errors.EngineError], *words: str
+) -> errors.EngineError:
     """Assert that ``apply`` raises exactly ``error`` and leaves the state as it was."""
     before = snapshot(state)
     with pytest.raises(error) as caught:
@@ -565,24 +533,24 @@ def test_a_choice_is_final() -> None:
     assert state.view(0).legal_actions() == ()
     assert state.view(0).choice == first
     assert first not in state.hand(0)
-    assert_rejected(state, 0, play(second), NotYourTurnError, "final")
-    assert_rejected(state, 0, play(first), NotYourTurnError)
+    assert_rejected(state, 0, play(second), errors.NotYourTurnError, "final")
+    assert_rejected(state, 0, play(first), errors.NotYourTurnError)
     assert state.choice(0) == first
 
 
 def test_playing_a_card_not_in_hand_names_the_card() -> None:
     state = new_game(2)
     card = state.hand(1)[0]
-    assert_rejected(state, 0, play(card), IllegalActionError, str(card))
+    assert_rejected(state, 0, play(card), errors.IllegalActionError, str(card))
     state.apply(0, play(state.hand(0)[0]))
-    assert_rejected(state, 2, play(card), IllegalActionError, str(card))
+    assert_rejected(state, 2, play(card), errors.IllegalActionError, str(card))
 
 
 def test_playing_while_the_taker_distributes_is_not_your_turn() -> None:
     state = to_distribution(new_game(2))
     for seat in SEATS:
         card = state.hand(seat)[0]
-        assert_rejected(state, seat, play(card), NotYourTurnError)
+        assert_rejected(state, seat, play(card), errors.NotYourTurnError)
 
 
 def test_only_the_taker_distributes() -> None:
@@ -593,9 +561,9 @@ def test_only_the_taker_distributes() -> None:
     distribution = state.legal_actions(taker)[5]
     for seat in SEATS:
         if seat != taker:
-            assert_rejected(state, seat, distribution, NotYourTurnError)
+            assert_rejected(state, seat, distribution, errors.NotYourTurnError)
     fresh = new_game(8)
-    assert_rejected(fresh, 0, distribution, NotYourTurnError)
+    assert_rejected(fresh, 0, distribution, errors.NotYourTurnError)
 
 
 def test_a_distribution_must_be_a_bijection_of_the_revealed_cards() -> None:
@@ -607,7 +575,7 @@ def test_a_distribution_must_be_a_bijection_of_the_revealed_cards() -> None:
     a, b, c, d = revealed
     other = next(card for card in DECK if card not in revealed)
     for cards in [(a, a, b, c), (a, b, c, other), (a, a, a, a), (other, b, c, d)]:
-        assert_rejected(state, taker, Distribute(cards), IllegalActionError)
+        assert_rejected(state, taker, Distribute(cards), errors.IllegalActionError)
     # every permutation is accepted
     for order in permutations(revealed):
         assert state.is_legal(taker, Distribute(order))
@@ -672,29 +640,29 @@ def test_malformed_actions_are_invalid() -> None:
     ]
     cases = [*MALFORMED, (0, Play((card.rank, card.suit))), *seat_cases]  # type: ignore[arg-type]
     for seat, action in cases:
-        assert_rejected(state, seat, action, InvalidActionError)
+        assert_rejected(state, seat, action, errors.InvalidActionError)
     to_distribution(state)
     for seat, action in MALFORMED:
-        assert_rejected(state, state.taker, action, InvalidActionError)
-        assert_rejected(state, seat, action, InvalidActionError)
+        assert_rejected(state, state.taker, action, errors.InvalidActionError)
+        assert_rejected(state, seat, action, errors.InvalidActionError)
 
 
 def test_invalid_seat_view_is_refused() -> None:
     state = new_game(0)
     for seat in (4, -1):
-        with pytest.raises(InvalidActionError):
+        with pytest.raises(errors.InvalidActionError):
             state.view(seat)
 
 
 def test_errors_are_sentences_and_engine_errors() -> None:
     state = new_game(0)
-    error = assert_rejected(state, 0, play(state.hand(1)[0]), IllegalActionError)
-    assert isinstance(error, EngineError)
+    error = assert_rejected(state, 0, play(state.hand(1)[0]), errors.IllegalActionError)
+    assert isinstance(error, errors.EngineError)
     text = str(error)
     assert not text[0].islower() and text.endswith(".")
-    assert issubclass(NotYourTurnError, IllegalActionError)
-    assert issubclass(GameOverError, IllegalActionError)
-    assert issubclass(InvalidActionError, ValueError)
+    assert issubclass(errors.NotYourTurnError, errors.IllegalActionError)
+    assert issubclass(errors.GameOverError, errors.IllegalActionError)
+    assert issubclass(errors.InvalidActionError, ValueError)
 
 
 # --------------------------------------------------------------------------------------
@@ -774,8 +742,8 @@ def test_the_game_ends_after_the_fourth_deal() -> None:
         assert state.view(seat).winners == state.winners
     card = state.results[-1].won[0][0]
     for seat in SEATS:
-        assert_rejected(state, seat, play(card), GameOverError, "over")
-        assert_rejected(state, seat, Distribute(tuple(DECK[:4])), GameOverError)
+        assert_rejected(state, seat, play(card), errors.GameOverError, "over")
+        assert_rejected(state, seat, Distribute(tuple(DECK[:4])), errors.GameOverError)
 
 
 def test_equal_highest_totals_share_the_win() -> None:
@@ -790,12 +758,12 @@ def test_equal_highest_totals_share_the_win() -> None:
 
 
 def test_bad_options_and_seeds_are_refused() -> None:
-    with pytest.raises(OptionsError, match="bogus"):
+    with pytest.raises(errors.OptionsError, match="bogus"):
         DupeOptions(memory="bogus")  # type: ignore[arg-type]
     assert DupeOptions().memory == "strict"
-    with pytest.raises(OptionsError):
+    with pytest.raises(errors.OptionsError):
         _new_game("1")  # type: ignore[arg-type]
-    with pytest.raises(OptionsError):
+    with pytest.raises(errors.OptionsError):
         _new_game(1.0)  # type: ignore[arg-type]
     assert _new_game(5).options == DupeOptions()
 
@@ -820,9 +788,9 @@ def test_move_notation() -> None:
 
 @pytest.mark.parametrize("text", ["NTS", "X:TS", "N:", "N:TS 2H", "N:1S", "", ":TS", "N:TS,2H,3C"])
 def test_bad_move_notation_raises_parse_error(text: str) -> None:
-    with pytest.raises(ParseError) as caught:
+    with pytest.raises(errors.ParseError) as caught:
         Move.parse(text)
-    assert isinstance(caught.value, EngineError)
+    assert isinstance(caught.value, errors.EngineError)
     assert caught.value.token in text
     assert f"“{caught.value.token}”" in str(caught.value)
 
@@ -857,9 +825,9 @@ def test_replay_of_a_game_in_progress() -> None:
 def test_replay_raises_on_an_illegal_move() -> None:
     state = new_game(23)
     stranger = state.hand(1)[0]
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(errors.IllegalActionError):
         replay(23, None, [f"N:{stranger.code}"])
-    with pytest.raises(ParseError):
+    with pytest.raises(errors.ParseError):
         replay(23, None, ["N-TS"])
 
 

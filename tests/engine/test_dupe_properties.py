@@ -7,7 +7,6 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,13 +28,13 @@ from engine.dupe import (
     score_hand,
     trick_taker,
 )
-from engine.dupe import new_game as _new_game
 from engine.errors import (
     EngineError,
     GameOverError,
     IllegalActionError,
     NotYourTurnError,
 )
+from tests.engine.helpers import new_game, snapshot
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 memories = st.sampled_from(["strict", "open"])
@@ -43,30 +42,6 @@ memories = st.sampled_from(["strict", "open"])
 # from a seeded random.Random: a whole game is hundreds of choices, too many to draw one
 # by one, and the seed is enough to reproduce any failure.
 choosers = st.integers(min_value=0, max_value=2**32 - 1).map(random.Random)
-
-
-def new_game(seed: int, memory: str) -> DupeState:
-    return _new_game(seed, DupeOptions(memory=memory))  # type: ignore[arg-type]
-
-
-def snapshot(state: DupeState) -> tuple[Any, ...]:
-    """Everything observable about a state, full information included."""
-    return (
-        tuple(state.view(seat) for seat in SEATS),
-        state.public_view(),
-        state.moves,
-        state.phase,
-        state.deal,
-        state.trick,
-        state.to_act,
-        state.taker,
-        state.totals,
-        state.results,
-        state.winners,
-        tuple(state.hand(seat) for seat in SEATS),
-        tuple(state.won_cards(seat) for seat in SEATS),
-        tuple(state.choice(seat) for seat in SEATS),
-    )
 
 
 def revealed(state: DupeState) -> tuple[Card, ...]:

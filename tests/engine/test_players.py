@@ -16,17 +16,16 @@ from engine.dupe import (
     TRICKS,
     Action,
     Distribute,
-    DupeOptions,
     DupeState,
     DupeView,
     Phase,
     Play,
-    new_game,
     score_hand,
 )
 from engine.players import LEVELS, Player, make_player
 from engine.players.expert import ExpertPlayer, _Pile
 from engine.players.greedy import GreedyPlayer
+from tests.engine.helpers import new_game
 
 Memory = Literal["strict", "open"]
 
@@ -35,7 +34,7 @@ def _play_game(
     levels: list[str], seed: int, memory: Memory = "strict"
 ) -> tuple[DupeState, list[Player]]:
     """Play one full game, checking that every action is one of the view's legal actions."""
-    state = new_game(seed, DupeOptions(memory=memory))
+    state = new_game(seed, memory)
     players = [make_player(levels[seat], seed * 4 + seat) for seat in SEATS]
     while not state.is_over:
         for seat in state.to_act:
@@ -141,7 +140,7 @@ def _reaches_state(root: object) -> bool:
 
 @pytest.mark.parametrize("memory", ["strict", "open"])
 def test_players_are_only_given_their_seats_view_and_keep_no_state(memory: Memory) -> None:
-    state = new_game(21, DupeOptions(memory=memory))
+    state = new_game(21, memory)
     levels = list(LEVELS)
     inner = [make_player(levels[seat % len(levels)], seat) for seat in SEATS]
     spies = [_Spy(player, seat, state) for seat, player in enumerate(inner)]
@@ -204,7 +203,7 @@ def test_greedy_plays_every_card_of_its_hand_eventually() -> None:
 
 @pytest.mark.parametrize("memory", ["strict", "open"])
 def test_expert_created_fresh_mid_game_acts_legally(memory: Memory) -> None:
-    state = new_game(31, DupeOptions(memory=memory))
+    state = new_game(31, memory)
     players: list[Player] = [make_player("greedy", seat) for seat in SEATS]
     checked = set()
     rng = random.Random(31)
