@@ -126,6 +126,19 @@ def instrument() -> None:
     controller_module.DupeController.safely = timed_safely  # type: ignore[method-assign]
 
 
+GC_PAUSES: list[float] = []
+_gc_started = [0.0]
+
+
+def _on_gc(phase: str, info: dict[str, int]) -> None:
+    if info.get("generation") != 2:
+        return
+    if phase == "start":
+        _gc_started[0] = time.thread_time()
+    else:
+        GC_PAUSES.append(time.thread_time() - _gc_started[0])
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
@@ -260,6 +273,7 @@ async def run(games: int, tricks: int, trace: bool) -> None:
         )
         start_requests = len(env.http_requests)
         CPU.clear()
+        gc.callbacks.append(_on_gc)
         started = time.perf_counter()
         played_rounds = 0
         own = 0.0
@@ -316,8 +330,16 @@ async def run(games: int, tricks: int, trace: bool) -> None:
         ms = [c * 1000 for c in CPU]
         print(
             f"bot CPU per interaction: median {statistics.median(ms):.2f} ms, "
-            f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms (target p99 ≤ 10 ms)"
+            f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms (target p99 ≤ 10 ms); "
+            f"{sum(1 for m in ms if m > 10)} of {len(ms)} above 10 ms"
         )
+        if GC_PAUSES:
+            print(
+                f"    full garbage collections during play: {len(GC_PAUSES)}, longest "
+                f"{max(GC_PAUSES) * 1000:.0f} ms (they scan the whole heap, most of it simcord's "
+                "record of every request and message; one that falls inside an interaction "
+                "counts in its time)"
+            )
         print(
             f"channel REST calls per trick (not interaction responses): "
             f"{channel_calls / max(1, tricks_played):.2f} (target ≤ 3)"

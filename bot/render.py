@@ -325,40 +325,31 @@ def _distribution_controls(
                 f"{card} → {SEAT_NAMES[SEAT_LETTERS.index(to)]}" for card, to in given.items()
             )
         )
+
+    def add(
+        label: str, style: discord.ButtonStyle, custom_id: str, row: int, disabled: bool = False
+    ) -> None:
+        buttons.add_item(
+            discord.ui.Button(
+                label=label, style=style, custom_id=custom_id, disabled=disabled, row=row
+            )
+        )
+
     if len(assignment) < 4:
         card = cards[len(assignment)]
         lines.append(f"Who gets **{card}**?")
         for target in range(4):
-            letter = SEAT_LETTERS[target]
             suffix = " (your dupe)" if view.dupe == target else ""
-            buttons.add_item(
-                discord.ui.Button(
-                    label=f"{SEAT_NAMES[target]}{suffix}",
-                    style=discord.ButtonStyle.primary,
-                    custom_id=f"{base}:{assignment}{letter}",
-                    disabled=letter in assignment,
-                    row=0,
-                )
-            )
+            letter = SEAT_LETTERS[target]
+            custom_id = f"{base}:{assignment}{letter}"
+            label = f"{SEAT_NAMES[target]}{suffix}"
+            add(label, discord.ButtonStyle.primary, custom_id, 0, disabled=letter in assignment)
     else:
         lines.append("Confirm this distribution? Everyone will see who got which card.")
-        buttons.add_item(
-            discord.ui.Button(
-                label="Confirm",
-                style=discord.ButtonStyle.success,
-                custom_id=f"dupe:giveok:{game_id}:{seat}:{turn}:{assignment}",
-                row=0,
-            )
-        )
+        confirm = f"dupe:giveok:{game_id}:{seat}:{turn}:{assignment}"
+        add("Confirm", discord.ButtonStyle.success, confirm, 0)
     if assignment:
-        buttons.add_item(
-            discord.ui.Button(
-                label="Start over",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"{base}:",
-                row=1,
-            )
-        )
+        add("Start over", discord.ButtonStyle.secondary, f"{base}:", 1)
 
 
 def deal_scoring(result: DealResult, seats: Mapping[int, SeatInfo]) -> Rendered:

@@ -409,24 +409,18 @@ class Store:
 
     async def game(self, game_id: int) -> GameRecord | None:
         """Return the table with its seats and moves, or ``None``."""
-        async with self._lock:
-            async with self._db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            ) as cursor:
-                row = await cursor.fetchone()
-            if row is None:
-                return None
-            record = _game(row)
-            await self._fill([record])
-            return record
+        return await self._one_game("id = ?", (game_id,))
 
     async def live_game_in(self, channel_id: int) -> GameRecord | None:
         """Return the channel's open or running table, if any."""
+        return await self._one_game(
+            "channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
+        )
+
+    async def _one_game(self, where: str, args: tuple[Any, ...]) -> GameRecord | None:
         async with self._lock:
             async with self._db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
-                " AND status IN ('lobby', 'playing')",
-                (channel_id,),
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", args
             ) as cursor:
                 row = await cursor.fetchone()
             if row is None:

@@ -15,6 +15,7 @@ receive views.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -661,24 +662,10 @@ class DupeState:
 
     def clone(self) -> DupeState:
         """Return an independent copy of this state."""
-        other = DupeState.__new__(DupeState)
-        other.options = self.options
-        other.seed = self.seed
+        other = copy.copy(self)  # shares the immutable parts
         other._hands = list(self._hands)
         other._won = [list(pile) for pile in self._won]
         other._choices = list(self._choices)
-        other._chosen = self._chosen
-        other._to_act = self._to_act
-        other._winners = self._winners
-        other._identities = self._identities
-        other._deal = self._deal
-        other._trick = self._trick
-        other._phase = self._phase
-        other._taker = self._taker
-        other._revealed = self._revealed
-        other._last = self._last
-        other._results = self._results
-        other._totals = self._totals
         other._moves = list(self._moves)
         return other
 

@@ -30,11 +30,11 @@ _DUPE = re.compile(
 _LEADERBOARD = re.compile(r"lb:(?P<guild>\d{1,20}):(?P<page>\d{1,6})")
 
 
-class DupeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_DUPE):
-    """Every Dupe button: lobby, My hand, cards, distribution steps."""
+class _Routed:
+    """A button known by its custom_id alone: the template's groups say what it does."""
 
     def __init__(self, custom_id: str, match: dict[str, Any]) -> None:
-        super().__init__(discord.ui.Button(custom_id=custom_id, label="·"))
+        super().__init__(discord.ui.Button(custom_id=custom_id, label="·"))  # type: ignore[call-arg]
         self.match = match
 
     @classmethod
@@ -44,8 +44,12 @@ class DupeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_DUPE)
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> DupeButton:
+    ) -> Any:
         return cls(match.group(0), match.groupdict())
+
+
+class DupeButton(_Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_DUPE):
+    """Every Dupe button: lobby, My hand, cards, distribution steps."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         controller = interaction.client.dupe  # type: ignore[attr-defined]
@@ -69,29 +73,19 @@ class DupeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_DUPE)
         await controller.safely(interaction, coro)
 
 
-class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_LEADERBOARD):
+class LeaderboardButton(
+    _Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_LEADERBOARD
+):
     """Previous/next page of ``/leaderboard``."""
-
-    def __init__(self, guild_id: int, page: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"lb:{guild_id}:{page}", label="·"))
-        self.guild_id = guild_id
-        self.page = page
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> LeaderboardButton:
-        return cls(int(match["guild"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("Leaderboard")  # type: ignore[attr-defined]
         controller = interaction.client.dupe  # type: ignore[attr-defined]
         await controller.safely(
-            interaction, cog.show_page(interaction, self.guild_id, self.page, edit=True)
+            interaction,
+            cog.show_page(
+                interaction, int(self.match["guild"]), int(self.match["page"]), edit=True
+            ),
         )
 
 

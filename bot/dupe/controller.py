@@ -323,6 +323,19 @@ class DupeController:
         assert view.revealed is not None
         return sorted(view.revealed, key=by_suit)
 
+    def _distributing(self, game_id: int) -> Table:
+        """Return the game a distribution button belongs to, if it is still being played."""
+        table = self.sessions.table(game_id)
+        if table.state is None or table.status != "playing":
+            raise UserError("That game is over; its buttons no longer work.")
+        return table
+
+    @staticmethod
+    def _is_taker(table: Table, seat: int) -> bool:
+        """Return whether ``seat`` took the trick now being distributed."""
+        state = table.state
+        return state is not None and state.phase is Phase.DISTRIBUTE and state.taker == seat
+
     async def give_step(
         self,
         interaction: discord.Interaction,
@@ -333,15 +346,13 @@ class DupeController:
     ) -> None:
         """One step of the taker's distribution (no move yet: the choice lives in the
         buttons' custom ids)."""
-        table = self.sessions.table(game_id)
-        if table.state is None or table.status != "playing":
-            raise UserError("That game is over; its buttons no longer work.")
+        table = self._distributing(game_id)
         try:
             self.sessions.check_turn(table, interaction.user.id, seat, turn)
         except UserError as error:
             await self._refresh_stale(interaction, table, seat, str(error))
             return
-        if table.state.phase is not Phase.DISTRIBUTE or table.state.taker != seat:
+        if not self._is_taker(table, seat):
             await self._refresh_stale(
                 interaction, table, seat, "Only the taker distributes, and only now."
             )
@@ -363,10 +374,8 @@ class DupeController:
         assignment: str,
     ) -> None:
         """The taker confirms a complete distribution."""
-        table = self.sessions.table(game_id)
-        if table.state is None or table.status != "playing":
-            raise UserError("That game is over; its buttons no longer work.")
-        if table.state.phase is not Phase.DISTRIBUTE or table.state.taker != seat:
+        table = self._distributing(game_id)
+        if not self._is_taker(table, seat):
             await self._refresh_stale(
                 interaction,
                 table,
