@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import Any
 
 import discord
+import yarl
 from discord.ext import commands
 
 from bot.config import Settings
@@ -17,7 +19,7 @@ from bot.scheduler import Scheduler
 from bot.sessions import Sessions
 from bot.store import Store
 
-__all__ = ["DupeBot", "create_bot"]
+__all__ = ["DupeBot", "ShardedDupeBot", "create_bot", "shard_of"]
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +39,7 @@ class DupeBot(commands.Bot):
     sessions: Sessions
     dupe: DupeController
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # the only intent needed: no member list, no message content
         super().__init__(
@@ -46,8 +48,16 @@ class DupeBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # the bot never reads old messages: keep no message cache
+            **options,
         )
         self.settings = settings
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Return whether this process runs the shard of that server (see ``shard_of``)."""
+        settings = self.settings
+        if settings.shard_count is None or settings.shard_ids is None:
+            return True
+        return shard_of(guild_id, settings.shard_count) in settings.shard_ids
 
     async def setup_hook(self) -> None:
         settings = self.settings
@@ -58,6 +68,7 @@ class DupeBot(commands.Bot):
             clock=_utc_clock,
             default_level=settings.computer_level,
             scheduler=self.scheduler,
+            owns=self.owns_guild,
         )
         self.dupe = DupeController(self, self.sessions, edit_interval=settings.table_edit_seconds)
         loaded = await self.sessions.load()
@@ -107,6 +118,29 @@ class DupeBot(commands.Bot):
         await super().close()
 
 
+class ShardedDupeBot(DupeBot, commands.AutoShardedBot):
+    """The bot running several shards, or one slice of them (``shard_count``, ``shard_ids``):
+    it loads and serves only the tables of its shards' servers."""
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Return the shard a server belongs to (Discord's rule: ``(guild_id >> 22) % count``)."""
+    return (guild_id >> 22) % shard_count
+
+
+def use_endpoints(settings: Settings) -> None:
+    """Point discord.py at the configured HTTP API and gateway (Discord's by default).
+
+    discord.py keeps both as class attributes, so they hold for the whole process."""
+    discord.http.Route.BASE = settings.api_base_url
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
 def create_bot(settings: Settings) -> DupeBot:
     """Return the bot built from ``settings`` (not started; ``setup_hook`` opens the store)."""
+    use_endpoints(settings)
+    if settings.shard_count is not None:
+        return ShardedDupeBot(
+            settings, shard_count=settings.shard_count, shard_ids=settings.shard_ids
+        )
     return DupeBot(settings)

@@ -13,8 +13,17 @@ import tomllib
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -24,6 +33,8 @@ from pydantic_settings import (
 
 __all__ = ["ConfigError", "Settings", "load_settings"]
 
+DISCORD_API = "https://discord.com/api/v10"
+DISCORD_GATEWAY = "wss://gateway.discord.gg/"
 _TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{18,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
 _TOKEN_VARIABLES = ("DISCORD_TOKEN", "DUPE_TOKEN")
 _toml_file: ContextVar[Path | None] = ContextVar("_toml_file", default=None)
@@ -76,6 +87,27 @@ class Settings(BaseSettings):
             "channel)."
         ),
     )
+    api_base_url: str = Field(
+        default=DISCORD_API,
+        description=(
+            "Base URL of Discord's HTTP API (change it only for an HTTP proxy, such as a "
+            "shared rate-limit proxy, or a test Discord)."
+        ),
+    )
+    gateway_url: str = Field(
+        default=DISCORD_GATEWAY,
+        description="URL of Discord's gateway WebSocket (change it only for a test Discord).",
+    )
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        le=4096,
+        description="Total number of shards across all processes (unset: one process, no shards).",
+    )
+    shard_ids: list[int] | None = Field(
+        default=None,
+        description="The shards this process runs (needs shard_count; unset: all of them).",
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO", description="How much the bot writes to its log."
     )
@@ -93,6 +125,26 @@ class Settings(BaseSettings):
                 "the Discord token is malformed (a bot token has three parts separated by dots)"
             )
         return SecretStr(secret)
+
+    @field_validator("api_base_url", "gateway_url")
+    @classmethod
+    def _url(cls, value: str, info: ValidationInfo) -> str:
+        schemes = ("http", "https") if info.field_name == "api_base_url" else ("ws", "wss")
+        parsed = urlsplit(value.strip())
+        if parsed.scheme not in schemes or not parsed.hostname:
+            raise ValueError(f"it must be a {' or '.join(schemes)} URL with a host")
+        return value.strip().rstrip("/") if info.field_name == "api_base_url" else value.strip()
+
+    @model_validator(mode="after")
+    def _shards(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("shard_ids needs shard_count")
+            if not self.shard_ids or len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError("shard_ids must be distinct shard numbers")
+            if any(not 0 <= shard < self.shard_count for shard in self.shard_ids):
+                raise ValueError(f"shard_ids must lie between 0 and {self.shard_count - 1}")
+        return self
 
     @field_validator("database", mode="before")
     @classmethod
@@ -145,6 +197,8 @@ def _describe(error: ValidationError, config: Path | None, overrides: dict[str, 
         )
     message = str(first["msg"])
     message = message.removeprefix("Value error, ")
+    if not first["loc"]:  # a rule across keys
+        return f"{config if config is not None else 'settings'}: {message}."
     return f"{_origin(loc, config, overrides)}: bad value for “{loc}”: {message}."
 
 

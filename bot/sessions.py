@@ -153,10 +153,12 @@ class Sessions:
         default_level: str = "expert",
         seed_source: Callable[[], int] | None = None,
         scheduler: Scheduler | None = None,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.scheduler = Scheduler(clock) if scheduler is None else scheduler
+        self._owns = owns or (lambda guild_id: True)
         self.default_level = default_level
         self._seed_source = seed_source or (lambda: random.SystemRandom().randrange(1 << 62))
         self.tables: dict[int, Table] = {}
@@ -167,9 +169,11 @@ class Sessions:
     # --- loading -------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every live table from the database (replaying move logs) and restart
-        their timers; return how many tables were loaded."""
+        """Rebuild every live table of this process's servers from the database (replaying
+        move logs) and restart their timers; return how many tables were loaded."""
         for record in await self.store.live_games():
+            if not self._owns(record.guild_id):
+                continue  # another process runs that server's shard
             table = self._table_from(record)
             if record.status == "playing":
                 table.state = self._replay(table, record.moves)

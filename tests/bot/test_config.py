@@ -19,6 +19,10 @@ KEYS = (  # every key but the token
     "turn_seconds",
     "computer_level",
     "table_edit_seconds",
+    "api_base_url",
+    "gateway_url",
+    "shard_count",
+    "shard_ids",
     "log_level",
 )
 
@@ -66,6 +70,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
         "turn_seconds": 120,
         "computer_level": "expert",
         "table_edit_seconds": 1.5,
+        "api_base_url": "https://discord.com/api/v10",
+        "gateway_url": "wss://gateway.discord.gg/",
+        "shard_count": None,
+        "shard_ids": None,
         "log_level": "INFO",
     }
 
@@ -80,6 +88,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             "turn_seconds = 45\n"
             'computer_level = "greedy"\n'
             "table_edit_seconds = 0\n"
+            'api_base_url = "http://127.0.0.1:8080/api/v10/"\n'
+            'gateway_url = "ws://127.0.0.1:8080/gateway"\n'
+            "shard_count = 4\n"
+            "shard_ids = [1, 3]\n"
             'log_level = "DEBUG"\n',
             {},
             {
@@ -88,6 +100,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "turn_seconds": 45,
                 "computer_level": "greedy",
                 "table_edit_seconds": 0,
+                "api_base_url": "http://127.0.0.1:8080/api/v10",
+                "gateway_url": "ws://127.0.0.1:8080/gateway",
+                "shard_count": 4,
+                "shard_ids": [1, 3],
                 "log_level": "DEBUG",
             },
             id="toml file",
@@ -101,6 +117,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "DUPE_TURN_SECONDS": "300",
                 "DUPE_COMPUTER_LEVEL": "random",
                 "DUPE_TABLE_EDIT_SECONDS": "2.5",
+                "DUPE_API_BASE_URL": "https://proxy.example/api/v10",
+                "DUPE_GATEWAY_URL": "wss://gateway.example/",
+                "DUPE_SHARD_COUNT": "2",
+                "DUPE_SHARD_IDS": "[0]",
                 "DUPE_LOG_LEVEL": "WARNING",
             },
             {
@@ -109,6 +129,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "turn_seconds": 300,
                 "computer_level": "random",
                 "table_edit_seconds": 2.5,
+                "api_base_url": "https://proxy.example/api/v10",
+                "gateway_url": "wss://gateway.example/",
+                "shard_count": 2,
+                "shard_ids": [0],
                 "log_level": "WARNING",
             },
             id="environment",
@@ -172,6 +196,10 @@ def test_settings_take_every_key_as_keyword(tmp_path: Path) -> None:
         turn_seconds=15,
         computer_level="random",
         table_edit_seconds=60,
+        api_base_url="http://127.0.0.1:1/api/v10",
+        gateway_url="ws://127.0.0.1:1/",
+        shard_count=2,
+        shard_ids=[0, 1],
         log_level="ERROR",
     )
     assert settings.database == tmp_path / "x.sqlite3"
@@ -190,6 +218,10 @@ def test_settings_take_every_key_as_keyword(tmp_path: Path) -> None:
         ("dev_guild_id", 0),
         ("computer_level", "genius"),
         ("log_level", "LOUD"),
+        ("api_base_url", "ftp://discord.com/api"),
+        ("api_base_url", "discord.com/api/v10"),
+        ("gateway_url", "https://gateway.discord.gg/"),
+        ("shard_count", 0),
         ("database", ""),
         ("token", "not-a-token"),
         ("colour", "green"),
@@ -206,6 +238,27 @@ def test_keywords_are_validated_like_the_file(tmp_path: Path, key: str, value: o
 
 
 # --- refusals, each one sentence ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("shard_ids = [0]\n", "shard_ids needs shard_count."),
+        ("shard_count = 2\nshard_ids = [2]\n", "shard_ids must lie between 0 and 1."),
+        ("shard_count = 2\nshard_ids = [1, 1]\n", "shard_ids must be distinct shard numbers."),
+        ("shard_count = 2\nshard_ids = []\n", "shard_ids must be distinct shard numbers."),
+    ],
+)
+def test_shard_slices_are_checked_together(tmp_path: Path, text: str, sentence: str) -> None:
+    path = toml(tmp_path, f'token = "{TOKEN}"\n' + text)
+    assert refusal(path) == f"{path}: {sentence}"
+
+
+def test_a_bad_url_names_its_key(tmp_path: Path) -> None:
+    path = toml(tmp_path, f'token = "{TOKEN}"\ngateway_url = "http://x/"\n')
+    assert refusal(path) == (
+        f"{path}: bad value for “gateway_url”: it must be a ws or wss URL with a host."
+    )
 
 
 def test_no_token_says_how_to_give_one() -> None:
