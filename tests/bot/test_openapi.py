@@ -8,48 +8,24 @@ whole games, the lobby, the leaderboard and refusals, all driven through simcord
 
 from __future__ import annotations
 
-import functools
-import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import simcord
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 from simcord.types import HttpLogEntry
 
 from bot.app import DupeBot
 from bot.store import SeatRecord
 from tests.bot.whole_game import open_table, play
-
-SPEC = Path(__file__).parents[2].parent / "shared/discord/openapi.json"
-
-COMPONENTS_V2 = 1 << 15
-ACTION_ROW, BUTTON = 1, 2
-
-
-@functools.cache
-def validators() -> dict[str, Draft202012Validator]:
-    """Return a validator per schema name, built once (the spec is 1 MB)."""
-    spec = json.loads(SPEC.read_text(encoding="utf-8"))
-    names = (
-        "CreateMessageInteractionCallbackRequest",
-        "UpdateMessageInteractionCallbackRequest",
-        "IncomingWebhookRequestPartial",
-        "IncomingWebhookUpdateRequestPartial",
-        "MessageCreateRequest",
-        "MessageEditRequestPartial",
-        "ApplicationCommandUpdateRequest",
-    )
-    return {
-        name: Draft202012Validator(
-            {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}
-        )
-        for name in names
-    }
+from tests.discord_api_rules import (
+    SPEC,
+    check_request,
+    message_rules,
+    schemas_for_request,
+    validators,
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,101 +35,14 @@ def schemas() -> dict[str, Draft202012Validator]:
     return validators()
 
 
-# --- choosing the schema and the extra rules ----------------------------------------
-
-
 def schema_for(entry: HttpLogEntry) -> list[tuple[str, Any, dict[str, Any] | None]]:
-    """Return ``(schema name, body, message)`` for each part of the request to validate;
-    ``message`` is the message payload the extra rules apply to. No body: nothing."""
-    parts = entry.path.strip("/").split("/")
-    body = entry.json
-    if entry.method in ("GET", "DELETE"):
-        assert body is None, f"{entry.method} {entry.path} with a body"
-        return []
-    route = f"{entry.method} {entry.path}"
-    if entry.method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
-        assert isinstance(body, list), route
-        return [("ApplicationCommandUpdateRequest", command, None) for command in body]
-    assert isinstance(body, dict), route
-    if entry.method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
-        kind = body.get("type")
-        data = body.get("data")
-        if kind in (4, 5):
-            return [("CreateMessageInteractionCallbackRequest", body, data)]
-        if kind in (6, 7):
-            return [("UpdateMessageInteractionCallbackRequest", body, data)]
-        raise AssertionError(f"{route}: interaction callback type {kind} not expected")
-    if parts[0] == "webhooks" and entry.method == "POST" and len(parts) == 3:
-        return [("IncomingWebhookRequestPartial", body, body)]
-    if parts[0] == "webhooks" and entry.method == "PATCH" and parts[3] == "messages":
-        return [("IncomingWebhookUpdateRequestPartial", body, body)]
-    if parts[0] == "channels" and parts[2:3] == ["messages"]:
-        if entry.method == "POST" and len(parts) == 3:
-            return [("MessageCreateRequest", body, body)]
-        if entry.method == "PATCH" and len(parts) == 4:
-            return [("MessageEditRequestPartial", body, body)]
-    raise AssertionError(f"no schema chosen for {route}")
-
-
-def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    for component in components:
-        yield component
-        yield from _walk(component.get("components") or [])
-
-
-def message_rules(message: dict[str, Any]) -> list[str]:
-    """Return the limits the spec does not encode that ``message`` breaks."""
-    problems: list[str] = []
-    components = message.get("components") or []
-    flags = int(message.get("flags") or 0)
-    content = message.get("content") or ""
-    embeds = message.get("embeds") or []
-    if flags & COMPONENTS_V2:
-        if content or embeds:
-            problems.append("content or embeds on a Components V2 message")
-    elif len(components) > 5:
-        problems.append(f"{len(components)} action rows (at most 5)")
-    for row in components:
-        if row.get("type") == ACTION_ROW and len(row.get("components") or []) > 5:
-            problems.append(f"{len(row['components'])} buttons in a row (at most 5)")
-    custom_ids = [c["custom_id"] for c in _walk(components) if c.get("custom_id") is not None]
-    if len(custom_ids) != len(set(custom_ids)):
-        problems.append(f"custom ids repeated within the message: {custom_ids}")
-    for custom_id in custom_ids:
-        if not 1 <= len(custom_id) <= 100:
-            problems.append(f"custom id of {len(custom_id)} characters: {custom_id!r}")
-    for button in _walk(components):
-        if button.get("type") == BUTTON and len(button.get("label") or "") > 80:
-            problems.append(f"button label over 80 characters: {button['label']!r}")
-    if len(content) > 2000:
-        problems.append(f"content of {len(content)} characters (at most 2000)")
-    if len(embeds) > 10:
-        problems.append(f"{len(embeds)} embeds (at most 10)")
-    total = 0
-    for embed in embeds:
-        fields = embed.get("fields") or []
-        if len(fields) > 25:
-            problems.append(f"{len(fields)} embed fields (at most 25)")
-        total += len(embed.get("title") or "") + len(embed.get("description") or "")
-        total += sum(len(f.get("name") or "") + len(f.get("value") or "") for f in fields)
-        total += len((embed.get("footer") or {}).get("text") or "")
-        total += len((embed.get("author") or {}).get("name") or "")
-    if total > 6000:
-        problems.append(f"embeds of {total} characters in all (at most 6000)")
-    return problems
+    """Return ``(schema name, body, message)`` for each part of the request to validate."""
+    return schemas_for_request(entry.method, entry.path, entry.json)
 
 
 def check(entry: HttpLogEntry, schemas: dict[str, Draft202012Validator]) -> list[str]:
     """Return what is wrong with one request body."""
-    problems = []
-    for name, body, message in schema_for(entry):
-        error = best_match(schemas[name].iter_errors(body))
-        if error is not None:
-            where = "/".join(map(str, error.absolute_path))
-            problems.append(f"{entry.method} {entry.path}: {name} at {where}: {error.message}")
-        if message is not None:
-            problems += [f"{entry.method} {entry.path}: {p}" for p in message_rules(message)]
-    return problems
+    return check_request(entry.method, entry.path, entry.json, schemas)
 
 
 # --- what the bot is made to send -----------------------------------------------------
