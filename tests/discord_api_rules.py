@@ -47,9 +47,16 @@ SCHEMA_NAMES = (
 def validators() -> dict[str, Draft202012Validator]:
     """Return a validator per schema name, built once (the spec is 1 MB)."""
     spec = json.loads(SPEC.read_text(encoding="utf-8"))
+    components = spec["components"]
+    # Discord takes a snowflake as a JSON string or integer; the spec allows only strings,
+    # but discord.py sends the ids of uploaded attachments as integers (their index).
+    snowflake = components["schemas"]["SnowflakeType"]
+    components["schemas"]["SnowflakeType"] = {
+        "anyOf": [snowflake, {"type": "integer", "minimum": 0}]
+    }
     return {
         name: Draft202012Validator(
-            {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}
+            {"$ref": f"#/components/schemas/{name}", "components": components}
         )
         for name in SCHEMA_NAMES
     }

@@ -288,6 +288,31 @@ async def test_invalid_bodies_and_unknown_routes_are_refused_and_recorded(
     assert status == 401
 
 
+async def test_multipart_bodies_are_validated_through_their_payload_json(
+    discord: LoopbackDiscord,
+) -> None:
+    server = discord.server
+    channel = discord.create_guild("Unit").channel.id
+
+    async def upload(payload: dict[str, Any]) -> tuple[int, Any]:
+        # As discord.py sends files: payload_json, then files[n] (fields not quoted).
+        form = aiohttp.FormData(quote_fields=False)
+        form.add_field("payload_json", json.dumps(payload), content_type="application/json")
+        form.add_field("files[0]", b"scores", filename="scores.txt", content_type="text/plain")
+        url = f"{server.api_base_url}/channels/{channel}/messages"
+        headers = {"Authorization": f"Bot {server.token}"}
+        async with aiohttp.ClientSession() as http, http.post(url, data=form, headers=headers) as r:
+            return r.status, await r.json()
+
+    attachment = [{"id": 0, "filename": "scores.txt"}]
+    status, message = await upload({"content": "the scores", "attachments": attachment})
+    assert status == 200
+    assert [(a["filename"], a["size"]) for a in message["attachments"]] == [("scores.txt", 6)]
+    status, error = await upload({"content": "x" * 2001, "attachments": attachment})
+    assert (status, error["code"]) == (400, 50035)
+    assert len(server.violations) == 1 and "2001" in server.violations[0]
+
+
 async def test_injected_429s_carry_what_discord_py_needs_to_retry(
     discord: LoopbackDiscord, rest: Rest
 ) -> None:
