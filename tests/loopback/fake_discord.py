@@ -576,7 +576,8 @@ class FakeDiscord:
         self._counter = itertools.count()
         self.application_id = self.snowflake()
         self.bot_user = User(self.application_id, bot_name, bot=True)
-        self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
+        self.developer = User(self.snowflake(), f"{bot_name} developer")
+        self.users: dict[int, User] = {u.id: u for u in (self.bot_user, self.developer)}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
@@ -605,6 +606,7 @@ class FakeDiscord:
         self._changed = asyncio.Event()
         self._routes = self._build_routes()
         self._runner: web.AppRunner | None = None
+        self.host = "127.0.0.1"
         self.port = 0
 
     # --- lifecycle ------------------------------------------------------------------
@@ -1274,7 +1276,7 @@ class FakeDiscord:
 
     async def _get_application(self, request: _Request) -> tuple[int, Any]:
         bot = self.bot_user.payload()
-        owner = self.users[next(iter(self.users))].payload()
+        owner = self.developer.payload()
         return 200, {
             "id": str(self.application_id),
             "name": self.bot_user.name,

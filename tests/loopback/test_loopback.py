@@ -70,6 +70,14 @@ async def open_started_table(
     assert "Start" in lobby.message.labels()
     # The bot fetches its response (GET @original) to learn the table message's id only
     # after answering: a member clicking within those milliseconds would race it.
+    token = lobby.interaction.token
+    await discord.wait_until(
+        lambda: any(
+            r.method == "GET" and token in r.path and r.status == 200
+            for r in discord.server.requests
+        ),
+        what="the bot's GET of its /dupe start response",
+    )
     await discord.settle()
     started = await host.click(lobby, label="Start")
     assert started.callback_type == UPDATE_MESSAGE  # the lobby becomes the table in place
@@ -114,7 +122,7 @@ async def test_a_member_plays_a_card_against_the_bot_process(
         assert played.message.id == hand.message.id and played.message.edits == 1
         latest = alice.latest_private()
         assert latest is not None and latest.id == hand.message.id
-        assert cards[0] not in latest.custom_ids(PLAY)
+        assert latest.custom_ids(PLAY) != cards  # her choice is made: the trick moved on
         await discord.wait_until(
             lambda: guild.channel.message(table.id).edits > edits,
             what="the edit of the public table message after the play",
@@ -158,17 +166,41 @@ async def test_clicks_succeed_when_30_percent_of_requests_get_429(
     assert_clean(discord, bot)
 
 
+async def test_a_killed_bot_restarts_on_its_database_and_old_buttons_work(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    guild = discord.create_guild("Dupe Club")
+    alice = guild.add_member("alice")
+    first = discord.bot_process(tmp_path)
+    async with first:
+        table = await open_started_table(discord, guild, alice)
+        hand = await alice.click(table, label="My hand")
+        assert hand.message is not None
+        await discord.settle()
+        first.kill()
+        assert await first.wait() == -9
+    second = discord.bot_process(tmp_path)  # the same working directory and database
+    async with second:
+        assert "loaded 1 live table(s)" in second.log()
+        again = await alice.click(table, label="My hand")  # a button sent before the crash
+        assert again.ephemeral and again.message is not None
+        assert again.message.custom_ids(PLAY) == hand.message.custom_ids(PLAY)
+        await make_a_move(alice, again.message)
+        await discord.settle()
+    assert discord.server.identifies == 2
+    assert_clean(discord, first, second)
+
+
 async def test_two_processes_each_run_one_shard(discord: LoopbackDiscord, tmp_path: Path) -> None:
     guilds = [discord.create_guild(f"Shard {n}", shard=n, shard_count=2) for n in range(2)]
     members = [guild.add_member(f"member {n}") for n, guild in enumerate(guilds)]
     first = discord.bot_process(tmp_path / "a", shard_count=2, shard_ids=[0])
     second = discord.bot_process(tmp_path / "b", shard_count=2, shard_ids=[1])
     async with first, second:
-        assert sorted(s.shard for s in discord.server.live_sessions() if s.shard) == [
-            (0, 2),
-            (1, 2),
-        ]
-        for guild, member in zip(guilds, members, strict=True):
+        assert {s.shard for s in discord.server.live_sessions()} == {(0, 2), (1, 2)}
+        for shard, (guild, member) in enumerate(zip(guilds, members, strict=True)):
+            # Only the session of the guild's shard gets its events.
+            assert [s.shard for s in discord.server.sessions_for(guild.id)] == [(shard, 2)]
             reply = await member.slash(guild.channel, "dupe rules")
             assert reply.ephemeral and "Dupe" in reply.text
         await discord.settle()
