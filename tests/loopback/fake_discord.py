@@ -982,6 +982,7 @@ class FakeDiscord:
                     self._gateway_error(connection, 4001, f"unknown opcode {op}")
         finally:
             connection.closed = True
+            connection.writer.cancel()
             self._connections.discard(connection)
             if session is not None and session.connection is connection:
                 session.connection = None
@@ -1184,6 +1185,12 @@ class FakeDiscord:
         return self._json(429, body, headers)
 
     async def _rest(self, request: web.Request) -> web.Response:
+        try:
+            return await self._answer(request)
+        finally:
+            self._notify()  # wake whoever waits for what the bot does
+
+    async def _answer(self, request: web.Request) -> web.Response:
         method = request.method
         path = request.path[len(API_PREFIX) :] or "/"
         record = RequestRecord(method, path, None, at=time.monotonic())
@@ -1239,7 +1246,6 @@ class FakeDiscord:
             record.status = 500
             return self._json(500, {"message": "500: Internal Server Error", "code": 0}, headers)
         record.status = status
-        self._notify()
         return self._json(status, payload, headers)
 
     def _match(self, method: str, path: str) -> tuple[_Route | None, dict[str, str]]:
