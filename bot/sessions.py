@@ -15,6 +15,7 @@ member who has not acted, for that one decision.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -88,9 +89,26 @@ class Table:
     deadline: float | None = None
     warned: bool = False
     seats: dict[int, SeatRecord] = field(default_factory=dict)
-    state: DupeState | None = None
     players: dict[int, Player] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _state: DupeState | None = field(default=None, repr=False)
+    # Set for a table loaded at start: rebuilds its state and players on first use, so a
+    # restart with many live tables answers at once instead of replaying every game first.
+    _restore: Callable[[Table], None] | None = field(default=None, repr=False)
+
+    @property
+    def state(self) -> DupeState | None:
+        """Return the engine state (``None`` in the lobby), replaying the log if needed."""
+        restore = self._restore
+        if restore is not None:
+            self._restore = None
+            restore(self)
+        return self._state
+
+    @state.setter
+    def state(self, value: DupeState | None) -> None:
+        self._restore = None
+        self._state = value
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat the member holds at this table, if any."""
@@ -169,15 +187,15 @@ class Sessions:
     # --- loading -------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every live table of this process's servers from the database (replaying
-        move logs) and restart their timers; return how many tables were loaded."""
+        """Load every live table of this process's servers from the database and restart
+        their timers; return how many tables were loaded. A table's move log is replayed
+        when it is first used (a click, a command, its timer)."""
         for record in await self.store.live_games():
             if not self._owns(record.guild_id):
                 continue  # another process runs that server's shard
             table = self._table_from(record)
             if record.status == "playing":
-                table.state = self._replay(table, record.moves)
-                self._rebuild_players(table)
+                table._restore = functools.partial(self._restore, moves=record.moves)
                 self._allow_warning_time(table)
                 self._schedule(table)
             self.tables[table.id] = table
@@ -208,6 +226,10 @@ class Sessions:
             warned=record.warned,
             seats=dict(record.seats),
         )
+
+    def _restore(self, table: Table, moves: list[str]) -> None:
+        table.state = self._replay(table, moves)
+        self._rebuild_players(table)
 
     def _replay(self, table: Table, moves: list[str]) -> DupeState:
         state = new_game(table.seed, table.options.engine_options())

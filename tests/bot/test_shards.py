@@ -75,6 +75,12 @@ async def test_each_slice_loads_only_its_own_tables(tmp_path: Path) -> None:
             assert await sessions.load() == 2
             loaded[shard] = {t.channel_id for t in sessions.tables.values()}
             assert {t.guild_id for t in sessions.tables.values()} == {(mine, theirs)[shard]}
+            playing = [t for t in sessions.tables.values() if t.status == "playing"]
+            assert len(playing) == 1
+            # Loaded lazily: the log is replayed (and the computers rebuilt) on first use.
+            assert playing[0]._state is None and not playing[0].players
+            assert playing[0].state is not None and playing[0].state.deal == 1
+            assert sorted(playing[0].players) == [1, 2, 3]
             await sessions.close()
             await sessions.scheduler.close()
         assert loaded[0] == {100, 102}
