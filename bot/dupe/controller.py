@@ -85,8 +85,8 @@ def render_table(table: Table) -> render.Rendered:
 
 async def _send_response(
     interaction: discord.Interaction, shown: render.Rendered, *, ephemeral: bool = False
-) -> None:
-    await interaction.response.send_message(
+) -> discord.InteractionCallbackResponse[discord.Client]:
+    return await interaction.response.send_message(
         content=shown.content, embeds=shown.embeds, view=shown.buttons(), ephemeral=ephemeral
     )
 
@@ -191,9 +191,11 @@ class DupeController:
             options=options,
         )
         log.info("game %s: table opened in channel %s", table.id, table.channel_id)
-        await _send_response(interaction, render_table(table))
-        message = await interaction.original_response()
-        await self.sessions.set_message(table, message.id)
+        sent = await _send_response(interaction, render_table(table))
+        message_id = sent.message_id
+        if message_id is None:  # Discord did not say: ask for the message
+            message_id = (await interaction.original_response()).id
+        await self.sessions.set_message(table, message_id)
 
     def _channel_table(self, interaction: discord.Interaction) -> Table:
         if interaction.channel_id is None:
@@ -245,7 +247,12 @@ class DupeController:
 
     async def _answer_on_table(self, interaction: discord.Interaction, table: Table) -> None:
         shown = render_table(table)
-        if interaction.message is not None and interaction.message.id == table.message_id:
+        message = interaction.message
+        if table.message_id is None and message is not None and not message.flags.ephemeral:
+            # A click on the lobby before /dupe start finished recording its message id:
+            # the public message carrying this table's lobby buttons is the table message.
+            await self.sessions.set_message(table, message.id)
+        if message is not None and message.id == table.message_id:
             await _edit_response(interaction, shown)
             self.scheduler.cancel(("edit", table.id))  # this answer already shows it all
         else:

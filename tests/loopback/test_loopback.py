@@ -68,17 +68,7 @@ async def open_started_table(
     assert lobby.callback_type == CHANNEL_MESSAGE and lobby.message is not None
     assert not lobby.ephemeral
     assert "Start" in lobby.message.labels()
-    # The bot fetches its response (GET @original) to learn the table message's id only
-    # after answering: a member clicking within those milliseconds would race it.
-    token = lobby.interaction.token
-    await discord.wait_until(
-        lambda: any(
-            r.method == "GET" and token in r.path and r.status == 200
-            for r in discord.server.requests
-        ),
-        what="the bot's GET of its /dupe start response",
-    )
-    await discord.settle()
+    # Clicked at once: the bot knows its table message from the click if need be.
     started = await host.click(lobby, label="Start")
     assert started.callback_type == UPDATE_MESSAGE  # the lobby becomes the table in place
     table = guild.channel.message(lobby.message.id)
