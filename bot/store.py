@@ -222,23 +222,36 @@ class Store:
             row = await cursor.fetchone()
         if row is None or row[0] != "ok":
             raise sqlite3.DatabaseError(f"database disk image is malformed: {row and row[0]}")
-        async with db.execute("PRAGMA user_version") as cursor:
+        version = await self._user_version()
+        self._check_version(version)
+        if version == len(MIGRATIONS):
+            return
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            # Read again under the write lock: another process (a shard slice starting at
+            # the same moment) may have migrated the file meanwhile.
+            version = await self._user_version()
+            self._check_version(version)
+            for number in range(version, len(MIGRATIONS)):
+                for statement in _statements(MIGRATIONS[number]):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number + 1}")
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+
+    async def _user_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
             row = await cursor.fetchone()
-        version = int(row[0]) if row else 0
+        return int(row[0]) if row else 0
+
+    @staticmethod
+    def _check_version(version: int) -> None:
         if version > len(MIGRATIONS):
             raise sqlite3.DatabaseError(
                 f"the database was written by a newer version (schema {version})"
             )
-        for number in range(version, len(MIGRATIONS)):
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _statements(MIGRATIONS[number]):
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {number + 1}")
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
 
     async def close(self) -> None:
         """Close the database."""

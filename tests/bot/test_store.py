@@ -268,3 +268,21 @@ async def test_the_leaderboard_pages(store: Store) -> None:
     assert [len(p) for p in pages] == [10, 10, 3, 0]
     everyone = [user for page in pages for user in page]
     assert everyone == sorted(members, reverse=True)
+
+
+async def test_processes_opening_a_new_file_at_once_migrate_it_once(tmp_path: Path) -> None:
+    """Shard slices may start together on a fresh database: both open it, one migrates."""
+    import asyncio
+
+    path = tmp_path / "fresh.sqlite3"
+    stores = await asyncio.gather(*(Store.open(path) for _ in range(4)))
+    try:
+        with sqlite3.connect(path) as db:
+            assert db.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        assert {"games", "seats", "moves", "results"} <= tables
+        game_id = await create(stores[0], 1, 1, seed=1)
+        assert (await stores[3].game(game_id)) is not None
+    finally:
+        for store in stores:
+            await store.close()
