@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.scheduler import Scheduler
-from bot.store import GameRecord, LiveTableExistsError, SeatRecord, Store
+from bot.store import GameRecord, LiveTableExistsError, SeatRecord, SeatResult, Store
 from engine.dupe import (
     SEAT_NAMES,
     Action,
@@ -485,12 +485,13 @@ class Sessions:
             deadline = None
             winners = stage.winners
             results = [
-                (
+                SeatResult(
                     seat,
                     table.seats[seat].user_id,
                     table.seats[seat].level,
                     stage.totals[seat],
                     (1 / len(winners)) if seat in winners else 0.0,
+                    tuple(deal.credited[seat] for deal in stage.results),
                 )
                 for seat in range(4)
             ]

@@ -15,18 +15,21 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
+
+from bot.ratings import Rating, player_key, rate_game
 
 __all__ = [
     "GameRecord",
     "LeaderboardRow",
     "LiveTableExistsError",
     "SeatRecord",
+    "SeatResult",
     "Store",
     "StoreError",
 ]
@@ -89,6 +92,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX results_guild_user ON results (guild_id, user_id);
     """,
+    # 2: what each seat earned in each deal; OpenSkill ratings per server, game and player
+    """
+    ALTER TABLE results ADD COLUMN deals TEXT;
+
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        player     TEXT    NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, player)
+    ) WITHOUT ROWID;
+    """,
 )
 
 
@@ -133,6 +151,18 @@ class GameRecord:
     created_at: float
     seats: dict[int, SeatRecord] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
+
+
+class SeatResult(NamedTuple):
+    """A seat's final result: who (member or computer level), score, win share (ties
+    split), and what it earned in each deal."""
+
+    seat: int
+    user_id: int | None
+    level: str | None
+    score: int
+    win: float
+    deals: tuple[int, ...] = ()
 
 
 @dataclass(slots=True, frozen=True)
@@ -257,13 +287,22 @@ class Store:
         """Close the database."""
         await self._db.close()
 
-    async def _write(self, statements: Iterable[tuple[str, Sequence[Any]]]) -> None:
+    async def _write(
+        self,
+        statements: Iterable[tuple[str, Sequence[Any]]],
+        then: Callable[[], Awaitable[list[tuple[str, Sequence[Any]]]]] | None = None,
+    ) -> None:
+        """Run ``statements`` in one transaction; ``then`` may read inside it and return
+        more statements for the same transaction."""
         db = self._db
         async with self._lock:
             await db.execute("BEGIN IMMEDIATE")
             try:
                 for sql, params in statements:
                     await db.execute(sql, params)
+                if then is not None:
+                    for sql, params in await then():
+                        await db.execute(sql, params)
                 await db.execute("COMMIT")
             except BaseException:
                 await db.execute("ROLLBACK")
@@ -377,13 +416,14 @@ class Store:
         now: float,
         deadline: float | None,
         warned: bool = False,
-        results: Sequence[tuple[int, int | None, str | None, int, float]] | None = None,
+        results: Sequence[SeatResult | tuple[Any, ...]] | None = None,
         guild_id: int = 0,
     ) -> None:
         """Append ``(seat, move, by_computer)`` entries from ply ``first_ply`` and set the
         current decision's deadline, in one transaction. A ply that exists already raises,
-        so a move can never be written twice. With ``results`` — final ``(seat, user_id,
-        level, score, win)`` rows — the same transaction also closes the game."""
+        so a move can never be written twice. With ``results`` — a :class:`SeatResult` (or
+        its fields as a tuple) per seat — the same transaction also closes the game and
+        updates the players' ratings."""
         statements: list[tuple[str, Sequence[Any]]] = [
             (
                 "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
@@ -398,9 +438,54 @@ class Store:
                 (deadline, int(warned), game_id),
             )
         )
-        if results is not None:
-            statements.extend(_finish_statements(game_id, guild_id, results, now))
-        await self._write(statements)
+        if results is None:
+            await self._write(statements)
+            return
+        rows = [SeatResult(*row) for row in results]
+        statements.extend(_finish_statements(game_id, guild_id, rows, now))
+
+        async def ratings() -> list[tuple[str, Sequence[Any]]]:
+            return await self._rating_statements(game_id, guild_id, rows, now)
+
+        await self._write(statements, then=ratings)
+
+    async def _rating_statements(
+        self, game_id: int, guild_id: int, rows: Sequence[SeatResult], now: float
+    ) -> list[tuple[str, Sequence[Any]]]:
+        """Inside the finishing transaction: read the players' ratings and return the
+        statements that store their updates (a game needs two seats to be rated)."""
+        if len(rows) < 2:
+            return []
+        async with self._db.execute("SELECT game FROM games WHERE id = ?", (game_id,)) as cursor:
+            found = await cursor.fetchone()
+        game = str(found[0]) if found else "dupe"
+        seats = [(player_key(r.user_id, r.level), r.score) for r in rows]
+        keys = sorted({key for key, _ in seats})
+        marks = ",".join("?" * len(keys))
+        async with self._db.execute(
+            f"SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ?"
+            f" AND player IN ({marks})",
+            (guild_id, game, *keys),
+        ) as cursor:
+            current = {row[0]: (Rating(row[1], row[2]), row[3]) for row in await cursor.fetchall()}
+        updated = rate_game(seats, {key: rating for key, (rating, _) in current.items()})
+        return [
+            (
+                "INSERT OR REPLACE INTO ratings"
+                " (guild_id, game, player, mu, sigma, games, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    game,
+                    key,
+                    rating.mu,
+                    rating.sigma,
+                    current.get(key, (None, 0))[1] + 1,
+                    now,
+                ),
+            )
+            for key, rating in updated.items()
+        ]
 
     async def set_warned(self, game_id: int) -> None:
         """Record that the current decision's warning has been shown."""
@@ -497,18 +582,24 @@ class Store:
 
 
 def _finish_statements(
-    game_id: int,
-    guild_id: int,
-    results: Iterable[tuple[int, int | None, str | None, int, float]],
-    now: float,
+    game_id: int, guild_id: int, results: Iterable[SeatResult], now: float
 ) -> list[tuple[str, Sequence[Any]]]:
     statements: list[tuple[str, Sequence[Any]]] = [
         (
-            "INSERT INTO results (game_id, seat, guild_id, user_id, level, score, win)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seat, guild_id, user_id, level, score, win),
+            "INSERT INTO results (game_id, seat, guild_id, user_id, level, score, win, deals)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                r.seat,
+                guild_id,
+                r.user_id,
+                r.level,
+                r.score,
+                r.win,
+                json.dumps(list(r.deals)) if r.deals else None,
+            ),
         )
-        for seat, user_id, level, score, win in results
+        for r in results
     ]
     statements.append(
         (

@@ -1,0 +1,80 @@
+"""Ratings: every finished game updates its players' OpenSkill ratings.
+
+A game of Dupe is a four-player free-for-all ranked by final score, ties as ties, rated
+with OpenSkill's Plackett–Luce model (the ``openskill`` package; Weng and Lin, "A Bayesian
+Approximation Method for Online Ranking", JMLR 2011). Ratings are kept per server and per
+game. A member is rated as themselves; a computer player is rated as its level
+(``cpu:expert``), so people can see how they compare with it. A level that fills several
+seats of one game takes the mean of those seats' updated ratings.
+
+The conservative estimate ``mu − 3·sigma`` is what leaderboards sort by: a new player
+starts at 0 and climbs as the system becomes sure of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from openskill.models import PlackettLuce
+
+__all__ = ["DEFAULT", "Rating", "player_key", "rate_game"]
+
+MU = 25.0
+SIGMA = MU / 3
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A skill estimate: mean ``mu`` and uncertainty ``sigma``."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """Return ``mu − 3·sigma``: the skill the system is nearly sure the player has."""
+        return self.mu - 3 * self.sigma
+
+
+DEFAULT = Rating(MU, SIGMA)
+
+
+@cache
+def _model() -> PlackettLuce:
+    return PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def player_key(user_id: int | None, level: str | None) -> str:
+    """Return how a seat is known to the ratings: the member's id, or ``cpu:<level>``."""
+    if user_id is not None:
+        return str(user_id)
+    if level is None:
+        raise ValueError("a seat is either a member or a computer level")
+    return f"cpu:{level}"
+
+
+def rate_game(seats: Sequence[tuple[str, int]], before: Mapping[str, Rating]) -> dict[str, Rating]:
+    """Return the new rating of every player of a finished game.
+
+    ``seats`` holds ``(player_key, final_score)`` per seat; ``before`` the players' current
+    ratings (a player missing from it starts at :data:`DEFAULT`)."""
+    if len(seats) < 2:
+        raise ValueError("a rated game has at least two seats")
+    model = _model()
+    teams = [[model.rating(*_pair(before.get(key, DEFAULT)))] for key, _ in seats]
+    rated = model.rate(teams, scores=[float(score) for _, score in seats])
+    updates: dict[str, list[Rating]] = {}
+    for (key, _), team in zip(seats, rated, strict=True):
+        updates.setdefault(key, []).append(Rating(team[0].mu, team[0].sigma))
+    return {
+        key: Rating(
+            sum(r.mu for r in values) / len(values), sum(r.sigma for r in values) / len(values)
+        )
+        for key, values in updates.items()
+    }
+
+
+def _pair(rating: Rating) -> tuple[float, float]:
+    return rating.mu, rating.sigma

@@ -1,0 +1,102 @@
+"""OpenSkill ratings: computed per finished game, stored with the result in one transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import bot.store as store_module
+from bot.ratings import DEFAULT, Rating, player_key, rate_game
+from bot.store import Store
+from tests.bot.test_store import GUILD, finish, open_game
+
+
+def test_the_winner_rises_the_last_falls_and_ties_move_together() -> None:
+    new = rate_game([("a", 120), ("b", 80), ("c", 80), ("d", 10)], {})
+    assert new["a"].mu > DEFAULT.mu > new["d"].mu
+    assert new["b"] == new["c"]  # a tie is a tie
+    assert all(r.sigma < DEFAULT.sigma for r in new.values())  # everyone is better known
+
+
+def test_an_upset_moves_ratings_more_than_the_expected_result() -> None:
+    strong, weak = Rating(35.0, 3.0), Rating(15.0, 3.0)
+    expected = rate_game([("s", 90), ("w", 10)], {"s": strong, "w": weak})
+    upset = rate_game([("s", 10), ("w", 90)], {"s": strong, "w": weak})
+    assert upset["w"].mu - weak.mu > expected["s"].mu - strong.mu > 0
+
+
+def test_a_level_in_several_seats_takes_the_mean_of_its_seats() -> None:
+    new = rate_game([("1", 100), ("cpu:expert", 90), ("cpu:expert", 20), ("2", 50)], {})
+    alone = rate_game([("1", 100), ("x", 90), ("y", 20), ("2", 50)], {})
+    assert new["cpu:expert"].mu == pytest.approx((alone["x"].mu + alone["y"].mu) / 2)
+    assert set(new) == {"1", "2", "cpu:expert"}
+
+
+def test_players_are_keyed_by_member_or_level() -> None:
+    assert player_key(42, None) == "42"
+    assert player_key(None, "greedy") == "cpu:greedy"
+    with pytest.raises(ValueError, match="member or a computer level"):
+        player_key(None, None)
+    assert DEFAULT.conservative == pytest.approx(0.0)
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "dupe.sqlite3")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def ratings_in(path: Path) -> dict[str, tuple[float, float, int]]:
+    with sqlite3.connect(path) as db:
+        rows = db.execute(
+            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = 'dupe'",
+            (GUILD,),
+        ).fetchall()
+    return {player: (mu, sigma, games) for player, mu, sigma, games in rows}
+
+
+async def test_finishing_a_game_rates_its_members_and_computer_levels(store: Store) -> None:
+    await finish(
+        store,
+        await open_game(store, 1, [100, 101, None, None]),
+        [100, 101, None, None],
+        [90, 40, 60, 10],
+    )
+    first = ratings_in(store.path)
+    assert set(first) == {"100", "101", "cpu:random"}
+    assert first["100"][2] == first["cpu:random"][2] == 1
+    assert first["100"][0] > max(first["cpu:random"][0], first["101"][0])  # he won
+    await finish(
+        store,
+        await open_game(store, 2, [101, 100, None, None]),
+        [101, 100, None, None],
+        [90, 10, 50, 50],
+    )
+    second = ratings_in(store.path)
+    assert second["101"][2] == second["100"][2] == 2
+    assert second["101"][0] > first["101"][0]  # she won the second game
+    assert second["100"][1] < first["100"][1]  # and he is better known after two games
+
+
+async def test_a_failed_rating_leaves_the_game_unfinished(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = await open_game(store, 1, [100, 101, 102, 103])
+
+    def broken(*_: object) -> dict[str, Rating]:
+        raise RuntimeError("rating failed")
+
+    monkeypatch.setattr(store_module, "rate_game", broken)
+    with pytest.raises(RuntimeError, match="rating failed"):
+        await finish(store, game_id, [100, 101, 102, 103], [50, 40, 30, 20])
+    record = await store.game(game_id)
+    assert record is not None and record.status == "playing"  # nothing of it was written
+    assert ratings_in(store.path) == {}
+    rows, total = await store.leaderboard(GUILD)
+    assert (rows, total) == ([], 0)
