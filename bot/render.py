@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.ratings import Rating
+from bot.store import LeaderboardRow, PlayerStats
 from engine.cards import Card, Suit, by_suit
 from engine.dupe import (
     SEAT_LETTERS,
@@ -34,7 +36,9 @@ __all__ = [
     "deal_scoring",
     "final_standings",
     "hand_message",
+    "leaderboard_page",
     "lobby_message",
+    "player_stats",
     "rules_text",
     "table_message",
     "turn_index",
@@ -392,6 +396,76 @@ def final_standings(
         colour=COLOUR,
     )
     return Rendered(content=None, embeds=[embed], view=None)
+
+
+SORT_TEXT = {
+    "rating": "by rating (the conservative estimate μ − 3σ)",
+    "wins": "by wins (ties share a win)",
+    "points": "by cumulative score over all games",
+}
+GAME_NAMES = {"dupe": "Dupe"}
+
+
+def rating_text(rating: Rating | None) -> str:
+    """Return a rating as shown: the conservative estimate, then ``μ ± 3σ``."""
+    if rating is None:
+        return "unrated"
+    return f"rating {rating.conservative:.1f} ({rating.mu:.1f} ± {3 * rating.sigma:.1f})"
+
+
+def leaderboard_page(
+    rows: Sequence[LeaderboardRow],
+    *,
+    game: str,
+    sort: str,
+    page: int,
+    pages: int,
+    first_place: int,
+    viewer_id: int,
+) -> discord.Embed:
+    """Return one page of a server's leaderboard; the viewer's own line is marked."""
+    lines = []
+    for place, row in enumerate(rows, start=first_place):
+        who = f"🤖 {row.level} (computer)" if row.user_id is None else f"<@{row.user_id}>"
+        me = " ← you" if row.user_id == viewer_id else ""
+        lines.append(
+            f"**{place}.** {who} — {row.points} pts · {row.games} games · {row.wins:g} wins"
+            f" · {rating_text(row.rating)}{me}"
+        )
+    name = GAME_NAMES.get(game, game)
+    embed = discord.Embed(
+        title=f"{name} leaderboard",
+        description="\n".join(lines) or "No finished games in this server yet.",
+        colour=COLOUR,
+    )
+    embed.set_footer(text=f"Page {page + 1} of {pages} · sorted {SORT_TEXT[sort]}")
+    return embed
+
+
+def player_stats(name: str, stats: PlayerStats | None, game: str = "dupe") -> discord.Embed:
+    """Return a member's record in this server's games."""
+    title = f"{name} — {GAME_NAMES.get(game, game)} in this server"
+    if stats is None:
+        return discord.Embed(title=title, description="No finished games yet.", colour=COLOUR)
+    embed = discord.Embed(title=title, colour=COLOUR)
+    embed.add_field(name="Games", value=str(stats.games))
+    embed.add_field(name="Wins", value=f"{stats.wins:g} ({stats.win_share:.0%})")
+    embed.add_field(name="Mean score", value=f"{stats.mean_score:.1f}")
+    embed.add_field(name="Best score", value=str(stats.best_score))
+    embed.add_field(
+        name="Best deal", value="—" if stats.best_deal is None else str(stats.best_deal)
+    )
+    embed.add_field(name="Favourite seat", value=SEAT_NAMES[stats.favourite_seat])
+    rating = stats.rating
+    if rating is not None:
+        text = (
+            f"{rating.conservative:.1f} — skill {rating.mu:.1f}, "
+            f"uncertainty ± {3 * rating.sigma:.1f}"
+        )
+    else:
+        text = "unrated"
+    embed.add_field(name="Rating", value=text, inline=False)
+    return embed
 
 
 def rules_text() -> str:

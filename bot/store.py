@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ __all__ = [
     "GameRecord",
     "LeaderboardRow",
     "LiveTableExistsError",
+    "PlayerStats",
     "SeatRecord",
     "SeatResult",
     "Store",
@@ -167,12 +169,33 @@ class SeatResult(NamedTuple):
 
 @dataclass(slots=True, frozen=True)
 class LeaderboardRow:
-    """One member's cumulative record in a server."""
+    """One player's cumulative record in a server: a member (``user_id``) or a computer
+    level (``level``), with the rating if the player has one."""
 
-    user_id: int
+    user_id: int | None
     games: int
     wins: float
     points: int
+    level: str | None = None
+    rating: Rating | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class PlayerStats:
+    """A member's record in a server's games."""
+
+    games: int
+    wins: float
+    mean_score: float
+    best_score: int
+    best_deal: int | None
+    favourite_seat: int
+    rating: Rating | None
+
+    @property
+    def win_share(self) -> float:
+        """Return the share of games won (ties split)."""
+        return self.wins / self.games
 
 
 _GAME_COLUMNS = (
@@ -559,26 +582,98 @@ class Store:
                 by_id[game_id].moves.append(move)
 
     async def leaderboard(
-        self, guild_id: int, *, offset: int = 0, limit: int = 10
+        self,
+        guild_id: int,
+        *,
+        game: str = "dupe",
+        sort: str = "points",
+        computers: bool = False,
+        offset: int = 0,
+        limit: int = 10,
     ) -> tuple[list[LeaderboardRow], int]:
-        """Return one page of the server's members by cumulative score, and the row count."""
+        """Return one page of the server's players of ``game`` and how many there are.
+
+        ``sort`` is ``"points"`` (cumulative score, then wins), ``"wins"`` (then points) or
+        ``"rating"`` (the conservative estimate, then points); with ``computers`` the
+        computer levels are listed too (each seat a level filled counts as a game)."""
+        if sort not in _LEADERBOARD_ORDER:
+            raise ValueError(f"unknown sort {sort!r}")
+        who = "" if computers else " AND r.user_id IS NOT NULL"
+        seats = (
+            "SELECT COALESCE(CAST(r.user_id AS TEXT), 'cpu:' || r.level) AS player,"
+            " r.user_id, r.level, r.score, r.win"
+            " FROM results r JOIN games g ON g.id = r.game_id"
+            f" WHERE r.guild_id = ? AND g.game = ?{who}"
+        )
         async with self._lock:
             async with self._db.execute(
-                "SELECT COUNT(DISTINCT user_id) FROM results"
-                " WHERE guild_id = ? AND user_id IS NOT NULL",
-                (guild_id,),
+                f"SELECT COUNT(DISTINCT player) FROM ({seats})", (guild_id, game)
             ) as cursor:
                 row = await cursor.fetchone()
             total = int(row[0]) if row else 0
             async with self._db.execute(
-                "SELECT user_id, COUNT(*), SUM(win), SUM(score) FROM results"
-                " WHERE guild_id = ? AND user_id IS NOT NULL"
-                " GROUP BY user_id ORDER BY SUM(score) DESC, SUM(win) DESC, user_id"
+                f"WITH seats AS ({seats})"
+                " SELECT s.player, MAX(s.user_id), MAX(s.level), COUNT(*), SUM(s.win),"
+                " SUM(s.score), rt.mu, rt.sigma"
+                " FROM seats s LEFT JOIN ratings rt"
+                " ON rt.guild_id = ? AND rt.game = ? AND rt.player = s.player"
+                f" GROUP BY s.player ORDER BY {_LEADERBOARD_ORDER[sort]},"
+                " MAX(s.user_id) IS NULL, MAX(s.user_id), s.player"
                 " LIMIT ? OFFSET ?",
-                (guild_id, limit, offset),
+                (guild_id, game, guild_id, game, limit, offset),
             ) as cursor:
                 rows = await cursor.fetchall()
-            return [LeaderboardRow(r[0], r[1], float(r[2]), int(r[3])) for r in rows], total
+        return [
+            LeaderboardRow(
+                r[1],
+                r[3],
+                float(r[4]),
+                int(r[5]),
+                level=r[2] if r[1] is None else None,
+                rating=None if r[6] is None else Rating(r[6], r[7]),
+            )
+            for r in rows
+        ], total
+
+    async def player_stats(
+        self, guild_id: int, user_id: int, game: str = "dupe"
+    ) -> PlayerStats | None:
+        """Return a member's record in the server's games of ``game`` (``None`` if they
+        have finished none)."""
+        async with self._lock:
+            async with self._db.execute(
+                "SELECT r.seat, r.score, r.win, r.deals FROM results r"
+                " JOIN games g ON g.id = r.game_id"
+                " WHERE r.guild_id = ? AND r.user_id = ? AND g.game = ?",
+                (guild_id, user_id, game),
+            ) as cursor:
+                rows = list(await cursor.fetchall())
+            async with self._db.execute(
+                "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player = ?",
+                (guild_id, game, str(user_id)),
+            ) as cursor:
+                rated = await cursor.fetchone()
+        if not rows:
+            return None
+        seats = Counter(int(r[0]) for r in rows)
+        scores = [int(r[1]) for r in rows]
+        deals = [int(x) for r in rows if r[3] for x in json.loads(r[3])]
+        return PlayerStats(
+            games=len(scores),
+            wins=sum(float(r[2]) for r in rows),
+            mean_score=sum(scores) / len(scores),
+            best_score=max(scores),
+            best_deal=max(deals) if deals else None,
+            favourite_seat=min(seats, key=lambda seat: (-seats[seat], seat)),
+            rating=None if rated is None else Rating(rated[0], rated[1]),
+        )
+
+
+_LEADERBOARD_ORDER = {
+    "points": "SUM(s.score) DESC, SUM(s.win) DESC",
+    "wins": "SUM(s.win) DESC, SUM(s.score) DESC",
+    "rating": "rt.mu IS NULL, rt.mu - 3 * rt.sigma DESC, SUM(s.score) DESC",
+}
 
 
 def _finish_statements(

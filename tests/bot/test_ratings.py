@@ -100,3 +100,67 @@ async def test_a_failed_rating_leaves_the_game_unfinished(
     assert ratings_in(store.path) == {}
     rows, total = await store.leaderboard(GUILD)
     assert (rows, total) == ([], 0)
+
+
+async def three_games(store: Store) -> None:
+    """100 wins twice by a little; 101 wins once by a lot; an expert computer plays too."""
+    for channel, scores in ((1, [60, 50, 10, 0]), (2, [60, 55, 10, 0]), (3, [0, 200, 10, 5])):
+        users = [100, 101, None, 103]
+        game_id = await open_game(store, channel, users)
+        await store._write(
+            [("UPDATE seats SET level = 'expert' WHERE game_id = ? AND seat = 2", (game_id,))]
+        )
+        results = [
+            (
+                seat,
+                users[seat],
+                None if users[seat] else "expert",
+                scores[seat],
+                1.0 if scores[seat] == max(scores) else 0.0,
+                (scores[seat] // 2, scores[seat] - scores[seat] // 2),
+            )
+            for seat in range(4)
+        ]
+        await store.append_moves(game_id, 0, [], 0.0, None, results=results, guild_id=GUILD)
+
+
+async def test_the_leaderboard_sorts_by_rating_wins_or_points(store: Store) -> None:
+    await three_games(store)
+    by = {}
+    for sort in ("rating", "wins", "points"):
+        rows, total = await store.leaderboard(GUILD, sort=sort)
+        assert total == 3  # members only by default
+        by[sort] = [row.user_id for row in rows]
+    assert by["points"] == [101, 100, 103]  # 305 against 120
+    assert by["wins"] == [100, 101, 103]  # two wins against one
+    rows, _ = await store.leaderboard(GUILD, sort="rating")
+    assert all(row.rating is not None for row in rows)
+    conservative = [row.rating.conservative for row in rows if row.rating]
+    assert conservative == sorted(conservative, reverse=True)
+    with pytest.raises(ValueError, match="unknown sort"):
+        await store.leaderboard(GUILD, sort="luck")
+
+
+async def test_computer_levels_are_listed_and_rated_when_asked(store: Store) -> None:
+    await three_games(store)
+    rows, total = await store.leaderboard(GUILD, computers=True, sort="points")
+    assert total == 4
+    expert = next(row for row in rows if row.user_id is None)
+    assert (expert.level, expert.games, expert.points) == ("expert", 3, 30)
+    last = next(row for row in rows if row.user_id == 103)
+    assert expert.rating is not None and last.rating is not None
+    assert expert.rating.mu > last.rating.mu  # it beat 103 in every game
+
+
+async def test_a_members_stats(store: Store) -> None:
+    await three_games(store)
+    stats = await store.player_stats(GUILD, 101)
+    assert stats is not None
+    assert (stats.games, stats.wins, stats.best_score) == (3, 1.0, 200)
+    assert stats.mean_score == pytest.approx(305 / 3)
+    assert stats.win_share == pytest.approx(1 / 3)
+    assert stats.best_deal == 100  # the larger half of 200
+    assert stats.favourite_seat == 1
+    assert stats.rating is not None and stats.rating.sigma < 25 / 3
+    assert await store.player_stats(GUILD, 999) is None
+    assert await store.player_stats(GUILD + 1, 101) is None  # another server
