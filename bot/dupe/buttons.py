@@ -54,6 +54,14 @@ class DupeButton(_Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
     async def callback(self, interaction: discord.Interaction) -> None:
         controller = interaction.client.dupe  # type: ignore[attr-defined]
         m = self.match
+        # Every real Dupe button is on a message in its table's channel: a button naming a
+        # table of another server is forged (or it would let that server's managers cancel
+        # the table, and its members take seats there).
+        game_id = int(next(m[g] for g in ("lgame", "hgame", "pgame", "ggame", "cgame") if m[g]))
+        table = controller.sessions.tables.get(game_id)
+        if table is not None and table.guild_id != interaction.guild_id:
+            await reply_private(interaction, "That button belongs to a table on another server.")
+            return
         if m["lobby"]:
             coro = controller.lobby(interaction, m["lobby"], int(m["lgame"]))
         elif m["hgame"]:
