@@ -154,7 +154,10 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
                 )
             )
         view.stop()
-        if edit:
+        # Page in place only on a private leaderboard: a forged lb: button on a public
+        # message (the table) gets a new private page instead of replacing that message.
+        message = interaction.message
+        if edit and message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(embed=embed, view=view)
         else:
             await interaction.response.send_message(
