@@ -55,6 +55,21 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         text = "You do not have the permission this command needs."
     elif isinstance(error, app_commands.CheckFailure):
         text = "You cannot use this command here."
+    elif isinstance(
+        error,
+        (
+            app_commands.CommandNotFound,
+            app_commands.CommandSignatureMismatch,
+            app_commands.TransformerError,  # left unwrapped: a value outside the choices
+        ),
+    ):
+        # The command or its options are not the ones this bot registered: an outdated
+        # command list in the member's app, or a forged payload. Nothing ran.
+        log.warning("interaction %s: %s", interaction.id, error)
+        text = (
+            "This bot has no such command or option value. Pick the command and its "
+            "options again from the list Discord shows."
+        )
     else:
         reference = secrets.token_hex(4)
         log.error(
