@@ -1,0 +1,727 @@
+"""Card pictures as PNG bytes: a revealed trick, a deal's scoring, a member's own hand.
+
+Pure: no discord import and no I/O; each function returns the bytes of one PNG. Everything
+is drawn here: cards are rounded rectangles, and the suit pips (♠ ♥ ♦ ♣) and the symbols of
+the scoring notation (×, –, →) are vector shapes drawn four times over and scaled down, so
+they are smooth at any size and need no font that has them. Each suit has its own shape,
+so colour (red ♥ ♦, black ♠ ♣) is never the only signal. Letters and digits use Pillow's
+built-in scalable font (Aileron, via ``ImageFont.load_default(size=...)``, FreeType is part of
+Pillow's wheels): nothing is downloaded or read from disk. That font covers ASCII only, so
+a member's name is shown with its accents stripped and other characters left out; the text
+message beside the picture keeps the full name.
+
+Pictures are drawn large (a card is 120 × 168 px; a trick is 816 px wide, a scoring 900,
+a hand of 13 about 910, none wider than 1600) and Discord scales them down, to about
+400 px wide on a phone, so they stay sharp on high-density screens. Each is a PNG in one
+shared 256-colour palette, a few KB to about 70 KB. The same input always gives the same
+bytes. Rendering takes from a few to a few tens of milliseconds (``bench/pictures.py``),
+more than a bot's event loop should be blocked for, so callers await
+:func:`render_off_loop`, which runs the renderer in a worker thread (Pillow releases the
+GIL while it pastes, maps colours and compresses).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+import unicodedata
+from collections.abc import Callable, Sequence
+from enum import Enum
+from functools import lru_cache
+from typing import Literal, ParamSpec
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from engine.cards import DECK, Card, Suit, by_suit
+from engine.dupe import SEAT_NAMES, SEAT_SUITS, DealResult, score_hand
+
+__all__ = [
+    "CARD_SIZE",
+    "PictureKind",
+    "hand_picture",
+    "picture_filename",
+    "render_off_loop",
+    "scoring_picture",
+    "trick_picture",
+]
+
+CARD_W, CARD_H = 120, 168
+CARD_SIZE = (CARD_W, CARD_H)
+"""Width and height of one card in pixels."""
+
+_SS = 4  # shapes are drawn this many times larger, then scaled down (anti-aliasing)
+_RADIUS = 12
+_MARGIN = 24
+_MAX_WIDTH = 1600
+_COMPRESS_LEVEL = 6  # level 9 saves ~7 % of the bytes for six times the time
+
+Colour = tuple[int, int, int]
+_FELT: Colour = (24, 92, 52)
+_FELT_DARK: Colour = (17, 70, 39)
+_PAPER: Colour = (255, 255, 255)
+_EDGE: Colour = (150, 150, 150)
+_INK: Colour = (25, 25, 28)
+_RED: Colour = (200, 24, 40)
+_TEXT: Colour = (244, 244, 240)
+_MUTED: Colour = (186, 214, 194)
+_GOLD: Colour = (255, 196, 40)
+_GOLD_INK: Colour = (60, 42, 0)
+_RED_ON_FELT: Colour = (255, 150, 140)  # red pips in text on the felt, readable on green
+
+_RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
+
+
+class _Mark(Enum):
+    """Notation symbols the built-in font lacks, drawn as shapes."""
+
+    TIMES = "×"
+    DASH = "–"
+    ARROW = "→"
+
+
+Symbol = Suit | _Mark
+_TEXT_SYMBOLS: dict[str, Symbol] = {
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "×": _Mark.TIMES,
+    "–": _Mark.DASH,
+    "—": _Mark.DASH,
+    "→": _Mark.ARROW,
+}
+# Letters that do not decompose into an ASCII letter and an accent.
+_LATIN = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "O",
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "Œ": "OE",
+        "ł": "l",
+        "Ł": "L",
+        "đ": "d",
+        "Đ": "D",
+        "ð": "d",
+        "Ð": "D",
+        "þ": "th",
+        "Þ": "Th",
+        "ı": "i",
+    }
+)
+
+PictureKind = Literal["trick", "scoring", "hand"]
+
+
+def picture_filename(kind: PictureKind, deal: int | None = None) -> str:
+    """Return the attachment's file name: ``trick.png``, ``hand.png``, ``scoring-deal-2.png``.
+
+    Names never carry cards: Discord shows a file's name to everyone who sees the message.
+    """
+    if kind == "scoring":
+        if deal is None or not 1 <= deal <= 99:
+            raise ValueError(f"a scoring picture needs its deal number, not {deal!r}")
+        return f"scoring-deal-{deal}.png"
+    if kind in ("trick", "hand"):
+        return f"{kind}.png"
+    raise ValueError(f"unknown picture kind {kind!r}")
+
+
+_P = ParamSpec("_P")
+
+
+async def render_off_loop(fn: Callable[_P, bytes], *args: _P.args, **kwargs: _P.kwargs) -> bytes:
+    """Return ``fn(*args, **kwargs)`` computed in a worker thread, leaving the event loop free."""
+    return await asyncio.to_thread(fn, *args, **kwargs)
+
+
+# --------------------------------------------------------------------------------------
+# Fonts and text
+
+
+_per_thread = threading.local()
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Return the built-in font at ``size``, one object per thread: a FreeType face must not
+    be used by two threads at once (Pillow issue #9497, free-threaded Python)."""
+    fonts: dict[int, ImageFont.FreeTypeFont] = _per_thread.__dict__.setdefault("fonts", {})
+    font = fonts.get(size)
+    if font is None:
+        loaded = ImageFont.load_default(size=size)
+        if not isinstance(loaded, ImageFont.FreeTypeFont):
+            raise RuntimeError("Pillow was built without FreeType; card pictures need it")
+        font = fonts[size] = loaded
+    return font
+
+
+@lru_cache(maxsize=1)
+def _missing_glyph() -> bytes:
+    return bytes(_font(32).getmask("\ue000"))
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(char: str) -> bool:
+    if char.isascii():
+        return char.isprintable()
+    return bytes(_font(32).getmask(char)) != _missing_glyph()
+
+
+def _displayable(name: str) -> str:
+    """Return ``name`` in characters the built-in font has: accents stripped, others dropped."""
+    kept = [
+        char
+        for char in unicodedata.normalize("NFKD", name.translate(_LATIN))
+        if char.isspace() or _has_glyph(char)
+    ]
+    return " ".join("".join(kept).split())
+
+
+def _tokens(text: str) -> list[str | Symbol]:
+    """Split text into runs of plain text and the symbols drawn as shapes."""
+    tokens: list[str | Symbol] = []
+    run = ""
+    for char in text:
+        symbol = _TEXT_SYMBOLS.get(char)
+        if symbol is None:
+            run += char
+            continue
+        if run:
+            tokens.append(run)
+            run = ""
+        tokens.append(symbol)
+    if run:
+        tokens.append(run)
+    return tokens
+
+
+def _symbol_width(symbol: Symbol, size: int) -> int:
+    """Return the advance of a symbol in text of this size (its shape plus side bearings)."""
+    if symbol is _Mark.ARROW:
+        return round(size * 0.9)
+    if symbol is _Mark.DASH:
+        return round(size * 0.5)
+    if symbol is _Mark.TIMES:
+        return round(size * 0.7)
+    return round(size * 0.66) + 2 * round(size * 0.05)
+
+
+def _text_width(text: str, size: int) -> int:
+    """Return the width of ``text`` as :func:`_draw_text` draws it."""
+    font = _font(size)
+    width = 0.0
+    for token in _tokens(text):
+        if isinstance(token, str):
+            width += font.getlength(token)
+        else:
+            width += _symbol_width(token, size)
+    return round(width)
+
+
+def _fit(text: str, size: int, width: int) -> str:
+    """Return ``text``, shortened with ``...`` if it is wider than ``width``."""
+    if _text_width(text, size) <= width:
+        return text
+    while text and _text_width(text + "...", size) > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+def _draw_text(
+    canvas: Image.Image,
+    xy: tuple[int, int],
+    text: str,
+    size: int,
+    fill: Colour,
+    *,
+    anchor: Literal["left", "centre", "right"] = "left",
+    bold: bool = False,
+    on_felt: bool = True,
+) -> int:
+    """Draw ``text`` with its baseline at ``xy[1]``; return the x where it ends.
+
+    Suit symbols are drawn as pips in their suit's colour (lighter on the felt), the other
+    notation symbols as shapes in ``fill``.
+    """
+    x, baseline = xy
+    if anchor != "left":
+        width = _text_width(text, size)
+        x -= width if anchor == "right" else width // 2
+    draw = ImageDraw.Draw(canvas)
+    font = _font(size)
+    pen = float(x)
+    stroke = max(1, size // 28) if bold else 0
+    for token in _tokens(text):
+        if isinstance(token, str):
+            draw.text(
+                (pen, baseline),
+                token,
+                font=font,
+                fill=fill,
+                anchor="ls",
+                stroke_width=stroke,
+                stroke_fill=fill,
+            )
+            pen += font.getlength(token)
+            continue
+        width = _symbol_width(token, size)
+        cap = round(size * 0.72)
+        if isinstance(token, Suit):
+            colour = _suit_colour(token, on_felt)
+            pip = round(size * 0.66)
+            left = round(pen) + round(size * 0.05)
+            _paste_symbol(canvas, token, pip, (left, baseline - pip), colour)
+        elif token is _Mark.TIMES:
+            side = round(size * 0.44)
+            left = round(pen + (width - side) / 2)
+            _paste_symbol(canvas, token, side, (left, baseline - (cap + side) // 2), fill)
+        else:
+            _paste_symbol(canvas, token, width, (round(pen), baseline - cap), fill, height=cap)
+        pen += width
+    return round(pen)
+
+
+def _suit_colour(suit: Suit, on_felt: bool) -> Colour:
+    if suit in _RED_SUITS:
+        return _RED_ON_FELT if on_felt else _RED
+    return _TEXT if on_felt else _INK
+
+
+# --------------------------------------------------------------------------------------
+# Shapes
+
+
+def _draw_shape(draw: ImageDraw.ImageDraw, symbol: Symbol, w: float, h: float) -> None:
+    """Draw ``symbol`` filling a ``w`` × ``h`` box, in a mask (fill 255)."""
+
+    def circle(cx: float, cy: float, r: float) -> None:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
+
+    def poly(*points: tuple[float, float]) -> None:
+        draw.polygon([(px * w / 100, py * h / 100) for px, py in points], fill=255)
+
+    def dot(cx: float, cy: float, r: float) -> None:  # r in % of width
+        circle(cx * w / 100, cy * h / 100, r * w / 100)
+
+    if symbol is Suit.DIAMONDS:
+        poly((50, 0), (90, 50), (50, 100), (10, 50))
+    elif symbol is Suit.HEARTS:
+        dot(27, 30, 26)
+        dot(73, 30, 26)
+        poly((2.5, 38), (50, 26), (97.5, 38), (50, 100))
+    elif symbol is Suit.SPADES:
+        dot(27, 60, 24.5)
+        dot(73, 60, 24.5)
+        poly((3, 54), (50, 0), (97, 54), (50, 72))
+        poly((50, 62), (64, 100), (36, 100))
+    elif symbol is Suit.CLUBS:
+        dot(50, 26, 24)
+        dot(25, 60, 24)
+        dot(75, 60, 24)
+        poly((50, 40), (63, 60), (50, 66), (37, 60))
+        poly((50, 55), (66, 100), (34, 100))
+    elif symbol is _Mark.TIMES:
+        t = 14.0  # stroke, % of the box
+        poly(
+            (t, 0),
+            (50, 50 - t),
+            (100 - t, 0),
+            (100, t),
+            (50 + t, 50),
+            (100, 100 - t),
+            (100 - t, 100),
+            (50, 50 + t),
+            (t, 100),
+            (0, 100 - t),
+            (50 - t, 50),
+            (0, t),
+        )
+    elif symbol is _Mark.DASH:
+        poly((6, 58), (94, 58), (94, 66), (6, 66))
+    elif symbol is _Mark.ARROW:
+        poly((4, 58), (70, 58), (70, 44), (98, 62), (70, 80), (70, 66), (4, 66))
+
+
+@lru_cache(maxsize=256)
+def _symbol_mask(symbol: Symbol, width: int, height: int) -> Image.Image:
+    """Return an anti-aliased mask of ``symbol`` in a ``width`` × ``height`` box."""
+    big = Image.new("L", (width * _SS, height * _SS), 0)
+    _draw_shape(ImageDraw.Draw(big), symbol, width * _SS, height * _SS)
+    return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
+def _paste_symbol(
+    canvas: Image.Image,
+    symbol: Symbol,
+    width: int,
+    xy: tuple[int, int],
+    colour: Colour,
+    *,
+    height: int | None = None,
+) -> None:
+    """Paint ``symbol`` in ``colour`` into the box of ``width`` (× ``height``, default
+    square) whose top left corner is ``xy``."""
+    if height is None:
+        height = width
+    mask = _symbol_mask(symbol, width, height)
+    canvas.paste(colour, (*xy, xy[0] + width, xy[1] + height), mask)
+
+
+def _rounded_mask(width: int, height: int, radius: int, inset: int = 0) -> Image.Image:
+    big = Image.new("L", (width * _SS, height * _SS), 0)
+    ImageDraw.Draw(big).rounded_rectangle(
+        (inset * _SS, inset * _SS, (width - inset) * _SS - 1, (height - inset) * _SS - 1),
+        radius=(radius - inset) * _SS,
+        fill=255,
+    )
+    return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
+# --------------------------------------------------------------------------------------
+# Cards
+
+
+@lru_cache(maxsize=1)
+def _blank_card() -> Image.Image:
+    card = Image.new("RGBA", CARD_SIZE, (*_EDGE, 0))
+    card.paste((*_EDGE, 255), (0, 0, *CARD_SIZE), _rounded_mask(CARD_W, CARD_H, _RADIUS))
+    card.paste((*_PAPER, 255), (0, 0, *CARD_SIZE), _rounded_mask(CARD_W, CARD_H, _RADIUS, 2))
+    return card
+
+
+@lru_cache(maxsize=1)
+def _card_shadow() -> Image.Image:
+    pad = 8
+    shadow = Image.new("RGBA", (CARD_W + 2 * pad, CARD_H + 2 * pad), (0, 0, 0, 0))
+    mask = Image.new("L", shadow.size, 0)
+    mask.paste(_rounded_mask(CARD_W, CARD_H, _RADIUS), (pad, pad))
+    mask = mask.filter(ImageFilter.GaussianBlur(3)).point(lambda v: v * 90 // 255)
+    shadow.putalpha(mask)
+    return shadow
+
+
+_INDEX_X = 24  # centre of the corner index (rank over pip)
+_RANK_SIZE = 38
+_INDEX_PIP = 26
+
+
+def _draw_rank(canvas: Image.Image, centre_x: int, top: int, rank: str, colour: Colour) -> None:
+    """Draw a rank centred on ``centre_x`` with its cap height starting at ``top``."""
+    draw = ImageDraw.Draw(canvas)
+    font = _font(_RANK_SIZE)
+    tracking = -3 if len(rank) > 1 else 0  # keeps "10" as narrow as the index column
+    widths = [font.getlength(char) for char in rank]
+    total = sum(widths) + tracking * (len(rank) - 1)
+    x = centre_x - total / 2
+    ascent = font.getbbox("A", anchor="ls")[1]
+    for char, width in zip(rank, widths, strict=True):
+        draw.text(
+            (x, top - ascent),
+            char,
+            font=font,
+            fill=colour,
+            anchor="ls",
+            stroke_width=1,
+            stroke_fill=colour,
+        )
+        x += width + tracking
+
+
+@lru_cache(maxsize=64)
+def _card_face(card: Card) -> Image.Image:
+    """Return the card's face: corner indices (rank over pip) and a large centre pip."""
+    face = _blank_card().copy()
+    colour = _RED if card.suit in _RED_SUITS else _INK
+    index = Image.new("RGBA", (48, 72), (0, 0, 0, 0))
+    _draw_rank(index, 24, 10, card.rank.symbol, colour)
+    _paste_symbol(index, card.suit, _INDEX_PIP, (24 - _INDEX_PIP // 2, 42), colour)
+    face.alpha_composite(index, (_INDEX_X - 24, 0))
+    face.alpha_composite(index.rotate(180), (CARD_W - _INDEX_X - 24, CARD_H - 72))
+    pip = 54
+    _paste_symbol(face, card.suit, pip, ((CARD_W - pip) // 2 + 6, (CARD_H - pip) // 2), colour)
+    return face
+
+
+@lru_cache(maxsize=64)
+def _card_sprite(card: Card) -> Image.Image:
+    """Return the card's face on its shadow; its top left corner goes 6 px left of the
+    card's and 4 px above it."""
+    sprite = _card_shadow().copy()
+    sprite.alpha_composite(_card_face(card), (6, 4))
+    return sprite
+
+
+def _place_card(canvas: Image.Image, card: Card, x: int, y: int) -> None:
+    sprite = _card_sprite(card)
+    canvas.paste(sprite, (x - 6, y - 4), sprite)
+
+
+def _chip(canvas: Image.Image, card: Card, x: int, baseline: int, size: int) -> int:
+    """Draw a small white label with the card's rank and pip; return the x where it ends."""
+    label = f"{card.rank.symbol}{card.suit.symbol}"
+    width = _text_width(label, size) + size // 2
+    height = round(size * 1.1)
+    top = baseline - round(size * 0.9)
+    canvas.paste(_PAPER, (x, top, x + width, top + height), _rounded_mask(width, height, 6))
+    colour = _RED if card.suit in _RED_SUITS else _INK
+    _draw_text(canvas, (x + size // 4, baseline), label, size, colour, bold=True, on_felt=False)
+    return x + width
+
+
+def _hand_row(
+    canvas: Image.Image, cards: Sequence[Card], x: int, y: int, width: int, step: int
+) -> None:
+    """Draw ``cards`` (already in order) overlapping left to right, a gap between suits."""
+    gap = 14
+    groups = sum(1 for i in range(1, len(cards)) if cards[i].suit != cards[i - 1].suit)
+    if len(cards) > 1:
+        room = (width - CARD_W - groups * gap) // (len(cards) - 1)
+        step = max(12, min(step, room))
+    for i, card in enumerate(cards):
+        if i and card.suit != cards[i - 1].suit:
+            x += gap
+        _place_card(canvas, card, x, y)
+        x += step
+
+
+def _hand_width(cards: Sequence[Card], step: int) -> int:
+    if not cards:
+        return CARD_W
+    groups = sum(1 for i in range(1, len(cards)) if cards[i].suit != cards[i - 1].suit)
+    return CARD_W + (len(cards) - 1) * step + groups * 14
+
+
+def _png(canvas: Image.Image) -> bytes:
+    """Return the picture as a PNG in the shared 256-colour palette."""
+    flat = canvas.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    flat.save(out, format="PNG", compress_level=_COMPRESS_LEVEL)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Return the palette every picture is mapped to, chosen once from sample pictures.
+
+    Every picture is drawn from the same few colours and their anti-aliased blends, so one
+    palette serves them all; mapping to it costs a few milliseconds where choosing a
+    palette per picture costs a hundred.
+    """
+    hands = tuple(tuple(DECK[seat::4]) for seat in range(4))
+    sample = DealResult(
+        deal=1,
+        identities=(Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS),
+        won=hands,
+        scores=tuple(score_hand(hand) for hand in hands),
+        credited=(10, 20, 30, 40),
+        totals=(10, 20, 30, 40),
+    )
+    names = ("Alice", "Bob", "Carol", "Dave")
+    parts = [
+        _trick_canvas(DECK[3:52:13], names, 1, DECK[10:52:13]),
+        _trick_canvas(DECK[3:52:13], names, None, None),
+        _scoring_canvas(sample, names),
+        _hand_canvas(DECK[::4]),
+    ]
+    sheet = Image.new("RGB", (max(p.width for p in parts), sum(p.height for p in parts)))
+    y = 0
+    for part in parts:
+        sheet.paste(part, (0, y))
+        y += part.height
+    return sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+def _canvas(width: int, height: int) -> Image.Image:
+    return Image.new("RGB", (width, height), _FELT)
+
+
+# --------------------------------------------------------------------------------------
+# Pictures
+
+
+def _seat_label(seat: int, seat_names: Sequence[str]) -> tuple[str, str]:
+    """Return the two lines naming a seat: its suit and seat name, then the member's name."""
+    name = _displayable(seat_names[seat]) if seat < len(seat_names) else ""
+    if name == SEAT_NAMES[seat]:
+        name = ""
+    return f"{SEAT_SUITS[seat].symbol} {SEAT_NAMES[seat]}", name
+
+
+def trick_picture(
+    cards: Sequence[Card],
+    seat_names: Sequence[str] = SEAT_NAMES,
+    taker: int | None = None,
+    received: Sequence[Card] | None = None,
+) -> bytes:
+    """Return a PNG of a revealed trick: the four cards in seat order, each seat's name
+    under its card, the taker's card outlined and labelled "TAKES" (or a line saying nobody
+    takes it), and (when given) the card each seat received.
+
+    ``seat_names[seat]`` is the member (or computer player) in that seat; it is shown under
+    the seat's own name, North, East, South or West.
+    """
+    return _png(_trick_canvas(cards, seat_names, taker, received))
+
+
+def _trick_canvas(
+    cards: Sequence[Card],
+    seat_names: Sequence[str],
+    taker: int | None,
+    received: Sequence[Card] | None,
+) -> Image.Image:
+    if len(cards) != 4:
+        raise ValueError(f"a trick has four cards, not {len(cards)}")
+    if received is not None and len(received) != 4:
+        raise ValueError(f"a trick gives four cards, not {len(received)}")
+    col = 196
+    badge_h = 40
+    width = 4 * col + 2 * _MARGIN - 16
+    top = _MARGIN + (badge_h if taker is not None else 0)
+    label_y = top + CARD_H + 44  # baselines: seat, member, received card, no-taker note
+    member_y = label_y + 36
+    gets_y = member_y + 48
+    bottom = (gets_y if received is not None else member_y) + 12
+    note_y = bottom + 40
+    if taker is None:
+        bottom = note_y + 10
+    height = bottom + _MARGIN
+    canvas = _canvas(width, height)
+    draw = ImageDraw.Draw(canvas)
+    for seat, card in enumerate(cards):
+        centre = _MARGIN + seat * col + (col - 16) // 2
+        x = centre - CARD_W // 2
+        if seat == taker:
+            glow = 6
+            ring = _rounded_mask(CARD_W + 2 * glow, CARD_H + 2 * glow, _RADIUS + glow)
+            canvas.paste(
+                _GOLD, (x - glow, top - glow, x + CARD_W + glow, top + CARD_H + glow), ring
+            )
+            bw = _text_width("TAKES", 24) + 28
+            draw.rounded_rectangle(
+                (centre - bw // 2, top - badge_h - 4, centre + bw // 2, top - 10),
+                radius=12,
+                fill=_GOLD,
+            )
+            _draw_text(
+                canvas, (centre, top - 18), "TAKES", 24, _GOLD_INK, anchor="centre", bold=True
+            )
+        _place_card(canvas, card, x, top)
+        seat_line, member = _seat_label(seat, seat_names)
+        colour = _GOLD if seat == taker else _TEXT
+        _draw_text(
+            canvas,
+            (centre, label_y),
+            _fit(seat_line, 32, col - 8),
+            32,
+            colour,
+            anchor="centre",
+            bold=True,
+        )
+        if member:
+            _draw_text(
+                canvas,
+                (centre, member_y),
+                _fit(member, 26, col - 8),
+                26,
+                _MUTED,
+                anchor="centre",
+            )
+        if received is not None:
+            gets = _text_width("gets ", 26)
+            chip_w = _text_width(str(received[seat]), 28) + 14
+            left = centre - (gets + chip_w) // 2
+            end = _draw_text(canvas, (left, gets_y), "gets ", 26, _MUTED)
+            _chip(canvas, received[seat], end, gets_y, 28)
+    if taker is None:
+        _draw_text(
+            canvas,
+            (width // 2, note_y),
+            "No single highest or lowest card: everyone keeps their own.",
+            28,
+            _TEXT,
+            anchor="centre",
+        )
+    return canvas
+
+
+def scoring_picture(result: DealResult, seat_names: Sequence[str] = SEAT_NAMES) -> bytes:
+    """Return a PNG of a deal's scoring: for each seat its won hand grouped by suit (♠ ♥ ♣
+    ♦, the order ties for the longest suit are broken in), the breakdown in the rules'
+    notation (``str(HandScore)``) and whom the hand is credited to; then the totals."""
+    return _png(_scoring_canvas(result, seat_names))
+
+
+def _scoring_canvas(result: DealResult, seat_names: Sequence[str]) -> Image.Image:
+    width = 900
+    inner = width - 2 * _MARGIN
+    head_h, row_h, foot_h, sep = 52, CARD_H + 14, 50, 18
+    section = head_h + row_h + foot_h + sep
+    title_h = 56
+    height = _MARGIN + title_h + 4 * section + 100 + _MARGIN
+    canvas = _canvas(width, height)
+    draw = ImageDraw.Draw(canvas)
+    _draw_text(canvas, (_MARGIN, _MARGIN + 36), f"Deal {result.deal} scored", 38, _TEXT, bold=True)
+    y = _MARGIN + title_h
+    for owner in range(4):
+        holder = next(s for s in range(4) if result.dupe(s) == owner)
+        draw.rounded_rectangle(
+            (_MARGIN - 10, y, width - _MARGIN + 10, y + section - sep), radius=14, fill=_FELT_DARK
+        )
+        seat_line, member = _seat_label(owner, seat_names)
+        head = y + 40
+        end = _draw_text(canvas, (_MARGIN + 6, head), seat_line, 34, _TEXT, bold=True)
+        _draw_text(
+            canvas,
+            (width - _MARGIN - 6, head),
+            SEAT_NAMES[holder],
+            34,
+            _GOLD,
+            anchor="right",
+            bold=True,
+        )
+        credit_x = width - _MARGIN - 6 - _text_width(SEAT_NAMES[holder], 34) - 10
+        _draw_text(canvas, (credit_x, head), "credited to", 28, _MUTED, anchor="right")
+        if member:
+            room = credit_x - _text_width("credited to", 28) - end - 40
+            _draw_text(canvas, (end + 14, head), _fit(member, 28, room), 28, _MUTED)
+        won = sorted(result.won[owner], key=by_suit)
+        if won:
+            _hand_row(canvas, won, _MARGIN + 6, y + head_h + 4, inner - 12, 55)
+        else:
+            _draw_text(canvas, (_MARGIN + 6, y + head_h + row_h // 2), "no cards won", 28, _MUTED)
+        base = y + head_h + row_h + 36
+        breakdown = str(result.scores[owner])
+        size = 34
+        while size > 20 and _text_width(breakdown, size) > inner - 12:
+            size -= 1
+        _draw_text(canvas, (_MARGIN + 6, base), breakdown, size, _TEXT, bold=size >= 30)
+        y += section
+    col = inner // 4
+    for seat in range(4):
+        x = _MARGIN + seat * col
+        _draw_text(canvas, (x, y + 30), f"{SEAT_SUITS[seat].symbol} {SEAT_NAMES[seat]}", 28, _MUTED)
+        end = _draw_text(canvas, (x, y + 76), str(result.totals[seat]), 40, _TEXT, bold=True)
+        _draw_text(canvas, (end + 10, y + 76), f"(+{result.credited[seat]})", 28, _MUTED)
+    return canvas
+
+
+def hand_picture(cards: Sequence[Card]) -> bytes:
+    """Return a PNG of a hand, sorted as the hand message sorts it (♠ ♥ ♣ ♦, high first),
+    the cards overlapping left to right with a gap between suits."""
+    return _png(_hand_canvas(cards))
+
+
+def _hand_canvas(cards: Sequence[Card]) -> Image.Image:
+    hand = sorted(cards, key=by_suit)
+    step = 58
+    width = min(max(_hand_width(hand, step), 240) + 2 * _MARGIN, _MAX_WIDTH)
+    height = CARD_H + 2 * _MARGIN
+    canvas = _canvas(width, height)
+    if hand:
+        _hand_row(canvas, hand, _MARGIN, _MARGIN, width - 2 * _MARGIN, step)
+    else:
+        _draw_text(canvas, (width // 2, height // 2 + 10), "no cards", 30, _TEXT, anchor="centre")
+    return canvas
