@@ -1,0 +1,1252 @@
+"""Crash recovery under ``kill -9``, 429s and gateway drops: whole Dupe games of four scripted
+members against ``python -m bot`` as a subprocess.
+
+::
+
+    async with LoopbackDiscord.start() as discord:
+        report = await run_crash(discord, tmp_path, CrashConfig(games=2, kills=10, seed=1))
+    assert report.problems == [], report.tally()
+
+Each game is opened with ``/dupe start`` (computers "none", one hour per decision), the three
+other members press Join and the host Start; then each member plays as fast as the bot
+answers: it opens “My hand” and presses a card of its private hand, or, as taker, the
+distribution steps and Confirm. A member records a move as *told* only when the bot's answer
+(the body of the interaction callback, as the member's client would render it) proves it:
+its hand shows “You chose **10♠**”, the revealed trick with that card in its seat, or the
+game past that decision (and, where the answer shows it, the trick with that card or that
+distribution).
+
+Kills (SIGKILL) come at moments drawn from ``random.Random(seed)``, spaced over the games by
+counting the members' clicks, each of one kind:
+
+* ``requests`` — after a random number of further requests the bot makes;
+* ``in-flight`` — a few milliseconds after a member's click was dispatched (the click is then
+  usually lost with the process: the member gets no answer, as on Discord, and retries it on
+  the same old button after the restart);
+* ``db-write`` — while the bot holds SQLite's write lock for the move a click makes (a thread
+  watches the lock byte of the ``-shm`` file with ``F_GETLK``, which takes no lock, and
+  kills the process the moment it is held); if the write is over before the watcher saw it,
+  the kill comes as the answer arrives;
+* ``give-step`` — in the middle of a taker's distribution, right after a step was answered;
+* ``scoring`` — at the end of a deal: during the write of the click that completes trick 13,
+  or right after the bot posted a deal's scoring or the final standings.
+
+After each kill a new process starts on the same database (the restart time, process start
+to ready, is recorded) and the members carry on: a member whose click was lost presses the
+same old button again; every member re-opens “My hand” when it needs to, since the new
+process cannot edit hand messages it did not answer. With ``clicks_while_down`` a member
+clicks while the bot is dead: that click is lost (no session carries it to the next process),
+and every later click must be answered.
+
+Afterwards :func:`verify_database` reads the SQLite file: each told move is logged exactly
+once, for the decision it was made in; no decision has two moves; every logged move is one a
+member pressed; each game is finished and its stored scores equal the engine's replay;
+``PRAGMA integrity_check`` is ok; and the leaderboard counts each game once per player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import statistics
+import struct
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.store import Store
+from engine.cards import Card, by_suit, parse_card
+from engine.dupe import SEAT_LETTERS, DupeOptions, Move, Phase, new_game
+from tests.loopback.driver import (
+    BotProcess,
+    ChannelHandle,
+    GuildHandle,
+    LoopbackDiscord,
+    MemberActor,
+    MessageView,
+)
+from tests.loopback.fake_discord import CHANNEL_MESSAGE, UPDATE_MESSAGE, Interaction
+
+__all__ = [
+    "MODES",
+    "CrashConfig",
+    "CrashReport",
+    "DbCheck",
+    "KillRecord",
+    "run_crash",
+    "verify_database",
+]
+
+PLAY = "dupe:play:"
+GIVE = "dupe:give:"
+GIVE_OK = "dupe:giveok:"
+HAND = "dupe:hand:"
+TRICKS = 13
+
+MODES: dict[str, float] = {
+    "requests": 0.2,
+    "in-flight": 0.2,
+    "db-write": 0.25,
+    "give-step": 0.15,
+    "scoring": 0.2,
+}
+"""The kinds of kill and how often each is drawn."""
+
+# Clicks a whole game takes (52 tricks of 4 plays, most with a 5-click distribution, and the
+# “My hand” openings); used only to spread the kills over the games.
+CLICKS_PER_GAME = 480
+
+_HEADER = re.compile(r"· deal (\d) of 4 · trick (\d+) of 13")
+_REVEALED = re.compile(r"^Revealed: N (\S+) · E (\S+) · S (\S+) · W (\S+)$", re.M)
+_TRICK_LINE = re.compile(r"^Trick (\d+): N (\S+) · E (\S+) · S (\S+) · W (\S+)$", re.M)
+_GAVE = re.compile(r"took it and gave: N (\S+), E (\S+), S (\S+), W (\S+)")
+_WAITING = re.compile(r"Waiting for: ([A-Za-z, ]+)")
+_SEAT_WORDS = ("North", "East", "South", "West")
+
+# SQLite's WAL write lock: byte 120 of the -shm file, held exclusively by a writer.
+_WAL_WRITE_LOCK = 120
+_FLOCK = "hhqqi4x"
+
+
+def _turn(deal: int, trick: int) -> int:
+    return (deal - 1) * TRICKS + (trick - 1)
+
+
+def _cards(texts: tuple[str, ...]) -> list[Card]:
+    return [parse_card(t) for t in texts]
+
+
+# --- configuration and results ------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class CrashConfig:
+    """What to run: ``games`` tables at once, ``kills`` SIGKILLs spread over them, faults."""
+
+    games: int = 2
+    kills: int = 10
+    seed: int = 0
+    modes: dict[str, float] = field(default_factory=lambda: dict(MODES))
+    share_429: float = 0.0  # share of REST requests answered 429 during play
+    gateway_drops: int = 0  # gateway connections cut (resumable) during play
+    clicks_while_down: int = 0  # clicks dispatched while the bot is dead (at the first kills)
+    turn_seconds: int = 3600  # per decision: no computer ever decides for a member
+    action_timeout: float = 10.0  # how long a click may wait for its answer while the bot runs
+    stall_timeout: float = 2.0  # a member that sees nothing change for this long re-opens its hand
+    ready_timeout: float = 30.0
+    memory: str = "strict"
+
+
+@dataclass(slots=True)
+class Expect:
+    """The move a click makes, if it succeeds, and the decision it belongs to."""
+
+    seat: int
+    move: str
+    deal: int
+    trick: int
+    phase: str  # "choose" or "distribute"
+    card: Card | None = None  # a play
+    given: tuple[Card, ...] | None = None  # a distribution: given[seat]
+
+    @property
+    def turn(self) -> int:
+        return _turn(self.deal, self.trick)
+
+    @property
+    def key(self) -> tuple[int, int, str, int]:
+        return (self.deal, self.trick, self.phase, self.seat)
+
+
+@dataclass(slots=True)
+class Told:
+    game: int  # the database id
+    expect: Expect
+    interaction_id: int
+
+
+@dataclass(slots=True)
+class KillRecord:
+    number: int
+    trigger: str  # one of MODES
+    moment: str  # in-flight click, during a DB write, mid-scoring, mid-distribution, ...
+    lock_held: bool = False  # SQLite's write lock was held when the signal was sent
+    lost: list[int] = field(default_factory=list)  # interactions in flight at the kill
+    states: list[str] = field(default_factory=list)  # each game's state after the kill
+    restart_seconds: float = 0.0
+    at: float = 0.0  # monotonic
+
+
+@dataclass(slots=True)
+class DbCheck:
+    """What :func:`verify_database` found."""
+
+    games_finished: int = 0
+    games: int = 0
+    moves_logged: int = 0
+    member_moves_logged: int = 0
+    told: int = 0
+    told_found_once: int = 0
+    duplicates: int = 0  # decisions with more than one move, or a told move logged twice
+    unpressed: int = 0  # logged moves no member pressed
+    replay_mismatches: int = 0
+    integrity: str = ""
+    leaderboard_ok: bool = False
+    # Clicks lost with the process (no answer), by what became of their move:
+    lost_committed: int = 0  # committed before the kill; the retry was refused
+    lost_retried: int = 0  # not committed; the retry after the restart made it
+    lost_dropped: int = 0  # never logged
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class CrashReport:
+    config: CrashConfig
+    kills: list[KillRecord]
+    db: DbCheck
+    told: int
+    clicks: int
+    lost_clicks: int
+    clicks_while_down: int
+    unexpected_unanswered: list[str]
+    restart_seconds: list[float]
+    injected_429: int
+    gateway_drops: int
+    resumes: int
+    scoring_posts: dict[str, int]  # expected, posted, missing, duplicated
+    stalls: int  # times a member saw nothing change for stall_timeout and re-opened its hand
+    stale_hands: int  # of those, times its hand message showed an earlier decision than the table
+    refusals: int  # clicks answered with a “⚠️” notice (stale buttons, retries)
+    seconds: float
+    problems: list[str]
+
+    def tally(self) -> str:
+        """The figures, one per line."""
+        lines = [f"run: {self.config.games} games, seed {self.config.seed}, {self.seconds:.1f} s"]
+        lines.append(f"kills: {len(self.kills)} of {self.config.kills} planned")
+        by_trigger = Counter(k.trigger for k in self.kills)
+        lines.append("  by trigger: " + _counts(by_trigger, list(MODES)))
+        by_moment = Counter(k.moment for k in self.kills)
+        lines.append("  by moment: " + _counts(by_moment))
+        held = sum(k.lock_held for k in self.kills)
+        lines.append(f"  with SQLite's write lock held at the signal: {held}")
+        states = Counter(s for k in self.kills for s in k.states if s != "finished")
+        lines.append("  tables at the kills: " + _counts(states))
+        lines.append(
+            f"clicks: {self.clicks}; lost with the process: {self.lost_clicks}; clicked while "
+            f"down: {self.clicks_while_down}; unanswered otherwise: "
+            f"{len(self.unexpected_unanswered)}"
+        )
+        lines.append(
+            f"  lost moves committed before the kill: {self.db.lost_committed}; not committed "
+            f"and made by the retry: {self.db.lost_retried}; never logged: {self.db.lost_dropped}"
+        )
+        lines.append(
+            f"refused (stale button or retry): {self.refusals}; hand re-opened after a stall: "
+            f"{self.stalls} (the hand message behind the table: {self.stale_hands})"
+        )
+        lines.append(f"games finished: {self.db.games_finished} of {self.db.games}")
+        lines.append(
+            f"moves: told {self.told}, logged {self.db.moves_logged} (by members "
+            f"{self.db.member_moves_logged}); told and logged exactly once "
+            f"{self.db.told_found_once}"
+        )
+        lines.append(
+            f"duplicates: {self.db.duplicates}; logged but never pressed: {self.db.unpressed}"
+        )
+        lines.append(f"replay mismatches: {self.db.replay_mismatches}")
+        lines.append(f"integrity_check: {self.db.integrity}")
+        lines.append(f"leaderboard counts each game once: {self.db.leaderboard_ok}")
+        posts = self.scoring_posts
+        lines.append(
+            f"scoring posts: {posts.get('posted', 0)} of {posts.get('expected', 0)} "
+            f"(missing {posts.get('missing', 0)}, duplicated {posts.get('duplicated', 0)})"
+        )
+        if self.restart_seconds:
+            times = self.restart_seconds
+            lines.append(
+                f"restart (process start to ready): median {statistics.median(times):.2f} s, "
+                f"max {max(times):.2f} s"
+            )
+        if self.config.share_429 or self.config.gateway_drops:
+            lines.append(
+                f"faults: {self.injected_429} injected 429s, {self.gateway_drops} gateway "
+                f"drops, {self.resumes} resumes"
+            )
+        lines.append(f"problems: {len(self.problems)}")
+        lines += [f"  {p}" for p in self.problems[:30]]
+        return "\n".join(lines)
+
+
+def _counts(counter: Counter[str], order: list[str] | None = None) -> str:
+    keys = order or sorted(counter)
+    return ", ".join(f"{k} {counter.get(k, 0)}" for k in keys) or "none"
+
+
+# --- the SQLite write-lock watcher ----------------------------------------------------------
+
+
+def _write_lock_holder(fd: int) -> int:
+    """Return the pid holding the WAL write lock of the -shm file ``fd`` (0: none). F_GETLK
+    only asks; it takes no lock."""
+    query = struct.pack(_FLOCK, fcntl.F_WRLCK, os.SEEK_SET, _WAL_WRITE_LOCK, 1, 0)
+    answer = fcntl.fcntl(fd, fcntl.F_GETLK, query)
+    kind, _whence, _start, _length, pid = struct.unpack(_FLOCK, answer)
+    return 0 if kind == fcntl.F_UNLCK else pid
+
+
+def _kill_when_writing(shm: Path, pid: int, stop: threading.Event, limit: float) -> bool:
+    """Poll the write lock; SIGKILL ``pid`` the moment it holds it. Return whether it did."""
+    try:
+        fd = os.open(shm, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        deadline = time.monotonic() + limit
+        while not stop.is_set() and time.monotonic() < deadline:
+            if _write_lock_holder(fd) == pid:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                return True
+            time.sleep(0.00002)
+        return False
+    finally:
+        os.close(fd)
+
+
+# --- games and members ------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Game:
+    number: int
+    channel: ChannelHandle
+    members: list[MemberActor]
+    table_message_id: int = 0
+    game_id: int = 0
+    clicks: int = 0
+    over_seen: bool = False
+
+
+@dataclass(slots=True)
+class Pick:
+    message_id: int
+    custom_id: str
+    kind: str  # hand, play, give, confirm
+    expect: Expect | None = None
+    trick: int = 0
+
+
+class Player:
+    """One scripted member at one table."""
+
+    def __init__(self, harness: Harness, game: Game, seat: int, member: MemberActor) -> None:
+        self.h = harness
+        self.game = game
+        self.seat = seat
+        self.member = member
+        self.rng = random.Random(harness.rng.randrange(1 << 32))
+        self.hand_id: int | None = None
+        self.retry: Pick | None = None
+        self.stale = True  # the bot cannot refresh our hand message: re-open it
+        self.done = False
+
+    @property
+    def server(self) -> Any:
+        return self.h.server
+
+    async def run(self) -> None:
+        while not self.done:
+            await self.h.wait_up()
+            if self.retry is not None:
+                await self.press(self.retry)
+                continue
+            view = self._hand()
+            if view is not None and "The game is over." in view.content:
+                self.done = True
+                break
+            pick = self.decide(view) if view is not None else None
+            if pick is not None:
+                await self.press(pick)
+            elif self.stale or view is None:
+                await self.open_hand()
+            else:
+                await self.wait_change(view)
+
+    def _hand(self) -> MessageView | None:
+        if self.hand_id is None:
+            return None
+        message = self.server.messages.get(self.hand_id)
+        return MessageView.of(message) if message is not None else None
+
+    async def open_hand(self) -> None:
+        pick = Pick(self.game.table_message_id, f"{HAND}{self.game.game_id}", "hand")
+        await self.press(pick)
+
+    def decide(self, view: MessageView) -> Pick | None:
+        plays = view.custom_ids(PLAY)
+        if plays:
+            custom_id = self.rng.choice(plays)
+            *_, seat, turn, code = custom_id.split(":")
+            deal, trick = int(turn) // TRICKS + 1, int(turn) % TRICKS + 1
+            card = parse_card(code)
+            played = Expect(
+                int(seat), f"{SEAT_LETTERS[int(seat)]}:{code}", deal, trick, "choose", card=card
+            )
+            return Pick(view.id, custom_id, "play", played, trick)
+        confirms = view.custom_ids(GIVE_OK)
+        if confirms:
+            custom_id = confirms[0]
+            *_, seat, turn, assignment = custom_id.split(":")
+            deal, trick = int(turn) // TRICKS + 1, int(turn) % TRICKS + 1
+            revealed = _REVEALED.search(view.content)
+            expect: Expect | None = None
+            if revealed is not None:
+                cards = sorted(_cards(revealed.groups()), key=by_suit)
+                given = {SEAT_LETTERS.index(a): c for c, a in zip(cards, assignment, strict=True)}
+                ordered = tuple(given[s] for s in range(4))
+                move = f"{SEAT_LETTERS[int(seat)]}:{','.join(c.code for c in ordered)}"
+                expect = Expect(int(seat), move, deal, trick, "distribute", given=ordered)
+            return Pick(view.id, custom_id, "confirm", expect, trick)
+        steps = [c for c in view.custom_ids(GIVE) if not c.endswith(":")]
+        if steps:
+            custom_id = self.rng.choice(steps)
+            step_turn = int(custom_id.split(":")[4])
+            return Pick(view.id, custom_id, "give", None, step_turn % TRICKS + 1)
+        return None
+
+    async def wait_change(self, view: MessageView) -> None:
+        """Wait until our hand is edited, the bot restarts or the game ends; after
+        ``stall_timeout`` seconds of nothing, re-open the hand."""
+        generation = self.h.generation
+        hand_id, edits = view.id, view.edits
+
+        def changed() -> bool:
+            message = self.server.messages.get(hand_id)
+            return (
+                self.h.generation != generation
+                or (message is not None and message.edits != edits)
+                or self.game.over_seen
+            )
+
+        try:
+            await self.server.wait_for(
+                changed, timeout=self.h.config.stall_timeout, what="a change of the hand"
+            )
+        except TimeoutError:
+            if self.h.up.is_set():
+                self.h.stalls += 1
+                if self._behind_table(hand_id):
+                    self.h.stale_hands += 1
+                    self.h.stale_notes.append((hand_id, time.monotonic()))
+            self.stale = True
+        if self.h.generation != generation or self.game.over_seen:
+            self.stale = True
+
+    def _behind_table(self, hand_id: int) -> bool:
+        """Whether our hand message shows an earlier decision than the public table."""
+        hand = self.server.messages.get(hand_id)
+        table = self.server.messages.get(self.game.table_message_id)
+        if hand is None or table is None or not table.embeds:
+            return False
+        mine = _HEADER.search(hand.content)
+        title = str(table.embeds[0].get("title") or "")
+        shown = re.search(r"deal (\d) of 4 · trick (\d+) of 13", title)
+        if mine is None or shown is None:
+            return False
+        description = str(table.embeds[0].get("description") or "")
+        hand_at = (_turn(int(mine[1]), int(mine[2])), "Revealed:" in hand.content)
+        table_at = (_turn(int(shown[1]), int(shown[2])), "**Revealed:**" in description)
+        return hand_at < table_at
+
+    async def press(self, pick: Pick) -> None:
+        """Click; read the answer; record a told move."""
+        server = self.server
+        try:
+            channel = self.game.channel.id
+            interaction = server.component_interaction(
+                channel, self.member.id, pick.message_id, pick.custom_id
+            )
+        except LookupError:
+            # The button is gone (the message was edited since): look again.
+            self.retry = None
+            if pick.kind == "hand":
+                self.done = True  # the table message has no “My hand”: the game is over
+                self.game.over_seen = True
+            else:
+                self.stale = True
+            return
+        body = await self.h.click(interaction, pick, self.game)
+        if body is None:  # lost with the process: press the same button after the restart
+            self.retry = pick
+            self.stale = True
+            return
+        self.retry = None
+        self.stale = False
+        kind = body.get("type")
+        data = body.get("data") or {}
+        content = str(data.get("content") or "")
+        is_hand = _HEADER.search(content) is not None or "The game is over." in content
+        if kind == UPDATE_MESSAGE and is_hand:
+            self.hand_id = pick.message_id
+        elif kind == CHANNEL_MESSAGE and is_hand:
+            self.hand_id = interaction.original_message_id
+        elif "game is over" in content:
+            self.done = True
+            self.game.over_seen = True
+            return
+        else:
+            self.h.problems.append(
+                f"game {self.game.game_id} seat {self.seat}: unexpected answer to "
+                f"{pick.custom_id}: type {kind}, {content[:200]!r}"
+            )
+            self.stale = True
+            return
+        if "⚠️" in content:
+            self.h.refusals += 1
+        if "The game is over." in content:
+            self.game.over_seen = True
+            self.done = True
+        if pick.expect is not None and self._told(pick.expect, content):
+            self.h.told.append(Told(self.game.game_id, pick.expect, interaction.id))
+
+    def _told(self, expect: Expect, content: str) -> bool:
+        """Whether the answer proves the move was made."""
+        if "⚠️" in content:
+            return False
+        if "The game is over." in content:
+            return True  # only the game's last move is answered with the end of the game
+        header = _HEADER.search(content)
+        if header is None:
+            return False
+        deal, trick = int(header.group(1)), int(header.group(2))
+        seat = expect.seat
+        if (deal, trick) == (expect.deal, expect.trick):
+            if expect.card is None:
+                return False  # a distribution that was made shows the next trick
+            if f"You chose **{expect.card}**" in content:
+                return True
+            revealed = _REVEALED.search(content)
+            return revealed is not None and parse_card(revealed.group(seat + 1)) == expect.card
+        if _turn(deal, trick) < expect.turn:
+            return False
+        # Past that decision: it was made. Where the answer shows the trick, it must agree.
+        line = _TRICK_LINE.search(content)
+        if deal == expect.deal and line is not None and int(line.group(1)) == expect.trick:
+            shown = _cards(line.groups()[1:])
+            if expect.card is not None and shown[seat] != expect.card:
+                self.h.problems.append(
+                    f"game {self.game.game_id}: {expect.move} answered with trick "
+                    f"{expect.trick} showing {shown[seat]} for that seat"
+                )
+                return False
+            gave = _GAVE.search(content)
+            if (
+                expect.given is not None
+                and gave is not None
+                and tuple(_cards(gave.groups())) != expect.given
+            ):
+                self.h.problems.append(
+                    f"game {self.game.game_id}: {expect.move} answered with another "
+                    f"distribution: {gave.group(0)}"
+                )
+                return False
+        return True
+
+
+# --- the harness ------------------------------------------------------------------------------
+
+
+class Harness:
+    """Runs the games, the bot process, the kills and the faults."""
+
+    def __init__(self, discord: LoopbackDiscord, workdir: Path, config: CrashConfig) -> None:
+        self.discord = discord
+        self.server = discord.server
+        self.workdir = workdir
+        self.config = config
+        self.rng = random.Random(config.seed)
+        self.chaos = random.Random(config.seed * 7919 + 1)
+        self.database = workdir / "dupe.sqlite3"
+        self.bot: BotProcess | None = None
+        self.processes: list[BotProcess] = []
+        self.generation = 1  # one more at each kill
+        self.up = asyncio.Event()
+        self._killed = asyncio.Event()
+        self.down = False
+        self.playing = False
+        self.games: list[Game] = []
+        self.players: list[Player] = []
+        self.told: list[Told] = []
+        self.attempted: dict[tuple[int, int, int, str, int], set[str]] = {}
+        self.kills: list[KillRecord] = []
+        self.restart_seconds: list[float] = []
+        self.problems: list[str] = []
+        self.clicks = 0
+        self.stalls = 0
+        self.stale_hands = 0
+        self.stale_notes: list[tuple[int, float]] = []  # (hand message id, when seen)
+        self.refusals = 0
+        self.pending: dict[int, tuple[Interaction, int, Pick, Game]] = {}
+        self.dispatch_generation: dict[int, int] = {}
+        self.lost: dict[int, Pick] = {}
+        self.lost_games: dict[int, int] = {}
+        self.down_clicks: set[int] = set()
+        self._down_clicks_left = config.clicks_while_down
+        self._kills_left = config.kills
+        self._next_kill_at: int | None = None
+        self._armed: str | None = None
+        self._arm_sub: str = ""
+        self._drops_left = config.gateway_drops
+        self._next_drop_at: int | None = None
+        self.gateway_drops = 0
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._restart_task: asyncio.Task[None] | None = None
+        self._fatal: BaseException | None = None
+        self._answers: dict[int, dict[str, Any]] = {}
+        self._scanned = 0
+
+    # --- the bot process -------------------------------------------------------------------
+
+    async def start_bot(self) -> float:
+        bot = self.discord.bot_process(
+            self.workdir, turn_seconds=self.config.turn_seconds, table_edit_seconds=0.05
+        )
+        started = time.monotonic()
+        await bot.start()
+        await bot.wait_ready(timeout=self.config.ready_timeout)
+        seconds = time.monotonic() - started
+        self.bot = bot
+        self.processes.append(bot)
+        self.down = False
+        self.up.set()
+        return seconds
+
+    async def wait_up(self) -> None:
+        if self._fatal is not None:
+            raise self._fatal
+        if not self.up.is_set():
+            await self.up.wait()
+        if self._fatal is not None:
+            raise self._fatal
+
+    def kill(self, trigger: str, *, lock_held: bool = False, moment: str = "") -> None:
+        """SIGKILL the bot now (if the watcher thread has not already) and restart it."""
+        if self.down or self.bot is None:
+            return
+        bot = self.bot
+        bot.kill()
+        self.down = True
+        self.up.clear()
+        lost = [
+            i
+            for i, (interaction, g, _, _) in self.pending.items()
+            if g == self.generation and not interaction.responded
+        ]
+        for interaction_id in lost:
+            _interaction, _gen, pick, game = self.pending[interaction_id]
+            self.lost[interaction_id] = pick
+            self.lost_games[interaction_id] = game.game_id
+        record = KillRecord(
+            number=len(self.kills) + 1,
+            trigger=trigger,
+            moment=moment or trigger,
+            lock_held=lock_held,
+            lost=lost,
+            at=time.monotonic(),
+        )
+        if not moment:
+            if trigger == "in-flight":
+                record.moment = "in-flight click" if lost else "just after a click"
+            elif trigger == "db-write":
+                record.moment = "during a DB write" if lock_held else "after a DB write"
+            elif trigger == "scoring":
+                record.moment = "mid-scoring"
+            elif trigger == "give-step":
+                record.moment = "mid-distribution"
+        self.kills.append(record)
+        self._kills_left -= 1
+        self._armed = None
+        self._next_kill_at = None
+        self.generation += 1
+        self._killed.set()
+        self._killed = asyncio.Event()
+        self._restart_task = asyncio.get_running_loop().create_task(
+            self._restart(bot, record), name="crash-restart"
+        )
+
+    async def _restart(self, old: BotProcess, record: KillRecord) -> None:
+        try:
+            await old.wait(timeout=10)
+            while self._down_clicks_left > 0 and self._click_while_down():
+                self._down_clicks_left -= 1
+            seconds = await self.start_bot()
+            record.restart_seconds = seconds
+            self.restart_seconds.append(seconds)
+            record.states = _table_states(self.database)
+            if record.trigger == "requests":
+                record.moment = _moment_of(record.states)
+        except BaseException as error:  # a crash loop, or a bot that never gets ready
+            self._fatal = error
+            self.up.set()  # wake the members: they raise
+            raise
+
+    def _click_while_down(self) -> bool:
+        """A member presses a button of its hand while the bot is dead (the click goes to
+        the dead process's session and is lost)."""
+        for player in self.players:
+            view = player._hand()
+            if player.done or view is None or player.retry is not None:
+                continue
+            pick = player.decide(view)
+            if pick is None or pick.kind == "give":
+                continue
+            interaction = self.server.component_interaction(
+                player.game.channel.id, player.member.id, pick.message_id, pick.custom_id
+            )
+            if not self.server.sessions_for(interaction.guild_id):
+                return False
+            self.server.dispatch(interaction)
+            self.clicks += 1
+            self.down_clicks.add(interaction.id)
+            player.retry = pick  # the member saw no answer: it presses again later
+            player.stale = True
+            if pick.expect is not None:
+                self._attempt(player.game, pick.expect)
+            return True
+        return False
+
+    # --- clicks ----------------------------------------------------------------------------
+
+    def _attempt(self, game: Game, expect: Expect) -> None:
+        key = (game.game_id, expect.deal, expect.trick, expect.phase, expect.seat)
+        self.attempted.setdefault(key, set()).add(expect.move)
+
+    async def click(
+        self, interaction: Interaction, pick: Pick, game: Game
+    ) -> dict[str, Any] | None:
+        """Dispatch; return the callback body, or None if the bot was killed before it
+        answered."""
+        await self.wait_up()
+        server = self.server
+        generation = self.generation
+        killed = self._killed
+        server.dispatch(interaction)
+        self.clicks += 1
+        game.clicks += 1
+        self.pending[interaction.id] = (interaction, generation, pick, game)
+        self.dispatch_generation[interaction.id] = generation
+        if pick.expect is not None:
+            self._attempt(game, pick.expect)
+        self._after_dispatch(interaction, pick, game)
+        assert interaction.answered is not None
+        answered: asyncio.Future[Any] = asyncio.ensure_future(asyncio.shield(interaction.answered))
+        dead: asyncio.Future[Any] = asyncio.ensure_future(killed.wait())
+        try:
+            await asyncio.wait(
+                {answered, dead},
+                timeout=self.config.action_timeout,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        finally:
+            answered.cancel()
+            dead.cancel()
+        self.pending.pop(interaction.id, None)
+        if interaction.responded:
+            return self._answer_body(interaction)
+        if generation != self.generation:
+            return None
+        logs = "".join(f"\n--- {p.name} log tail ---\n{p.log_tail()}" for p in self.processes[-1:])
+        raise TimeoutError(
+            f"the bot did not answer {interaction.describe()} within "
+            f"{self.config.action_timeout} s (“This interaction failed”){logs}"
+        )
+
+    def _answer_body(self, interaction: Interaction) -> dict[str, Any]:
+        """The body of the interaction's callback, as the bot sent it."""
+        requests = self.server.requests
+        for record in requests[self._scanned :]:
+            parts = record.path.split("/")
+            if (
+                len(parts) == 5
+                and parts[1] == "interactions"
+                and parts[4] == "callback"
+                and record.status in (200, 204)
+                and isinstance(record.body, dict)
+            ):
+                self._answers[int(parts[2])] = record.body
+        self._scanned = len(requests)
+        body = self._answers.pop(interaction.id, None)
+        if body is None:
+            raise AssertionError(f"no callback request recorded for {interaction.describe()}")
+        return body
+
+    # --- kills and faults ------------------------------------------------------------------
+
+    def _estimate_clicks_left(self) -> int:
+        return sum(max(40, CLICKS_PER_GAME - g.clicks) for g in self.games if not g.over_seen)
+
+    def _plan_next(self) -> None:
+        if self._kills_left <= 0:
+            self._next_kill_at = None
+            return
+        gap = self._estimate_clicks_left() / (self._kills_left + 1)
+        self._next_kill_at = self.clicks + max(3, int(gap * self.chaos.uniform(0.3, 1.5)))
+
+    def _after_dispatch(self, interaction: Interaction, pick: Pick, game: Game) -> None:
+        if not self.playing or self.down:
+            return
+        if self._drops_left > 0:
+            if self._next_drop_at is None:
+                gap = self._estimate_clicks_left() / (self._drops_left + 1)
+                self._next_drop_at = self.clicks + max(3, int(gap * self.chaos.uniform(0.3, 1.5)))
+            elif self.clicks >= self._next_drop_at:
+                self.gateway_drops += self.server.drop_gateway()
+                self._drops_left -= 1
+                self._next_drop_at = None
+        if self._kills_left <= 0:
+            return
+        if self._next_kill_at is None and self._armed is None:
+            self._plan_next()
+        if self._armed is None:
+            if self._next_kill_at is None or self.clicks < self._next_kill_at:
+                return
+            modes = self.config.modes
+            self._armed = self.chaos.choices(list(modes), weights=list(modes.values()))[0]
+            self._arm_sub = self.chaos.choice(["write", "post"])
+            if self._armed == "requests":
+                self._spawn(self._kill_after_requests(self.chaos.randint(1, 60)))
+                return
+        self._maybe_kill_on(interaction, pick, game)
+
+    def _maybe_kill_on(self, interaction: Interaction, pick: Pick, game: Game) -> None:
+        armed = self._armed
+        loop = asyncio.get_running_loop()
+        if armed == "in-flight" and pick.kind in ("play", "give", "confirm"):
+            self._armed = "running"
+            delay = self.chaos.uniform(0.0, 0.015)
+            loop.call_later(delay, self.kill, "in-flight")
+        elif armed == "db-write" and pick.kind in ("play", "confirm"):
+            self._armed = "running"
+            self._spawn(self._kill_in_write(interaction, "db-write"))
+        elif armed == "give-step" and pick.kind == "give":
+            self._armed = "running"
+            self._spawn(self._kill_after_answer(interaction, "give-step"))
+        elif (
+            armed == "scoring"
+            and pick.kind in ("play", "confirm")
+            and pick.trick == TRICKS
+            and (pick.kind == "confirm" or self._last_to_choose(game, pick))
+        ):
+            self._armed = "running"
+            if self._arm_sub == "write":
+                self._spawn(self._kill_in_write(interaction, "scoring"))
+            else:
+                self._spawn(self._kill_on_scoring_post(interaction))
+
+    def _last_to_choose(self, game: Game, pick: Pick) -> bool:
+        message = self.server.messages.get(game.table_message_id)
+        if message is None or not message.embeds:
+            return False
+        description = str(message.embeds[0].get("description") or "")
+        waiting = _WAITING.search(description)
+        if waiting is None or pick.expect is None:
+            return False
+        names = [n.strip() for n in waiting.group(1).split(",") if n.strip()]
+        return names == [_SEAT_WORDS[pick.expect.seat]]
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _kill_after_requests(self, count: int) -> None:
+        target = len(self.server.requests) + count
+        generation = self.generation
+        with contextlib.suppress(TimeoutError):
+            await self.server.wait_for(
+                lambda: len(self.server.requests) >= target or self.generation != generation,
+                timeout=30.0,
+                what="requests",
+            )
+        if self.generation == generation:
+            self.kill("requests")
+
+    async def _kill_in_write(self, interaction: Interaction, trigger: str) -> None:
+        assert self.bot is not None and self.bot.process is not None
+        pid = self.bot.process.pid
+        generation = self.generation
+        stop = threading.Event()
+        assert interaction.answered is not None
+        interaction.answered.add_done_callback(lambda _: stop.set())
+        shm = Path(f"{self.bot.database}-shm")
+        held = await asyncio.to_thread(_kill_when_writing, shm, pid, stop, 5.0)
+        if self.generation == generation:
+            self.kill(trigger, lock_held=held)
+
+    async def _kill_after_answer(self, interaction: Interaction, trigger: str) -> None:
+        generation = self.generation
+        assert interaction.answered is not None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(interaction.answered), timeout=5.0)
+        if self.generation == generation:
+            self.kill(trigger)
+
+    async def _kill_on_scoring_post(self, interaction: Interaction) -> None:
+        generation = self.generation
+        start = len(self.server.requests)
+
+        def posted() -> bool:
+            if self.generation != generation:
+                return True
+            for record in self.server.requests[start:]:
+                if record.method == "POST" and record.path.endswith("/messages"):
+                    titles = json.dumps(record.body)
+                    if " scored" in titles or "final standings" in titles:
+                        return True
+            return False
+
+        with contextlib.suppress(TimeoutError):
+            await self.server.wait_for(posted, timeout=5.0, what="a scoring post")
+        if self.generation == generation:
+            self.kill("scoring")
+
+    # --- the games ---------------------------------------------------------------------------
+
+    async def open_games(self, guild: GuildHandle) -> None:
+        for number in range(self.config.games):
+            channel = guild.channel if number == 0 else guild.create_channel(f"dupe-{number}")
+            members = [guild.add_member(f"g{number}-{n}") for n in range(4)]
+            game = Game(number, channel, members)
+            host = members[0]
+            lobby = await host.slash(
+                channel,
+                "dupe start",
+                computers="none",
+                turn_time=self.config.turn_seconds,
+                memory=self.config.memory,
+            )
+            assert lobby.message is not None, lobby.text
+            for member in members[1:]:
+                await member.click(lobby, label="Join")
+            started = await host.click(lobby, label="Start")
+            assert started.message is not None and started.message.id == lobby.message.id
+            table = channel.message(lobby.message.id)
+            hand_ids = table.custom_ids(HAND)
+            assert hand_ids, table.labels()
+            game.table_message_id = table.id
+            game.game_id = int(hand_ids[0].split(":")[2])
+            self.games.append(game)
+            for seat, member in enumerate(members):
+                self.players.append(Player(self, game, seat, member))
+
+    async def play(self) -> None:
+        self.playing = True
+        if self.config.share_429:
+            self.server.inject_429(self.config.share_429, seed=self.config.seed)
+        tasks = [asyncio.ensure_future(p.run()) for p in self.players]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.server.inject_429(0.0)
+            self.playing = False
+        if self._restart_task is not None:
+            await self._restart_task
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            await self.discord.settle()
+            await self.bot.stop()
+
+
+async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig) -> CrashReport:
+    """Run ``config.games`` whole games with ``config.kills`` kills and the configured faults
+    against the bot as a subprocess in ``workdir``; verify the database; return the report."""
+    started = time.monotonic()
+    workdir.mkdir(parents=True, exist_ok=True)
+    harness = Harness(discord, workdir, config)
+    guild = discord.create_guild("Crash Club")
+    first = await harness.start_bot()
+    harness.restart_seconds.append(first)
+    await harness.open_games(guild)
+    await harness.play()
+    await harness.stop_bot()
+    server = discord.server
+    db = await verify_database(
+        harness.database,
+        [(g.game_id, guild.id, [m.id for m in g.members]) for g in harness.games],
+        harness.told,
+        harness.attempted,
+        lost=[
+            (harness.lost_games[i], p.expect)
+            for i, p in harness.lost.items()
+            if p.expect is not None
+        ],
+    )
+    allowed = set(harness.lost) | harness.down_clicks
+    unexpected = [i.describe() for i in server.unanswered() if i.id not in allowed]
+    posts = _scoring_posts(harness)
+    problems = list(harness.problems) + db.problems
+    problems += [f"unanswered {u}" for u in unexpected]
+    problems += [f"server: {p}" for p in server.violations + server.internal_errors]
+    problems += [f"unknown route {r}" for r in server.unknown_routes]
+    problems += [f"gateway: {e}" for e in server.gateway_errors]
+    for process in harness.processes:
+        problems += [f"{process.name}: {line}" for line in process.errors()]
+    if posts["duplicated"]:
+        problems.append(f"{posts['duplicated']} scoring post(s) duplicated")
+    if len(harness.kills) < config.kills:
+        problems.append(f"only {len(harness.kills)} of {config.kills} kills happened")
+    return CrashReport(
+        config=config,
+        kills=harness.kills,
+        db=db,
+        told=len(harness.told),
+        clicks=harness.clicks,
+        lost_clicks=len(harness.lost),
+        clicks_while_down=len(harness.down_clicks),
+        unexpected_unanswered=unexpected,
+        restart_seconds=harness.restart_seconds[1:],
+        injected_429=server.injected_429,
+        gateway_drops=harness.gateway_drops,
+        resumes=server.resumes,
+        scoring_posts=posts,
+        stalls=harness.stalls,
+        stale_hands=harness.stale_hands,
+        refusals=harness.refusals,
+        seconds=time.monotonic() - started,
+        problems=problems,
+    )
+
+
+def _scoring_posts(harness: Harness) -> dict[str, int]:
+    expected = posted = missing = duplicated = 0
+    for game in harness.games:
+        titles = Counter(m.title for m in game.channel.messages())
+        wanted = [f"Dupe — deal {d} scored" for d in range(1, 5)] + ["Dupe — final standings"]
+        for title in wanted:
+            expected += 1
+            count = titles.get(title, 0)
+            posted += min(count, 1)
+            missing += count == 0
+            duplicated += max(0, count - 1)
+    return {"expected": expected, "posted": posted, "missing": missing, "duplicated": duplicated}
+
+
+# --- reading the database -------------------------------------------------------------------------
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(path, isolation_level=None)
+
+
+def _table_states(path: Path) -> list[str]:
+    """Each game's state in the database: mid-trick, mid-distribution, between tricks, ..."""
+    states = []
+    with contextlib.closing(_connect(path)) as db:
+        games = db.execute("SELECT id, seed, options, status FROM games ORDER BY id").fetchall()
+        for game_id, seed, options, status in games:
+            if status != "playing":
+                states.append(status)
+                continue
+            moves = [
+                m
+                for (m,) in db.execute(
+                    "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+                )
+            ]
+            state = _replay(seed, options, moves)
+            states.append(_state_word(state))
+    return states
+
+
+def _replay(seed: int, options: str, moves: list[str]) -> Any:
+    memory = json.loads(options).get("memory", "strict")
+    state = new_game(seed, DupeOptions(memory="open" if memory == "open" else "strict"))
+    for text in moves:
+        move = Move.parse(text)
+        state.apply(move.seat, move.action)
+    return state
+
+
+def _state_word(state: Any) -> str:
+    if state.phase is Phase.OVER:
+        return "finished"
+    if state.phase is Phase.DISTRIBUTE:
+        return "mid-distribution"
+    chosen = sum(bool(c) for c in state.public_view().chosen)
+    if chosen:
+        return "mid-trick"
+    if state.trick == 1 and state.deal > 1:
+        return "just scored"
+    return "between tricks"
+
+
+def _moment_of(states: list[str]) -> str:
+    for word in ("mid-distribution", "mid-trick", "just scored"):
+        if word in states:
+            return word
+    return "between tricks"
+
+
+async def verify_database(
+    path: Path,
+    games: list[tuple[int, int, list[int]]],
+    told: list[Told],
+    attempted: dict[tuple[int, int, int, str, int], set[str]],
+    *,
+    lost: Sequence[tuple[int, Expect]] = (),
+) -> DbCheck:
+    """Check the database against what members were told and pressed. ``games``: (game id,
+    guild id, member ids by seat)."""
+    check = DbCheck(games=len(games), told=len(told))
+    problems = check.problems
+    logged: dict[int, dict[tuple[int, int, str, int], list[str]]] = {}
+    totals: dict[int, tuple[int, ...]] = {}
+    winners: dict[int, tuple[int, ...]] = {}
+    with contextlib.closing(_connect(path)) as db:
+        check.integrity = ", ".join(r[0] for r in db.execute("PRAGMA integrity_check"))
+        for game_id, _guild, members in games:
+            row = db.execute(
+                "SELECT seed, options, status FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                problems.append(f"game {game_id}: not in the database")
+                continue
+            seed, options, status = row
+            rows = db.execute(
+                "SELECT ply, seat, move, by_computer FROM moves WHERE game_id = ? ORDER BY ply",
+                (game_id,),
+            ).fetchall()
+            check.moves_logged += len(rows)
+            plies = [r[0] for r in rows]
+            if plies != list(range(len(rows))):
+                problems.append(f"game {game_id}: plies are not 0..{len(rows) - 1}")
+            memory = json.loads(options).get("memory", "strict")
+            state = new_game(seed, DupeOptions(memory="open" if memory == "open" else "strict"))
+            by_decision: dict[tuple[int, int, str, int], list[str]] = {}
+            for ply, seat, text, by_computer in rows:
+                move = Move.parse(text)
+                if move.seat != seat:
+                    problems.append(f"game {game_id} ply {ply}: seat {seat} but move {text}")
+                key = (state.deal, state.trick, state.phase.value, move.seat)
+                by_decision.setdefault(key, []).append(text)
+                if by_computer:
+                    problems.append(f"game {game_id} ply {ply}: {text} made by a computer")
+                else:
+                    check.member_moves_logged += 1
+                if text not in attempted.get((game_id, *key), set()):
+                    check.unpressed += 1
+                    problems.append(f"game {game_id} ply {ply}: {text} was never pressed")
+                try:
+                    state.apply(move.seat, move.action)
+                except Exception as error:
+                    problems.append(f"game {game_id} ply {ply}: {text} does not replay: {error}")
+                    break
+            for key, texts in by_decision.items():
+                if len(texts) > 1:
+                    check.duplicates += len(texts) - 1
+                    problems.append(f"game {game_id}: decision {key} has moves {texts}")
+            logged[game_id] = by_decision
+            if status != "finished" or not state.is_over:
+                problems.append(
+                    f"game {game_id}: status {status}, replay over: {state.is_over} "
+                    f"({len(rows)} moves)"
+                )
+                continue
+            check.games_finished += 1
+            totals[game_id] = tuple(state.totals)
+            winners[game_id] = tuple(state.winners)
+            results = db.execute(
+                "SELECT seat, user_id, score, win FROM results WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            ).fetchall()
+            scores = tuple(r[2] for r in results)
+            if scores != tuple(state.totals) or [r[0] for r in results] != [0, 1, 2, 3]:
+                check.replay_mismatches += 1
+                problems.append(
+                    f"game {game_id}: stored scores {scores} but the replay gives "
+                    f"{tuple(state.totals)}"
+                )
+            expected_users = dict(enumerate(members))
+            for seat, user_id, _score, win in results:
+                share = (1 / len(state.winners)) if seat in state.winners else 0.0
+                if user_id != expected_users.get(seat) or abs(win - share) > 1e-9:
+                    check.replay_mismatches += 1
+                    problems.append(f"game {game_id} seat {seat}: result {user_id}, win {win}")
+    for entry in told:
+        texts = logged.get(entry.game, {}).get(entry.expect.key, [])
+        count = texts.count(entry.expect.move)
+        if count == 1 and len(texts) == 1:
+            check.told_found_once += 1
+        else:
+            problems.append(
+                f"game {entry.game}: told {entry.expect.move} at {entry.expect.key}, "
+                f"logged there: {texts}"
+            )
+    told_moves = {(t.game, t.expect.key, t.expect.move) for t in told}
+    for game_id, expect in lost:
+        texts = logged.get(game_id, {}).get(expect.key, [])
+        if expect.move not in texts:
+            check.lost_dropped += 1
+        elif (game_id, expect.key, expect.move) in told_moves:
+            check.lost_retried += 1
+        else:
+            check.lost_committed += 1
+    check.leaderboard_ok = await _check_leaderboard(path, games, totals, winners, problems)
+    return check
+
+
+async def _check_leaderboard(
+    path: Path,
+    games: list[tuple[int, int, list[int]]],
+    totals: dict[int, tuple[int, ...]],
+    winners: dict[int, tuple[int, ...]],
+    problems: list[str],
+) -> bool:
+    expected: dict[int, dict[int, list[float]]] = {}  # guild → user → [games, wins, points]
+    for game_id, guild_id, members in games:
+        if game_id not in totals:
+            continue
+        for seat, user_id in enumerate(members):
+            row = expected.setdefault(guild_id, {}).setdefault(user_id, [0, 0.0, 0])
+            row[0] += 1
+            won = winners[game_id]
+            row[1] += (1 / len(won)) if seat in won else 0.0
+            row[2] += totals[game_id][seat]
+    store = await Store.open(path)
+    ok = True
+    try:
+        for guild_id, users in expected.items():
+            rows, count = await store.leaderboard(guild_id, limit=10_000)
+            got = {r.user_id: [r.games, r.wins, r.points] for r in rows}
+            if count != len(users) or set(got) != set(users):
+                problems.append(f"leaderboard of {guild_id}: {count} rows for {len(users)} members")
+                ok = False
+            for user_id, (n, wins, points) in users.items():
+                have = got.get(user_id)
+                if have is None or have[0] != n or abs(have[1] - wins) > 1e-9 or have[2] != points:
+                    problems.append(
+                        f"leaderboard: member {user_id} has {have}, expected {[n, wins, points]}"
+                    )
+                    ok = False
+    finally:
+        await store.close()
+    return ok
