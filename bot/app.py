@@ -14,6 +14,7 @@ from bot.config import Settings
 from bot.dupe.buttons import DupeButton, LeaderboardButton, answer_unknown, is_ours
 from bot.dupe.cog import DupeCog, LeaderboardCog
 from bot.dupe.controller import DupeController
+from bot.dupe.history import HistoryCog, ReplayButton, is_replay
 from bot.errors import answer_error
 from bot.scheduler import Scheduler
 from bot.sessions import Sessions
@@ -73,9 +74,10 @@ class DupeBot(commands.Bot):
         self.dupe = DupeController(self, self.sessions, edit_interval=settings.table_edit_seconds)
         loaded = await self.sessions.load()
         log.info("loaded %d live table(s) from %s", loaded, settings.database)
-        self.add_dynamic_items(DupeButton, LeaderboardButton)
+        self.add_dynamic_items(DupeButton, LeaderboardButton, ReplayButton)
         await self.add_cog(DupeCog(self))
         await self.add_cog(LeaderboardCog(self))
+        await self.add_cog(HistoryCog(self))
         self.tree.error(self._on_tree_error)
         if settings.dev_guild_id is not None:
             guild = discord.Object(id=settings.dev_guild_id)
@@ -103,7 +105,7 @@ class DupeBot(commands.Bot):
             return
         data: dict[str, object] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not is_ours(custom_id):
+        if not (is_ours(custom_id) or is_replay(custom_id)):
             await answer_unknown(interaction)
 
     async def close(self) -> None:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.ratings import Rating
-from bot.store import LeaderboardRow, PlayerStats
+from bot.replay import DealStart, Final, Step
+from bot.store import FinishedGame, LeaderboardRow, PlayerStats
 from engine.cards import Card, Suit, by_suit
 from engine.dupe import (
     SEAT_LETTERS,
@@ -36,9 +37,11 @@ __all__ = [
     "deal_scoring",
     "final_standings",
     "hand_message",
+    "history_page",
     "leaderboard_page",
     "lobby_message",
     "player_stats",
+    "replay_step",
     "rules_text",
     "table_message",
     "turn_index",
@@ -466,6 +469,92 @@ def player_stats(name: str, stats: PlayerStats | None, game: str = "dupe") -> di
         text = "unrated"
     embed.add_field(name="Rating", value=text, inline=False)
     return embed
+
+
+def history_page(games: Sequence[FinishedGame], guild_id: int) -> discord.Embed:
+    """Return the server's recent games: when, where, who, and who won."""
+    lines = []
+    for game in games:
+        record = game.record
+        players = ", ".join(
+            f"<@{seat.user_id}>" if seat.user_id is not None else f"🤖 {seat.level}"
+            for _, seat in sorted(record.seats.items())
+        )
+        winners = " and ".join(
+            f"<@{record.seats[s].user_id}>"
+            if record.seats[s].user_id is not None
+            else f"🤖 {record.seats[s].level}"
+            for s in game.winners
+            if s in record.seats
+        )
+        best = max((score for score, _ in game.results.values()), default=0)
+        where = f"https://discord.com/channels/{guild_id}/{record.channel_id}"
+        lines.append(
+            f"**#{record.id}** <t:{int(game.ended_at)}:d> in {where}\n"
+            f"{players}\n🏆 {winners or '—'} with {best} · `/replay {record.id}`"
+        )
+    return discord.Embed(
+        title="Recent Dupe games in this server",
+        description="\n\n".join(lines) or "No finished games in this server yet.",
+        colour=COLOUR,
+    )
+
+
+def replay_step(
+    game_id: int, steps: Sequence[Step], index: int, seats: Mapping[int, SeatInfo]
+) -> Rendered:
+    """Return one step of a finished game's replay, with Previous / Next / deal buttons."""
+    step = steps[index]
+    if isinstance(step, DealResult):
+        embed = deal_scoring(step, seats).embeds[0]
+    elif isinstance(step, Final):
+        embed = final_standings(step.totals, step.winners, seats).embeds[0]
+    elif isinstance(step, DealStart):
+        embed = discord.Embed(title=f"Dupe — deal {step.deal} dealt", colour=COLOUR)
+        for seat in range(4):
+            dupe = SEAT_NAMES[seat_of_suit(step.identities[seat])]
+            hand = " ".join(map(str, sorted(step.hands[seat], key=by_suit)))
+            embed.add_field(
+                name=_seat_heading(seat, seats),
+                value=f"Identity card {step.identities[seat].symbol} ({dupe} is the dupe)\n{hand}",
+                inline=False,
+            )
+    else:
+        embed = discord.Embed(
+            title=f"Dupe — deal {step.deal}, trick {step.trick}",
+            description=_trick_line(step, seats),
+            colour=COLOUR,
+        )
+    embed.set_footer(text=f"Replay of game #{game_id} · step {index + 1} of {len(steps)}")
+    view = discord.ui.View(timeout=None)
+    last = len(steps) - 1
+    view.add_item(
+        discord.ui.Button(
+            label="◀ Previous",
+            custom_id=f"rp:{game_id}:{max(index - 1, 0)}:p",
+            disabled=index == 0,
+            row=0,
+        )
+    )
+    view.add_item(
+        discord.ui.Button(
+            label="Next ▶",
+            custom_id=f"rp:{game_id}:{min(index + 1, last)}:n",
+            disabled=index >= last,
+            row=0,
+        )
+    )
+    starts = [i for i, s in enumerate(steps) if isinstance(s, DealStart)]
+    for deal, start in enumerate(starts, start=1):
+        view.add_item(
+            discord.ui.Button(
+                label=f"Deal {deal}",
+                custom_id=f"rp:{game_id}:{start}:d{deal}",
+                style=discord.ButtonStyle.secondary,
+                row=1,
+            )
+        )
+    return Rendered(content=None, embeds=[embed], view=_finished(view))
 
 
 def rules_text() -> str:

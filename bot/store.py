@@ -26,6 +26,7 @@ import aiosqlite
 from bot.ratings import Rating, player_key, rate_game
 
 __all__ = [
+    "FinishedGame",
     "GameRecord",
     "LeaderboardRow",
     "LiveTableExistsError",
@@ -178,6 +179,21 @@ class LeaderboardRow:
     points: int
     level: str | None = None
     rating: Rating | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class FinishedGame:
+    """A finished game for ``/history``: its record (seats, no moves), when it ended, and
+    each seat's ``(score, win share)``."""
+
+    record: GameRecord
+    ended_at: float
+    results: dict[int, tuple[int, float]]
+
+    @property
+    def winners(self) -> list[int]:
+        """Return the seats that won (ties share)."""
+        return sorted(seat for seat, (_, win) in self.results.items() if win > 0)
 
 
 @dataclass(slots=True, frozen=True)
@@ -562,7 +578,7 @@ class Store:
             await self._fill(records)
             return records
 
-    async def _fill(self, records: list[GameRecord]) -> None:
+    async def _fill(self, records: list[GameRecord], *, moves: bool = True) -> None:
         if not records:
             return
         by_id = {r.id: r for r in records}
@@ -574,6 +590,8 @@ class Store:
         ) as cursor:
             async for game_id, seat, user_id, name, level in cursor:
                 by_id[game_id].seats[seat] = SeatRecord(seat, user_id, name, level)
+        if not moves:
+            return
         async with self._db.execute(
             f"SELECT game_id, move FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply",
             ids,
@@ -667,6 +685,33 @@ class Store:
             favourite_seat=min(seats, key=lambda seat: (-seats[seat], seat)),
             rating=None if rated is None else Rating(rated[0], rated[1]),
         )
+
+    async def recent_games(self, guild_id: int, limit: int = 10) -> list[FinishedGame]:
+        """Return the server's most recently finished games, newest first."""
+        async with self._lock:
+            async with self._db.execute(
+                f"SELECT {_GAME_COLUMNS}, ended_at FROM games"
+                " WHERE guild_id = ? AND status = 'finished'"
+                " ORDER BY ended_at DESC, id DESC LIMIT ?",
+                (guild_id, limit),
+            ) as cursor:
+                rows = list(await cursor.fetchall())
+            records = [_game(row) for row in rows]
+            await self._fill(records, moves=False)
+            ids = tuple(r.id for r in records)
+            results: dict[int, dict[int, tuple[int, float]]] = {}
+            if ids:
+                marks = ",".join("?" * len(ids))
+                async with self._db.execute(
+                    f"SELECT game_id, seat, score, win FROM results WHERE game_id IN ({marks})",
+                    ids,
+                ) as cursor:
+                    for game_id, seat, score, win in await cursor.fetchall():
+                        results.setdefault(game_id, {})[seat] = (int(score), float(win))
+        return [
+            FinishedGame(record, float(row[-1] or 0.0), results.get(record.id, {}))
+            for record, row in zip(records, rows, strict=True)
+        ]
 
 
 _LEADERBOARD_ORDER = {

@@ -27,7 +27,9 @@ _DUPE = re.compile(
     r"|giveok:(?P<cgame>\d{1,18}):(?P<cseat>[0-3]):(?P<cturn>\d{1,2}):(?P<cassign>[NESW]{4})"
     r")"
 )
-_LEADERBOARD = re.compile(r"lb:(?P<guild>\d{1,20}):(?P<page>\d{1,6})")
+_LEADERBOARD = re.compile(
+    r"lb:(?P<guild>\d{1,20})(?::(?P<game>dupe):(?P<sort>rating|wins|points))?:(?P<page>\d{1,6})"
+)
 
 
 class _Routed:
@@ -92,7 +94,12 @@ class LeaderboardButton(
         await controller.safely(
             interaction,
             cog.show_page(
-                interaction, int(self.match["guild"]), int(self.match["page"]), edit=True
+                interaction,
+                int(self.match["guild"]),
+                int(self.match["page"]),
+                edit=True,
+                game=self.match["game"] or "dupe",
+                sort=self.match["sort"] or "points",
             ),
         )
 

@@ -1,4 +1,4 @@
-"""Slash commands: ``/dupe start|hand|status|rules|cancel`` and ``/leaderboard``."""
+"""Slash commands: ``/dupe start|hand|status|rules|cancel``, ``/leaderboard`` and ``/stats``."""
 
 from __future__ import annotations
 
@@ -30,6 +30,12 @@ TURN_CHOICES = [
     app_commands.Choice(name="15 minutes", value=900),
     app_commands.Choice(name="1 hour", value=3600),
     app_commands.Choice(name="1 day", value=86400),
+]
+GAME_CHOICES = [app_commands.Choice(name="Dupe", value="dupe")]
+SORT_CHOICES = [
+    app_commands.Choice(name="rating — the skill the system is sure of (μ − 3σ)", value="rating"),
+    app_commands.Choice(name="wins — games won, ties shared", value="wins"),
+    app_commands.Choice(name="points — cumulative score", value="points"),
 ]
 COMPUTER_CHOICES = [
     app_commands.Choice(name="expert — the strongest", value="expert"),
@@ -102,54 +108,100 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
     def __init__(self, bot: DupeBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard", description="This server's Dupe scores")
+    @app_commands.command(
+        name="leaderboard", description="This server's players by rating, wins or points"
+    )
+    @app_commands.describe(
+        game="Which game's leaderboard", sort="What to rank by (rating by default)"
+    )
+    @app_commands.choices(game=GAME_CHOICES, sort=SORT_CHOICES)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str] | None = None,
+        sort: app_commands.Choice[str] | None = None,
+    ) -> None:
         if interaction.guild_id is None:
             raise UserError("The leaderboard belongs to a server.")
         await self.bot.dupe.safely(
-            interaction, self.show_page(interaction, interaction.guild_id, 0, edit=False)
+            interaction,
+            self.show_page(
+                interaction,
+                interaction.guild_id,
+                0,
+                edit=False,
+                game=game.value if game else "dupe",
+                sort=sort.value if sort else "rating",
+            ),
+        )
+
+    @app_commands.command(name="stats", description="A member's record and rating here")
+    @app_commands.describe(member="Whose record (yours if you leave it out)")
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
+        await self.bot.dupe.safely(interaction, self._stats(interaction, member))
+
+    async def _stats(self, interaction: discord.Interaction, member: discord.Member | None) -> None:
+        if interaction.guild_id is None:
+            raise UserError("Records belong to a server.")
+        who = member or interaction.user
+        stats = await self.bot.store.player_stats(interaction.guild_id, who.id)
+        name = discord.utils.escape_markdown(who.display_name)
+        await interaction.response.send_message(
+            embed=render.player_stats(name, stats),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     async def show_page(
-        self, interaction: discord.Interaction, guild_id: int, page: int, *, edit: bool
+        self,
+        interaction: discord.Interaction,
+        guild_id: int,
+        page: int,
+        *,
+        edit: bool,
+        game: str = "dupe",
+        sort: str = "rating",
     ) -> None:
         """Show one page of the leaderboard (a new private reply, or an edit when paging)."""
         if interaction.guild_id != guild_id:
             raise UserError("That leaderboard belongs to another server.")
         rows, total = await self.bot.store.leaderboard(
-            guild_id, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            guild_id,
+            game=game,
+            sort=sort,
+            computers=True,
+            offset=page * PAGE_SIZE,
+            limit=PAGE_SIZE,
         )
         pages = max(1, -(-total // PAGE_SIZE))
         if page >= pages and total:
             raise UserError("That page of the leaderboard no longer exists.")
-        lines = []
-        for place, row in enumerate(rows, start=page * PAGE_SIZE + 1):
-            wins = f"{row.wins:g}"
-            me = " ← you" if row.user_id == interaction.user.id else ""
-            lines.append(
-                f"**{place}.** <@{row.user_id}> — {row.points} pts · {row.games} games · "
-                f"{wins} wins{me}"
-            )
-        embed = discord.Embed(
-            title="Dupe leaderboard",
-            description="\n".join(lines) or "No finished games in this server yet.",
-            colour=render.COLOUR,
+        embed = render.leaderboard_page(
+            rows,
+            game=game,
+            sort=sort,
+            page=page,
+            pages=pages,
+            first_place=page * PAGE_SIZE + 1,
+            viewer_id=interaction.user.id,
         )
-        embed.set_footer(text=f"Page {page + 1} of {pages} · cumulative score over all games")
         view = discord.ui.View(timeout=None)
         if pages > 1:
             view.add_item(
                 discord.ui.Button(
                     label="◀ Previous",
-                    custom_id=f"lb:{guild_id}:{max(page - 1, 0)}",
+                    custom_id=f"lb:{guild_id}:{game}:{sort}:{max(page - 1, 0)}",
                     disabled=page == 0,
                 )
             )
             view.add_item(
                 discord.ui.Button(
                     label="Next ▶",
-                    custom_id=f"lb:{guild_id}:{min(page + 1, pages - 1)}",
+                    custom_id=f"lb:{guild_id}:{game}:{sort}:{min(page + 1, pages - 1)}",
                     disabled=page >= pages - 1,
                 )
             )
