@@ -1,0 +1,803 @@
+"""Forged custom ids and option values against the real bot process (``python -m bot``).
+
+One loopback Discord and ONE bot subprocess serve the whole module. The world: a server
+with a full lobby, an open lobby, a game in play (two members seated, each with a private
+hand), a game whose member has taken a trick and must distribute it, a cancelled table,
+three finished games (a two-page leaderboard), a channel without a table and members
+seated nowhere; and a second server whose member may manage *that* server.
+
+Hypothesis then sends thousands of interactions a client could forge: component clicks
+with random strings and mutations of real custom ids (other games, other seats,
+stale and future turns, bad cards, non-bijective distributions, overlong numbers,
+unicode, prefixes, ``lb:`` pages), on public and private messages, each message carrying
+the forged button as a tampered client would show it; and slash commands whose raw
+payload has unknown subcommands, options outside the declared choices and values of the
+wrong type. For every interaction: a callback (never "This interaction failed"), a
+private answer (an ephemeral message, or an in-place update of the member's own private
+message) that is a readable sentence and not the apology for an unexpected error, the
+bot alive with no ERROR in its log, no public message touched, and the database rows
+exactly as before. Interactions that would be legitimate (the host pressing Cancel, a
+member of the server joining the open lobby, a member playing a card of the current trick
+from their own seat, a complete distribution by the taker) are never sent. A sweep then
+has every member press every known custom id on the messages they see.
+
+``FUZZ_EXAMPLES`` sets the number of hypothesis examples for the clicks (default 500; the
+slash commands get two thirds of it), each a batch of 1–8 interactions sent at once: about
+4,000 interactions in all with the sweep, in 30–50 s. Runs are derandomized, so CI
+is reproducible.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import re
+import sqlite3
+import string
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.store import SeatRecord, Store
+from engine.dupe import Move, new_game
+from engine.players import make_player
+from tests.discord_api_rules import SPEC
+from tests.loopback.driver import (
+    BotProcess,
+    ChannelHandle,
+    GuildHandle,
+    LoopbackDiscord,
+    MemberActor,
+    MessageView,
+)
+from tests.loopback.fake_discord import (
+    APPLICATION_COMMAND,
+    CHANNEL_MESSAGE,
+    EPHEMERAL,
+    MESSAGE_COMPONENT,
+    UPDATE_MESSAGE,
+    Interaction,
+    Message,
+)
+
+pytestmark = [
+    pytest.mark.skipif(not SPEC.is_file(), reason=f"no OpenAPI description at {SPEC}"),
+    pytest.mark.asyncio(loop_scope="module"),
+]
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "500"))
+
+
+def _settings(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        print_blob=True,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.filter_too_much,
+        ],
+    )
+
+
+DAY = 86_400  # every table's turn time: no timer fires during the run
+SEATS = "NESW"
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+CARDS = [r + s for r in RANKS for s in SUITS]
+
+# The custom id grammar of bot/dupe/buttons.py, to recognise what would be legitimate.
+_PLAY = re.compile(r"dupe:play:(\d{1,18}):([0-3]):(\d{1,2}):([2-9TJQKA][SHDC])")
+_GIVE_OK = re.compile(r"dupe:giveok:(\d{1,18}):([0-3]):(\d{1,2}):([NESW]{4})")
+_LOBBY = re.compile(r"dupe:lobby:(join|leave|addcpu|start|cancel):(\d{1,18})")
+_PLAY_ID = re.compile(r"dupe:(?:play|give|giveok):(\d+):(\d):(\d+):")
+
+
+# --- the world ------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Seated:
+    """A live table (all are on the home server) as the fuzzer needs it: who sits where,
+    and the current turn."""
+
+    game_id: int
+    channel: ChannelHandle
+    host: MemberActor
+    seats: dict[int, MemberActor] = field(default_factory=dict)  # members only
+    turn: int | None = None
+    open: bool = False  # a lobby with free seats and no computer level
+
+
+@dataclass
+class World:
+    discord: LoopbackDiscord
+    bot: BotProcess
+    database: Path
+    home: GuildHandle
+    away: GuildHandle
+    actors: list[MemberActor]
+    guild_of: dict[int, GuildHandle]
+    tables: dict[str, Seated]
+    dead_games: list[int]  # cancelled and finished
+    baseline: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
+    ids: list[str] = field(default_factory=list)  # the known custom ids, fixed at setup
+    seen: dict[int, list[Message]] = field(default_factory=dict)  # carriers, fixed at setup
+    sent: dict[str, int] = field(default_factory=lambda: {"click": 0, "slash": 0})
+    skipped: int = 0
+    seconds: float = 0.0
+    log_offset: int = 0
+    _db: sqlite3.Connection | None = None
+    _public: set[int] = field(default_factory=set)
+    _counted: int = 0
+
+    def __repr__(self) -> str:
+        return "World()"
+
+    # -- observations ------------------------------------------------------------------
+
+    def rows(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of every table of the bot's database (in storage order, which only
+        a write changes)."""
+        if self._db is None:
+            self._db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+        db = self._db
+        names = [
+            r[0]
+            for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                " ORDER BY name"
+            )
+        ]
+        return {n: db.execute(f'SELECT * FROM "{n}"').fetchall() for n in names}
+
+    def public(self) -> dict[int, tuple[Any, ...]]:
+        """Every public message of both servers, as it is now (new messages since the last
+        call are looked at once: the bot answered privately, so none may be public)."""
+        server = self.discord.server
+        fresh = itertools.islice(server.messages.values(), self._counted, None)
+        self._public |= {m.id for m in fresh if m.ephemeral_to is None}
+        self._counted = len(server.messages)
+        shown = (server.messages[i] for i in sorted(self._public))
+        return {
+            m.id: (m.edits, m.content, repr(m.embeds), repr(m.components), m.deleted) for m in shown
+        }
+
+    def new_errors(self) -> list[str]:
+        """ERROR lines and tracebacks the bot logged since the last call."""
+        with self.bot.log_path.open("rb") as log:
+            log.seek(self.log_offset)
+            fresh = log.read()
+        fresh = fresh[: fresh.rfind(b"\n") + 1]  # whole lines only
+        self.log_offset += len(fresh)
+        return [
+            line
+            for line in fresh.decode("utf-8", errors="replace").splitlines()
+            if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")
+        ]
+
+    def carriers(self, actor: MemberActor) -> list[Message]:
+        """The messages the member sees: public ones of their server, their private ones
+        (their latest four: the hands, the rules, the leaderboard)."""
+        server = self.discord.server
+        guild = self.guild_of[actor.id]
+        public = [
+            m
+            for m in server.messages.values()
+            if m.guild_id == guild.id and m.ephemeral_to is None and not m.deleted
+        ]
+        return public + server.private_messages(actor.id)[-4:]
+
+    def known_ids(self) -> list[str]:
+        """Every custom id on every message, public or private: what forgers start from."""
+        server = self.discord.server
+        found = {
+            b["custom_id"]
+            for m in server.messages.values()
+            for b in MessageView.of(m).buttons()
+            if "custom_id" in b
+        }
+        for table in self.tables.values():
+            game = table.game_id
+            found |= {f"dupe:lobby:{w}:{game}" for w in ("join", "leave", "addcpu", "start")}
+            found |= {f"dupe:lobby:cancel:{game}", f"dupe:hand:{game}"}
+            if table.turn is not None:
+                for seat in range(4):
+                    found.add(f"dupe:play:{game}:{seat}:{table.turn}:AS")
+                    found.add(f"dupe:give:{game}:{seat}:{table.turn}:N")
+                    found.add(f"dupe:giveok:{game}:{seat}:{table.turn}:NESW")
+        for game in self.dead_games:
+            found |= {f"dupe:lobby:start:{game}", f"dupe:hand:{game}", f"dupe:play:{game}:0:0:2C"}
+        found |= {f"lb:{self.home.id}:0", f"lb:{self.home.id}:1", f"lb:{self.away.id}:0"}
+        return sorted(found)
+
+    # -- what would be legitimate --------------------------------------------------------
+
+    def legitimate_click(self, actor: MemberActor, custom_id: str) -> bool:
+        """Whether the click is one the member may really make with an effect (so it is
+        not a forgery this test can judge by an unchanged database)."""
+        if m := _LOBBY.fullmatch(custom_id):
+            what, game = m.group(1), int(m.group(2))
+            table = self._table(game)
+            if table is None:
+                return False
+            if what in ("start", "cancel"):
+                return table.host is actor
+            # Only the open lobby takes members (of its own server), and only its host sits
+            # there: the full lobby and the started games refuse the rest.
+            here = self.guild_of[actor.id] is self.home
+            seated = actor in table.seats.values()
+            if not table.open or not here:
+                return False
+            return (what == "join" and not seated) or (what == "addcpu" and seated)
+        for pattern in (_PLAY, _GIVE_OK):
+            if m := pattern.fullmatch(custom_id):
+                game, seat, turn = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                table = self._table(game)
+                if (
+                    table is not None
+                    and table.seats.get(seat) is actor
+                    and table.turn is not None
+                    and turn == table.turn
+                ):
+                    return pattern is _PLAY or sorted(m.group(4)) == sorted(SEATS)
+        return False
+
+    def legitimate_slash(self, actor: MemberActor, channel_id: int, data: dict[str, Any]) -> bool:
+        if data.get("name") != "dupe":
+            return False
+        options = data.get("options") or []
+        if not options or options[0].get("type") != 1:
+            return False
+        sub = options[0]
+        table = next((t for t in self.tables.values() if t.channel.id == channel_id), None)
+        if sub["name"] == "cancel":
+            return table is not None and table.host.id == actor.id
+        if sub["name"] == "start" and table is None:
+            given = {o.get("name"): o.get("value") for o in sub.get("options") or []}
+            return all(
+                name not in START_CHOICES or _is_choice(value, START_CHOICES[name])
+                for name, value in given.items()
+            )
+        return False
+
+    def _table(self, game_id: int) -> Seated | None:
+        return next((t for t in self.tables.values() if t.game_id == game_id), None)
+
+
+START_CHOICES: dict[str, list[Any]] = {
+    "memory": ["strict", "open"],
+    "turn_time": [30, 60, 120, 300, 900, 3600, 86400],
+    "computers": ["expert", "greedy", "random", "none"],
+}
+
+
+def _is_choice(value: Any, choices: list[Any]) -> bool:
+    return any(value == c and type(value) is not bool for c in choices)
+
+
+async def _seed_finished_games(database: Path, guild_id: int, channel_id: int) -> list[int]:
+    """Three games played to the end by random players, as the bot would have stored them:
+    twelve members on this server's leaderboard (two pages)."""
+    store = await Store.open(database)
+    games = []
+    try:
+        user = itertools.count(10**17)
+        for number in range(3):
+            seed = 1000 + number
+            seats = [SeatRecord(s, next(user), f"player {number}{s}", None) for s in range(4)]
+            now = time.time()
+            game_id = await store.create_game(
+                game="dupe",
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=seats[0].user_id or 0,
+                seed=seed,
+                options={"memory": "strict", "turn_seconds": DAY, "level": "random"},
+                now=now,
+                host_seat=seats[0],
+            )
+            state = new_game(seed)
+            players = [make_player("random", seed * 4 + s) for s in range(4)]
+            moves: list[tuple[int, str, bool]] = []
+            while not state.is_over:
+                seat = state.to_act[0]
+                action = players[seat].act(state.view(seat))
+                state.apply(seat, action)
+                moves.append((seat, str(Move(seat, action)), False))
+            await store.start_game(game_id, seats, now, DAY + now, moves[:-1])
+            winners = state.winners
+            results = [
+                (s, seats[s].user_id, None, state.totals[s], 1 / len(winners) * (s in winners))
+                for s in range(4)
+            ]
+            await store.append_moves(
+                game_id, len(moves) - 1, moves[-1:], now, None, results=results, guild_id=guild_id
+            )
+            games.append(game_id)
+    finally:
+        await store.close()
+    return games
+
+
+def _turn_of(message: MessageView | None) -> int:
+    assert message is not None
+    for custom_id in message.custom_ids("dupe:", enabled=False):
+        if m := _PLAY_ID.match(custom_id):
+            return int(m.group(3))
+    raise AssertionError(f"no turn on {message.labels()}")
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    workdir = tmp_path_factory.mktemp("fuzz")
+    async with LoopbackDiscord.start(action_timeout=10.0) as discord:
+        home = discord.create_guild("Dupe Club")
+        away = discord.create_guild("Elsewhere")
+        channels = {
+            name: home.create_channel(name) for name in ("lobby", "give", "open", "done", "empty")
+        }
+        channels["play"] = home.channel
+        names = ["alice", "bob", "carol", "dave", "frank", "hana", "oscar", "olga"]
+        members = {name: home.add_member(name) for name in names}
+        # An admin of another server (not this one), and a plain member there.
+        members["mallory"] = away.add_member("mallory", manage_guild=True)
+        members["eve"] = away.add_member("eve")
+        database = workdir / "dupe.sqlite3"
+        dead = await _seed_finished_games(database, home.id, channels["done"].id)
+
+        bot = discord.bot_process(workdir, database=database)
+        async with bot:
+            alice, bob, carol, dave, frank = (members[n] for n in names[:5])
+            start = {"computers": "random", "turn_time": DAY}
+            # A game in play: alice (host, North) and bob (East) must both choose a card.
+            lobby = await alice.slash(channels["play"], "dupe start", **start)
+            await bob.click(lobby, label="Join")
+            await alice.click(lobby, label="Start")
+            play_hands = [await m.click(lobby, label="My hand") for m in (alice, bob)]
+            play = Seated(_game_id(lobby.message), channels["play"], alice, {0: alice, 1: bob})
+            play.turn = _turn_of(play_hands[0].message)
+            # A full lobby: carol and three computers.
+            full = await carol.slash(channels["lobby"], "dupe start", **start)
+            for _ in range(3):
+                await carol.click(full, label="Add computer")
+            full_lobby = Seated(_game_id(full.message), channels["lobby"], carol, {0: carol})
+            # A game where dave took the trick and must distribute it.
+            given = await dave.slash(channels["give"], "dupe start", **start)
+            await dave.click(given, label="Start")
+            hand = (await dave.click(given, label="My hand")).message
+            for _ in range(52):
+                assert hand is not None
+                if hand.custom_ids("dupe:give:"):
+                    break
+                cards = hand.custom_ids("dupe:play:")
+                assert cards, hand.text
+                hand = (await dave.click(hand, custom_id=cards[0])).message
+            assert hand is not None and hand.custom_ids("dupe:give:"), "dave never took a trick"
+            taking = Seated(_game_id(given.message), channels["give"], dave, {0: dave})
+            taking.turn = _turn_of(hand)
+            # An open lobby: hana alone, no computers; members of this server may join.
+            hana = members["hana"]
+            waiting = await hana.slash(channels["open"], "dupe start", computers="none")
+            open_lobby = Seated(_game_id(waiting.message), channels["open"], hana, {0: hana})
+            open_lobby.open = True
+            # A cancelled table.
+            cancelled = await frank.slash(channels["done"], "dupe start", **start)
+            await frank.slash(channels["done"], "dupe cancel")
+            dead.append(_game_id(cancelled.message))
+            # Private messages for everyone to click forged buttons on.
+            for name, member in members.items():
+                guild = away if name in ("mallory", "eve") else home
+                await member.slash(guild.channel, "dupe rules")
+                await member.slash(guild.channel, "leaderboard")
+            await discord.settle()
+
+            guild_of = {
+                m.id: (away if n in ("mallory", "eve") else home) for n, m in members.items()
+            }
+            fuzz = World(
+                discord=discord,
+                bot=bot,
+                database=database,
+                home=home,
+                away=away,
+                actors=list(members.values()),
+                guild_of=guild_of,
+                tables={"play": play, "lobby": full_lobby, "give": taking, "open": open_lobby},
+                dead_games=dead,
+            )
+            assert_clean(fuzz)
+            fuzz.baseline = fuzz.rows()
+            fuzz.ids = fuzz.known_ids()
+            fuzz.seen = {actor.id: fuzz.carriers(actor) for actor in fuzz.actors}
+            assert fuzz.baseline["games"], "the database has no games"
+            yield fuzz
+            if fuzz._db is not None:
+                fuzz._db.close()
+            total = sum(fuzz.sent.values())
+            print(
+                f"\nfuzz: {total} forged interactions ({fuzz.sent['click']} clicks, "
+                f"{fuzz.sent['slash']} slash commands) in {fuzz.seconds:.1f} s, "
+                f"{fuzz.skipped} legitimate ones not sent"
+            )
+
+
+def _game_id(message: MessageView | None) -> int:
+    assert message is not None
+    for custom_id in message.custom_ids("dupe:", enabled=False):
+        return int(custom_id.rsplit(":", 1)[1])
+    raise AssertionError(f"no game id on {message.labels()}")
+
+
+def assert_clean(world: World) -> None:
+    server = world.discord.server
+    assert server.violations == []
+    assert server.unknown_routes == []
+    assert server.internal_errors == []
+    assert [i.describe() for i in server.unanswered()] == []
+    assert world.bot.returncode is None, world.bot.log_tail()
+    assert world.new_errors() == [], world.bot.log_tail()
+
+
+# --- strategies ---------------------------------------------------------------------------
+
+NUMBERS = st.one_of(
+    st.integers(0, 60).map(str),
+    st.integers(0, 10**25).map(str),
+    st.sampled_from(["", "-1", "+1", "00", "007", "1e3", "0x1", "9" * 18, "9" * 19, "1" * 40]),
+    st.text(string.digits, min_size=1, max_size=30),
+    st.sampled_from(["٣", "３", "¹", "Ⅳ"]),  # digits that are not ASCII
+)
+TOKENS = st.one_of(
+    NUMBERS,
+    st.sampled_from(CARDS),
+    st.sampled_from(["1S", "10H", "AX", "as", "ZZ", "A", "ASS", "🂡", "♠A"]),
+    st.text(SEATS, max_size=6),
+    st.text("NESWnesw ", max_size=5),
+    st.sampled_from(["join", "leave", "addcpu", "start", "cancel", "hand", "play", "give"]),
+    st.sampled_from(["giveok", "lobby", "lb", "dupe", "JOIN", "start ", ""]),
+    st.text(max_size=12),
+)
+
+
+@st.composite
+def custom_ids(draw: st.DrawFn, world: World) -> str:
+    """A forged custom id: random, a valid shape with chosen values, or a mutation."""
+    kind = draw(st.sampled_from(["mutant"] * 5 + ["shaped"] * 3 + ["random", "leaderboard"]))
+    games = [t.game_id for t in world.tables.values()] + world.dead_games
+    game = draw(st.one_of(st.sampled_from(games).map(str), NUMBERS))
+    turns = [t.turn for t in world.tables.values() if t.turn is not None]
+    turn = draw(
+        st.one_of(
+            st.sampled_from(turns).flatmap(
+                lambda t: st.sampled_from([t - 1, t, t + 1, t + 13, 0, 51, 52, 99])
+            ),
+            st.integers(0, 99),
+        ).map(lambda t: str(max(t, 0)))
+        | NUMBERS
+    )
+    seat = draw(st.sampled_from("0123") | st.sampled_from(["4", "9", "-1", "00", "N", ""]))
+    if kind == "random":
+        return draw(st.text(max_size=120) | st.text(string.printable, max_size=100))
+    if kind == "leaderboard":
+        guild = draw(
+            st.sampled_from([str(world.home.id), str(world.away.id)]) | NUMBERS,
+        )
+        page = draw(st.sampled_from(["0", "1", "2", "3", "10", "999999", "1000000"]) | NUMBERS)
+        return f"lb:{guild}:{page}"
+    if kind == "shaped":
+        card = draw(st.sampled_from(CARDS) | TOKENS)
+        assignment = draw(
+            st.permutations(SEATS).map("".join)
+            | st.text(SEATS, max_size=5)
+            | st.text("NESWX", min_size=4, max_size=4)
+        )
+        what = draw(st.sampled_from(["join", "leave", "addcpu", "start", "cancel"]) | TOKENS)
+        return draw(
+            st.sampled_from(
+                [
+                    f"dupe:lobby:{what}:{game}",
+                    f"dupe:hand:{game}",
+                    f"dupe:play:{game}:{seat}:{turn}:{card}",
+                    f"dupe:give:{game}:{seat}:{turn}:{assignment[:3]}",
+                    f"dupe:give:{game}:{seat}:{turn}:{assignment}",
+                    f"dupe:giveok:{game}:{seat}:{turn}:{assignment}",
+                ]
+            )
+        )
+    base = draw(st.sampled_from(world.ids))
+    parts = base.split(":")
+    for _ in range(draw(st.integers(1, 3))):
+        op = draw(
+            st.sampled_from(
+                ["replace"] * 4
+                + ["game", "seat", "turn", "truncate", "insert", "drop", "dup"]
+                + ["separator", "case", "pad", "unicode"]
+            )
+        )
+        if op == "replace" and parts:
+            parts[draw(st.integers(0, len(parts) - 1))] = draw(TOKENS)
+        elif op in ("game", "seat", "turn") and len(parts) > 2:
+            index = {"game": 2, "seat": 3, "turn": 4}[op]
+            if parts[0] == "lb":
+                index = min(index, len(parts) - 1)
+            if index < len(parts):
+                parts[index] = {"game": game, "seat": seat, "turn": turn}[op]
+        elif op == "truncate":
+            joined = ":".join(parts)
+            return joined[: draw(st.integers(0, max(len(joined) - 1, 0)))]
+        elif op == "insert":
+            parts.insert(draw(st.integers(0, len(parts))), draw(TOKENS))
+        elif op == "drop" and parts:
+            del parts[draw(st.integers(0, len(parts) - 1))]
+        elif op == "dup" and parts:
+            index = draw(st.integers(0, len(parts) - 1))
+            parts.insert(index, parts[index])
+        elif op == "separator":
+            sep = draw(st.sampled_from([";", "::", " : ", "/", "", "\u200b:", "：", "\n"]))
+            return sep.join(parts)
+        elif op == "case":
+            return draw(st.sampled_from([str.upper, str.title, str.swapcase]))(":".join(parts))
+        elif op == "pad":
+            pad = draw(st.sampled_from([" ", "\n", "\t", "\x00", "\u200b", "\ufeff", ":"]))
+            joined = ":".join(parts)
+            return draw(st.sampled_from([pad + joined, joined + pad, pad + joined + pad]))
+        elif op == "unicode":
+            joined = ":".join(parts)
+            where = draw(st.integers(0, len(joined)))
+            return joined[:where] + draw(st.text(min_size=1, max_size=4)) + joined[where:]
+    return ":".join(parts)
+
+
+class Forged:
+    """One forged interaction: a command (``data`` is the command's) or a click (``data``
+    is the component's, shown on ``message``)."""
+
+    __slots__ = ("actor", "channel_id", "data", "kind", "message")
+
+    def __init__(
+        self,
+        kind: int,
+        actor: MemberActor,
+        channel_id: int,
+        data: dict[str, Any],
+        message: Message | None = None,
+    ) -> None:
+        self.kind = kind  # APPLICATION_COMMAND or MESSAGE_COMPONENT
+        self.actor = actor
+        self.channel_id = channel_id
+        self.data = data
+        self.message = message
+
+    def __repr__(self) -> str:
+        return self.describe()
+
+    def describe(self) -> str:
+        where = f"message {self.message.id}" if self.message else f"channel {self.channel_id}"
+        private = " (private)" if self.message and self.message.ephemeral else ""
+        return f"{self.actor.name} on {where}{private}: {self.data!r}"
+
+
+@st.composite
+def clicks(draw: st.DrawFn, world: World) -> Forged:
+    """A click on a forged button: by anyone, on a message they see, public or private."""
+    actor = draw(st.sampled_from(world.actors))
+    message = draw(st.sampled_from(world.seen[actor.id]))
+    custom_id = draw(custom_ids(world))
+    component_type = draw(st.sampled_from([2] * 9 + [3]))
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+    if component_type == 3:
+        data["values"] = draw(st.lists(TOKENS, max_size=2))
+    return Forged(MESSAGE_COMPONENT, actor, message.channel_id, data, message)
+
+
+def _option(name: str, kind: int, value: Any) -> dict[str, Any]:
+    return {"name": name, "type": kind, "value": value}
+
+
+VALUES = st.one_of(
+    st.text(max_size=40),
+    st.integers(-(2**63), 2**63),
+    st.booleans(),
+    st.sampled_from(["strict", "open", "expert", "greedy", "random", "none", "STRICT", ""]),
+    st.sampled_from([30, 60, 86400, 0, -30, 31, 10**12, 2**53 + 1]),
+)
+
+
+@st.composite
+def option_for(draw: st.DrawFn, name: str) -> dict[str, Any]:
+    """One option of ``/dupe start``: a declared choice, or anything, of any basic type."""
+    declared = 4 if name == "turn_time" else 3
+    if name in START_CHOICES and draw(st.booleans()):
+        return _option(name, declared, draw(st.sampled_from(START_CHOICES[name])))
+    kind = draw(st.sampled_from([declared, declared, 3, 4, 5, 10]))
+    if kind == 10:  # NUMBER: Discord sends numbers (discord.py converts with float())
+        return _option(name, kind, draw(st.floats(allow_nan=False, allow_infinity=False)))
+    return _option(name, kind, draw(VALUES))
+
+
+@st.composite
+def slash_commands(draw: st.DrawFn, world: World) -> Forged:
+    """A raw slash command payload: known or unknown command and subcommand, options in
+    or outside the declared choices, of the declared type or not, unknown options."""
+    actor = draw(st.sampled_from(world.actors))
+    guild = world.guild_of[actor.id]
+    channel_id = draw(st.sampled_from(sorted(guild.guild.channels)))
+    commands = {c["name"]: c for c in world.discord.server.commands_for(guild.id)}
+    name = draw(st.sampled_from(["dupe"] * 6 + ["leaderboard", "dupe-x", "help", "DUPE"]))
+    command = commands.get(name)
+    data: dict[str, Any] = {
+        "id": str(command["id"]) if command else draw(NUMBERS.filter(bool)),
+        "name": name,
+        "type": 1,
+    }
+    if name == "dupe":
+        sub = draw(
+            st.sampled_from(["start"] * 4 + ["hand", "status", "rules", "cancel"])
+            | st.sampled_from(["", "play", "Start", "start ", "leaderboard"])
+        )
+        names = draw(
+            st.lists(
+                st.sampled_from([*START_CHOICES, "memory", "seat", "turn_time", "x"]),
+                max_size=4,
+                unique=True,
+            )
+        )
+        options = [draw(option_for(n)) for n in names]
+        shape = draw(st.integers(0, 19))
+        if shape == 0:
+            data["options"] = options  # no subcommand: options straight on the group
+        elif shape == 1:  # a subcommand group that is none, or one level too deep
+            inner = [{"name": draw(st.sampled_from(["start", "x"])), "type": 1, "options": []}]
+            data["options"] = [{"name": sub, "type": 2, "options": inner}]
+        else:
+            data["options"] = [{"name": sub, "type": 1, "options": options}]
+    elif draw(st.booleans()):
+        data["options"] = [draw(option_for(draw(st.sampled_from(["page", "memory", "x"]))))]
+    elif draw(st.booleans()):
+        data["options"] = [{"name": "start", "type": 1, "options": []}]  # on a plain command
+    if command and command.get("guild_id"):
+        data["guild_id"] = str(command["guild_id"])
+    return Forged(APPLICATION_COMMAND, actor, channel_id, data)
+
+
+# --- sending and judging ------------------------------------------------------------------
+
+
+def _build(world: World, forged: Forged) -> Interaction:
+    """The interaction a tampered client would make Discord send: a click carries the
+    message with the forged button on it (as the client showed it)."""
+    server = world.discord.server
+    interaction = server._base_interaction(
+        forged.kind, forged.channel_id, forged.actor.id, forged.data, message=forged.message
+    )
+    if forged.message is not None:
+        custom_id = forged.data["custom_id"]
+        if forged.data["component_type"] == 3:
+            component = {
+                "type": 3,
+                "custom_id": custom_id,
+                "options": [{"label": "x", "value": "x"}],
+            }
+        else:
+            component = {"type": 2, "style": 2, "label": "·", "custom_id": custom_id}
+        interaction.payload["message"]["components"] = [{"type": 1, "components": [component]}]
+    return interaction
+
+
+def _judge(world: World, forged: Forged, interaction: Interaction) -> None:
+    server = world.discord.server
+    what = forged.describe()
+    kind = interaction.callback_type
+    answer = server.messages.get(interaction.original_message_id or 0)
+    assert kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE), f"callback {kind} to {what}"
+    assert answer is not None, f"no message answers {what}"
+    # Private: a new ephemeral message, or an update of the member's own private message.
+    assert answer.ephemeral_to == forged.actor.id and answer.flags & EPHEMERAL, (
+        f"a public answer to {what}: {MessageView.of(answer).text!r}"
+    )
+    if kind == UPDATE_MESSAGE:
+        assert forged.message is not None and forged.message.id == answer.id, what
+    for followup in interaction.followup_ids:
+        assert server.messages[followup].ephemeral_to == forged.actor.id, what
+    text = MessageView.of(answer).text.strip()
+    assert any(c.isalpha() for c in text), f"an empty answer to {what}: {text!r}"
+    assert "Traceback" not in text and "Something went wrong" not in text, (
+        f"{what} was answered as an unexpected error: {text!r}\n{world.bot.log_tail()}"
+    )
+
+
+async def _send_batch(world: World, batch: list[Forged]) -> None:
+    server = world.discord.server
+    kept = []
+    for forged in batch:
+        legit = (
+            world.legitimate_click(forged.actor, forged.data["custom_id"])
+            if forged.kind == MESSAGE_COMPONENT
+            else world.legitimate_slash(forged.actor, forged.channel_id, forged.data)
+        )
+        if legit:
+            world.skipped += 1
+        else:
+            kept.append(forged)
+    if not kept:
+        return
+    rows, public = world.rows(), world.public()
+    started = time.monotonic()
+    interactions = [_build(world, forged) for forged in kept]
+    for interaction in interactions:
+        server.dispatch(interaction)
+    waits = [asyncio.shield(i.answered) for i in interactions if i.answered is not None]
+    done, pending = await asyncio.wait(waits, timeout=10.0)
+    world.seconds += time.monotonic() - started
+    for forged, interaction in zip(kept, interactions, strict=True):
+        world.sent["click" if forged.kind == MESSAGE_COMPONENT else "slash"] += 1
+        assert interaction.responded, (
+            f"no answer to {forged.describe()} (“This interaction failed”)\n{world.bot.log_tail()}"
+        )
+    del done, pending
+    for forged, interaction in zip(kept, interactions, strict=True):
+        _judge(world, forged, interaction)
+    assert world.bot.returncode is None, f"the bot died:\n{world.bot.log_tail()}"
+    assert world.new_errors() == [], world.bot.log_tail()
+    assert server.violations == [], server.violations
+    assert world.rows() == rows, "the database changed: " + "; ".join(
+        forged.describe() for forged in kept
+    )
+    assert world.public() == public, "a public message changed: " + "; ".join(
+        forged.describe() for forged in kept
+    )
+
+
+# --- the tests -------------------------------------------------------------------------------
+
+
+@_settings(EXAMPLES)
+@given(data=st.data())
+async def test_forged_clicks_change_nothing_and_are_answered_privately(
+    world: World, data: st.DataObject
+) -> None:
+    batch = data.draw(st.lists(clicks(world), min_size=1, max_size=8), label="clicks")
+    await _send_batch(world, batch)
+
+
+@_settings(EXAMPLES * 2 // 3)
+@given(data=st.data())
+async def test_forged_slash_commands_change_nothing_and_are_answered_privately(
+    world: World, data: st.DataObject
+) -> None:
+    batch = data.draw(st.lists(slash_commands(world), min_size=1, max_size=8), label="commands")
+    await _send_batch(world, batch)
+
+
+async def test_every_known_button_forged_by_everyone(world: World) -> None:
+    """The systematic sweep: every custom id the bot has shown (and the lobby, hand and
+    leaderboard ids of every table), pressed by every member, on each of the messages they
+    see in turn (public table messages, their private hands, rules and leaderboards)."""
+    batch: list[Forged] = []
+    for actor in world.actors:
+        carriers = world.seen[actor.id]
+        for index, custom_id in enumerate(world.ids):
+            message = carriers[index % len(carriers)]
+            data = {"custom_id": custom_id, "component_type": 2}
+            batch.append(Forged(MESSAGE_COMPONENT, actor, message.channel_id, data, message))
+    for start in range(0, len(batch), 16):
+        await _send_batch(world, batch[start : start + 16])
+
+
+async def test_after_the_fuzz_everything_is_as_before(world: World) -> None:
+    await world.discord.settle()
+    assert_clean(world)
+    assert world.rows() == world.baseline
+    assert sum(world.sent.values()) > 0
