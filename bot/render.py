@@ -125,6 +125,7 @@ class TableInfo:
     warned: Sequence[int] = ()
     deadline: float | None = None
     status: str = "playing"
+    pictures: bool = True
 
 
 def _rules_line(info: TableInfo) -> str:
@@ -135,7 +136,8 @@ def _rules_line(info: TableInfo) -> str:
     )
     minutes = info.turn_seconds / 60
     turn = f"{info.turn_seconds} s" if info.turn_seconds < 120 else f"{minutes:g} min"
-    return f"Memory: {info.memory} · Turn time: {turn} · {fill}"
+    pictures = "pictures on" if info.pictures else "pictures off"
+    return f"Memory: {info.memory} · Turn time: {turn} · {fill} · {pictures}"
 
 
 def lobby_message(info: TableInfo) -> Rendered:
@@ -255,10 +257,12 @@ def hand_message(
     seats: Mapping[int, SeatInfo],
     notice: str | None = None,
     assignment: str = "",
+    pictures: bool = False,
 ) -> Rendered:
     """Return a seat's private message: identity card, hand as card buttons, trick state;
     for the taker, the distribution steps (``assignment`` holds the seat letters chosen so
-    far for the revealed cards, in order)."""
+    far for the revealed cards, in order); with ``pictures``, a button for a picture of
+    the hand."""
     seat = view.seat
     assert seat is not None
     lines: list[str] = []
@@ -308,6 +312,15 @@ def hand_message(
             _distribution_controls(game_id, view, seat, turn, assignment, lines, buttons)
         if hand:
             lines.append("Your hand: " + " ".join(map(str, hand)))
+    if pictures and hand and view.phase is not Phase.OVER:
+        buttons.add_item(
+            discord.ui.Button(
+                label="🖼 Picture of my hand",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"dupe:pic:{game_id}",
+                row=4,
+            )
+        )
     return Rendered(content="\n".join(lines), embeds=[], view=_finished(buttons))
 
 

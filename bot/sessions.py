@@ -55,10 +55,16 @@ class TableOptions:
     memory: str = "strict"
     turn_seconds: int = 120
     level: str | None = "expert"
+    pictures: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """Return the options as stored."""
-        return {"memory": self.memory, "turn_seconds": self.turn_seconds, "level": self.level}
+        return {
+            "memory": self.memory,
+            "turn_seconds": self.turn_seconds,
+            "level": self.level,
+            "pictures": self.pictures,
+        }
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> TableOptions:
@@ -67,6 +73,7 @@ class TableOptions:
             memory=str(data.get("memory", "strict")),
             turn_seconds=int(data.get("turn_seconds", 120)),
             level=data.get("level"),
+            pictures=bool(data.get("pictures", True)),
         )
 
     def engine_options(self) -> DupeOptions:

@@ -31,6 +31,10 @@ TURN_CHOICES = [
     app_commands.Choice(name="1 hour", value=3600),
     app_commands.Choice(name="1 day", value=86400),
 ]
+PICTURE_CHOICES = [
+    app_commands.Choice(name="on — pictures as well as text", value="on"),
+    app_commands.Choice(name="off — text only", value="off"),
+]
 GAME_CHOICES = [app_commands.Choice(name="Dupe", value="dupe")]
 SORT_CHOICES = [
     app_commands.Choice(name="rating — the skill the system is sure of (μ − 3σ)", value="rating"),
@@ -62,8 +66,11 @@ class DupeCog(
         memory="Whether players may look at their own won cards during a deal",
         turn_time="Time for each decision before a computer player decides for you",
         computers="Computer players that fill empty seats when the host starts",
+        pictures="Whether tricks, scorings and hands are also shown as pictures",
     )
-    @app_commands.choices(memory=MEMORY_CHOICES, computers=COMPUTER_CHOICES)
+    @app_commands.choices(
+        memory=MEMORY_CHOICES, computers=COMPUTER_CHOICES, pictures=PICTURE_CHOICES
+    )
     @app_commands.choices(turn_time=TURN_CHOICES)
     async def start(
         self,
@@ -71,6 +78,7 @@ class DupeCog(
         memory: app_commands.Choice[str] | None = None,
         turn_time: app_commands.Choice[int] | None = None,
         computers: app_commands.Choice[str] | None = None,
+        pictures: app_commands.Choice[str] | None = None,
     ) -> None:
         settings = self.bot.settings
         level: str | None = settings.computer_level
@@ -80,6 +88,7 @@ class DupeCog(
             memory=memory.value if memory else "strict",
             turn_seconds=turn_time.value if turn_time else settings.turn_seconds,
             level=level,
+            pictures=pictures is None or pictures.value == "on",
         )
         await self.bot.dupe.safely(interaction, self.bot.dupe.start_table(interaction, options))
 

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import io
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
-from bot import render
+from bot import pictures, render
 from bot.errors import answer_error, reply_private
 from bot.render import SeatInfo, TableInfo
 from bot.sessions import Outcome, Sessions, Table, TableOptions, UserError
 from engine.cards import Card, by_suit, parse_card
-from engine.dupe import SEAT_LETTERS, Distribute, Phase, play
+from engine.dupe import SEAT_LETTERS, SEAT_NAMES, Distribute, Phase, play
 from engine.errors import ParseError
 
 __all__ = ["DupeController"]
@@ -39,6 +41,12 @@ class _HandHandle:
     created: float
 
 
+def _moves_made(table: Table) -> int:
+    """Return how far the game has got (its move count), to tell whether a hand rendered
+    earlier is still current."""
+    return -1 if table.state is None else len(table.state.moves)
+
+
 def seat_infos(table: Table) -> dict[int, SeatInfo]:
     """Return how each seat is shown."""
     return {
@@ -49,6 +57,40 @@ def seat_infos(table: Table) -> dict[int, SeatInfo]:
         )
         for seat, record in table.seats.items()
     }
+
+
+def _picture_names(table: Table) -> list[str]:
+    """Return who sits in each seat, as the pictures write it."""
+    names = []
+    for seat in range(4):
+        record = table.seats.get(seat)
+        if record is None:
+            names.append(SEAT_NAMES[seat])
+        elif record.user_id is None:
+            names.append(f"Computer ({record.level})")
+        else:
+            names.append(record.name)
+    return names
+
+
+def _trick_to_picture(
+    table: Table,
+) -> tuple[tuple[int, int, str], tuple[Any, ...]] | None:
+    """Return the trick the table message shows, as a key and ``trick_picture``'s
+    arguments: the revealed trick awaiting its distribution, or the last one completed
+    (``None`` when there is none, or pictures are off)."""
+    state = table.state
+    if not table.options.pictures or state is None or table.status != "playing":
+        return None
+    view = state.public_view()
+    names = _picture_names(table)
+    if view.revealed is not None:
+        return (view.deal, view.trick, "revealed"), (view.revealed, names, view.taker, None)
+    last = view.last_trick
+    if last is None or last.deal != view.deal:
+        return None
+    received = last.received if last.taker is not None else None
+    return (last.deal, last.trick, "given"), (last.cards, names, last.taker, received)
 
 
 def table_info(table: Table) -> TableInfo:
@@ -66,6 +108,7 @@ def table_info(table: Table) -> TableInfo:
         warned=warned,
         deadline=table.deadline,
         status=table.status,
+        pictures=table.options.pictures,
     )
 
 
@@ -113,6 +156,7 @@ class DupeController:
         self._now = sessions.clock
         self._hands: dict[tuple[int, int], _HandHandle] = {}
         self.scheduler = sessions.scheduler
+        self._pictured: dict[int, tuple[int, int, str] | None] = {}  # table → trick shown
         self._tasks: set[asyncio.Task[None]] = set()
         sessions.notify = self.on_outcome
 
@@ -141,6 +185,7 @@ class DupeController:
             seat_infos(table),
             notice=notice,
             assignment=assignment,
+            pictures=table.options.pictures,
         )
 
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
@@ -164,12 +209,21 @@ class DupeController:
         message (the hand itself), otherwise as a new private message — a hand must never
         replace a public message, even when a forged button names one."""
         shown = self._hand(table, seat, notice=notice, assignment=assignment)
+        made = _moves_made(table)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await _edit_response(interaction, shown)
         else:
             await _send_response(interaction, shown, ephemeral=True)
         self._remember_hand(table, seat, interaction)
+        await self._catch_up(table, seat, made)
+
+    async def _catch_up(self, table: Table, seat: int, made: int) -> None:
+        """A hand answer is rendered before it is sent; if others moved meanwhile (while it
+        waited out a 429, say), a newer hand may have been shown first and this older one
+        landed over it: show the hand as it is now."""
+        if _moves_made(table) != made:
+            await self._refresh_hand(table, seat)
 
     # --- slash commands ------------------------------------------------------------
 
@@ -288,8 +342,31 @@ class DupeController:
             raise UserError("You are not playing at this table; you can watch the table message.")
         if table.status == "lobby" or table.state is None:
             raise UserError("The game has not started yet: your cards are dealt when it does.")
+        made = _moves_made(table)
         await _send_response(interaction, self._hand(table, seat), ephemeral=True)
         self._remember_hand(table, seat, interaction)
+        await self._catch_up(table, seat, made)
+
+    async def show_hand_picture(self, interaction: discord.Interaction, game_id: int) -> None:
+        """“Picture of my hand”: the presser's own hand as a picture, privately."""
+        table = self.sessions.table(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("You are not playing at this table; you can watch the table message.")
+        if table.state is None:
+            raise UserError("The game has not started yet: your cards are dealt when it does.")
+        if not table.options.pictures:
+            raise UserError("Pictures are turned off at this table.")
+        hand = table.state.view(seat).hand
+        if not hand:
+            raise UserError("You have no cards in hand right now.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await pictures.render_off_loop(pictures.hand_picture, hand)
+        await interaction.followup.send(
+            f"Your hand ({len(hand)} cards): " + " ".join(map(str, sorted(hand, key=by_suit))),
+            file=discord.File(io.BytesIO(data), filename=pictures.picture_filename("hand")),
+            ephemeral=True,
+        )
 
     async def play_card(
         self, interaction: discord.Interaction, game_id: int, seat: int, turn: int, code: str
@@ -413,7 +490,15 @@ class DupeController:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         for result in outcome.new_results:
             shown = render.deal_scoring(result, seat_infos(table))
-            await self._send(channel, shown)
+            file = None
+            if table.options.pictures:
+                data = await pictures.render_off_loop(
+                    pictures.scoring_picture, result, _picture_names(table)
+                )
+                file = discord.File(
+                    io.BytesIO(data), filename=pictures.picture_filename("scoring", result.deal)
+                )
+            await self._send(channel, shown, file)
         if outcome.finished:
             assert table.state is not None
             await self._send(
@@ -433,9 +518,17 @@ class DupeController:
                 if seat not in answered:
                     self._spawn(self._refresh_hand(table, seat), f"dupe-hand-{table.id}-{seat}")
 
-    async def _send(self, channel: discord.abc.Messageable, shown: render.Rendered) -> None:
+    async def _send(
+        self,
+        channel: discord.abc.Messageable,
+        shown: render.Rendered,
+        file: discord.File | None = None,
+    ) -> None:
         try:
-            await channel.send(content=shown.content, embeds=shown.embeds)
+            if file is None:
+                await channel.send(content=shown.content, embeds=shown.embeds)
+            else:
+                await channel.send(content=shown.content, embeds=shown.embeds, file=file)
         except discord.HTTPException as error:
             log.warning("could not post to channel: %s", error)
 
@@ -447,10 +540,14 @@ class DupeController:
             self._hands.pop((table.id, seat), None)
             return
         try:
-            shown = self._hand(table, seat)
-            await handle.interaction.edit_original_response(
-                content=shown.content, embeds=shown.embeds, view=shown.buttons()
-            )
+            while True:
+                made = _moves_made(table)
+                shown = self._hand(table, seat)
+                await handle.interaction.edit_original_response(
+                    content=shown.content, embeds=shown.embeds, view=shown.buttons()
+                )
+                if _moves_made(table) == made:
+                    break  # else an edit of a later state may have landed first: again
         except discord.HTTPException as error:
             log.debug("game %s: hand message of seat %s not updated: %s", table.id, seat, error)
             self._hands.pop((table.id, seat), None)
@@ -469,6 +566,7 @@ class DupeController:
     def _forget(self, table: Table) -> None:
         """Drop what is kept for a table that has ended."""
         self.scheduler.cancel(("edit", table.id))
+        self._pictured.pop(table.id, None)
         for seat in range(4):
             self._hands.pop((table.id, seat), None)
 
@@ -478,9 +576,22 @@ class DupeController:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             shown = render_table(table)
+            extra: dict[str, Any] = {}
+            picture = _trick_to_picture(table)
+            key = None if picture is None else picture[0]
+            if key != self._pictured.get(table.id):
+                # The shown trick changed: attach its picture (or take the old one away).
+                files = []
+                if picture is not None:
+                    data = await pictures.render_off_loop(pictures.trick_picture, *picture[1])
+                    name = pictures.picture_filename("trick")
+                    files.append(discord.File(io.BytesIO(data), filename=name))
+                extra["attachments"] = files
             await channel.get_partial_message(table.message_id).edit(
-                content=shown.content, embeds=shown.embeds, view=shown.buttons()
+                content=shown.content, embeds=shown.embeds, view=shown.buttons(), **extra
             )
+            if "attachments" in extra:
+                self._pictured[table.id] = key
         except discord.HTTPException as error:
             log.warning("game %s: table message not updated: %s", table.id, error)
 

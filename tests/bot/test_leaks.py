@@ -61,9 +61,11 @@ SCORED = re.compile(r"deal (\d) scored")
 CUSTOM_ID = re.compile(
     r"dupe:lobby:(?:join|leave|addcpu|start|cancel):(?P<lobby>\d+)"
     r"|dupe:hand:(?P<hand>\d+)"
+    r"|dupe:pic:\d+"
     r"|dupe:play:(?P<pgame>\d+):(?P<pseat>[0-3]):(?P<pturn>\d+):(?P<card>[2-9TJQKA][SHDC])"
     r"|dupe:(?:give|giveok):(?P<ggame>\d+):(?P<gseat>[0-3]):(?P<gturn>\d+):[NESW]{0,4}"
-    r"|lb:\d+:\d+"
+    r"|lb:\d+(?::dupe:(?:rating|wins|points))?:\d+"
+    r"|rp:\d+:\d+:(?:p|n|d[1-4])"
 )
 
 

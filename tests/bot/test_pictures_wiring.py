@@ -1,0 +1,60 @@
+"""Pictures in the messages that exist: the trick on the table message, each deal's scoring,
+a member's own hand on request (privately); none of it with pictures turned off."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from engine.dupe import Phase
+from tests.bot.driver import Game, World, forge_click, ids_of, private_text
+
+
+async def test_the_table_shows_the_trick_and_each_scoring_as_a_picture(world: World) -> None:
+    (alice,) = world.members("alice")
+    game, _ = await Game.open(world, alice, computers="random")
+    await game.press(alice, "Start")
+    await game.open_hand(alice)
+    assert [a.filename for a in game.message.attachments] == []  # no trick yet
+    rng = random.Random(3)
+    await game.play([alice], rng, until=lambda s: s.trick == 2, strict=True)
+    assert [a.filename for a in game.message.attachments] == ["trick.png"]
+    await game.play([alice], rng, until=lambda s: s.deal == 2, strict=True)
+    (scoring,) = world.titled("Dupe — deal 1 scored")
+    assert [a.filename for a in scoring.attachments] == ["scoring-deal-1.png"]
+    # The text says it all too: the picture is never the only way to read the scoring.
+    assert "Totals" in [f.name for f in scoring.embeds[0].fields]
+
+
+async def test_a_member_asks_for_a_picture_of_her_own_hand(world: World) -> None:
+    alice, bob = world.members("alice", "bob")
+    game, _ = await Game.open(world, alice, computers="random")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    assert f"dupe:pic:{game.id}" in ids_of(hand)
+    shown = await alice.click(hand, label="🖼 Picture of my hand")
+    answer = shown.response  # the deferred (“thinking…”) answer, completed with the file
+    assert answer is not None and answer.ephemeral
+    (picture,) = answer.attachments
+    assert picture.filename == "hand.png"  # the name tells nothing
+    data = await picture.read()
+    assert Image.open(io.BytesIO(data)).format == "PNG"
+    # Someone who is not seated gets no picture of anyone's hand.
+    refused = await forge_click(bob, game.message, f"dupe:pic:{game.id}")
+    assert "not playing at this table" in private_text(refused)
+
+
+async def test_pictures_off_means_text_only(world: World) -> None:
+    (alice,) = world.members("alice")
+    game, _ = await Game.open(world, alice, computers="random", pictures="off")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    assert not any(i.startswith("dupe:pic:") for i in ids_of(hand))
+    assert "pictures off" in (game.message.embeds[0].footer.text or "")
+    await game.play([alice], random.Random(4), until=lambda s: s.deal == 2, strict=True)
+    assert game.state().phase is Phase.CHOOSE
+    assert game.message.attachments == []
+    (scoring,) = world.titled("Dupe — deal 1 scored")
+    assert scoring.attachments == []
