@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -126,6 +127,7 @@ class TableInfo:
     deadline: float | None = None
     status: str = "playing"
     pictures: bool = True
+    seating: str = "join"
 
 
 def _rules_line(info: TableInfo) -> str:
@@ -137,7 +139,8 @@ def _rules_line(info: TableInfo) -> str:
     minutes = info.turn_seconds / 60
     turn = f"{info.turn_seconds} s" if info.turn_seconds < 120 else f"{minutes:g} min"
     pictures = "pictures on" if info.pictures else "pictures off"
-    return f"Memory: {info.memory} · Turn time: {turn} · {fill} · {pictures}"
+    seating = "random seats" if info.seating == "random" else "seats in join order"
+    return f"Memory: {info.memory} · Turn time: {turn} · {fill} · {seating} · {pictures}"
 
 
 def lobby_message(info: TableInfo) -> Rendered:
@@ -568,6 +571,22 @@ def replay_step(
             )
         )
     return Rendered(content=None, embeds=[embed], view=_finished(view))
+
+
+def defaults_text(options: Mapping[str, Any], changed: bool) -> str:
+    """Return a server's defaults for new tables, as ``/dupe defaults`` shows them."""
+    level = options.get("level")
+    turn = int(options.get("turn_seconds", 120))
+    lines = [
+        "**Defaults for new Dupe tables in this server**" + (" (saved)" if changed else ""),
+        f"• Memory: {options.get('memory', 'strict')}",
+        f"• Turn time: {turn} s",
+        f"• Computers for empty seats: {level or 'none'}",
+        f"• Seating: {'random' if options.get('seating') == 'random' else 'join order'}",
+        f"• Pictures: {'on' if options.get('pictures', True) else 'off'}",
+        "Anyone starting a table can still choose otherwise in /dupe start.",
+    ]
+    return "\n".join(lines)
 
 
 def rules_text() -> str:

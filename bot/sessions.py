@@ -15,6 +15,7 @@ member who has not acted, for that one decision.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import random
@@ -56,6 +57,7 @@ class TableOptions:
     turn_seconds: int = 120
     level: str | None = "expert"
     pictures: bool = True
+    seating: str = "join"  # "join": seats in the order members joined; "random": shuffled
 
     def to_json(self) -> dict[str, Any]:
         """Return the options as stored."""
@@ -64,6 +66,7 @@ class TableOptions:
             "turn_seconds": self.turn_seconds,
             "level": self.level,
             "pictures": self.pictures,
+            "seating": self.seating,
         }
 
     @staticmethod
@@ -74,6 +77,7 @@ class TableOptions:
             turn_seconds=int(data.get("turn_seconds", 120)),
             level=data.get("level"),
             pictures=bool(data.get("pictures", True)),
+            seating="random" if data.get("seating") == "random" else "join",
         )
 
     def engine_options(self) -> DupeOptions:
@@ -392,6 +396,13 @@ class Sessions:
             level = table.options.level or self.default_level
             for seat in missing:
                 seats[seat] = SeatRecord(seat, None, f"Computer ({level})", level)
+            if table.options.seating == "random":
+                order = list(seats.values())
+                random.Random(table.seed).shuffle(order)
+                seats = {
+                    seat: dataclasses.replace(record, seat=seat)
+                    for seat, record in enumerate(order)
+                }
             state = new_game(table.seed, table.options.engine_options())
             players = {
                 s: make_player(r.level or level, table.seed * 4 + s)

@@ -110,6 +110,17 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, game, player)
     ) WITHOUT ROWID;
     """,
+    # 3: a server's defaults for new tables
+    """
+    CREATE TABLE guild_defaults (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        options    TEXT    NOT NULL,
+        updated_by INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game)
+    ) WITHOUT ROWID;
+    """,
 )
 
 
@@ -712,6 +723,32 @@ class Store:
             FinishedGame(record, float(row[-1] or 0.0), results.get(record.id, {}))
             for record, row in zip(records, rows, strict=True)
         ]
+
+    async def defaults(self, guild_id: int, game: str = "dupe") -> dict[str, Any]:
+        """Return the server's defaults for new tables of ``game`` (empty if none)."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT options FROM guild_defaults WHERE guild_id = ? AND game = ?",
+                (guild_id, game),
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        return dict(json.loads(row[0])) if row else {}
+
+    async def set_defaults(
+        self, guild_id: int, options: dict[str, Any], user_id: int, now: float, game: str = "dupe"
+    ) -> None:
+        """Store the server's defaults for new tables of ``game``."""
+        await self._write(
+            [
+                (
+                    "INSERT OR REPLACE INTO guild_defaults"
+                    " (guild_id, game, options, updated_by, updated_at) VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, game, json.dumps(options, sort_keys=True), user_id, now),
+                )
+            ]
+        )
 
 
 _LEADERBOARD_ORDER = {

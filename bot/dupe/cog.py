@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -35,6 +35,19 @@ PICTURE_CHOICES = [
     app_commands.Choice(name="on — pictures as well as text", value="on"),
     app_commands.Choice(name="off — text only", value="off"),
 ]
+SEATING_CHOICES = [
+    app_commands.Choice(
+        name="join order — the host sits North, then as members join", value="join"
+    ),
+    app_commands.Choice(name="random — seats are shuffled when the game starts", value="random"),
+]
+OPTION_TEXT = {
+    "memory": "Whether players may look at their own won cards during a deal",
+    "turn_time": "Time for each decision before a computer player decides for you",
+    "computers": "Computer players that fill empty seats when the host starts",
+    "seating": "Seats in the order members joined, or shuffled at the start",
+    "pictures": "Whether tricks, scorings and hands are also shown as pictures",
+}
 GAME_CHOICES = [app_commands.Choice(name="Dupe", value="dupe")]
 SORT_CHOICES = [
     app_commands.Choice(name="rating — the skill the system is sure of (μ − 3σ)", value="rating"),
@@ -62,14 +75,12 @@ class DupeCog(
         super().__init__()
 
     @app_commands.command(name="start", description="Open a Dupe table in this channel")
-    @app_commands.describe(
-        memory="Whether players may look at their own won cards during a deal",
-        turn_time="Time for each decision before a computer player decides for you",
-        computers="Computer players that fill empty seats when the host starts",
-        pictures="Whether tricks, scorings and hands are also shown as pictures",
-    )
+    @app_commands.describe(**OPTION_TEXT)
     @app_commands.choices(
-        memory=MEMORY_CHOICES, computers=COMPUTER_CHOICES, pictures=PICTURE_CHOICES
+        memory=MEMORY_CHOICES,
+        computers=COMPUTER_CHOICES,
+        pictures=PICTURE_CHOICES,
+        seating=SEATING_CHOICES,
     )
     @app_commands.choices(turn_time=TURN_CHOICES)
     async def start(
@@ -78,19 +89,72 @@ class DupeCog(
         memory: app_commands.Choice[str] | None = None,
         turn_time: app_commands.Choice[int] | None = None,
         computers: app_commands.Choice[str] | None = None,
+        seating: app_commands.Choice[str] | None = None,
         pictures: app_commands.Choice[str] | None = None,
     ) -> None:
+        chosen = _chosen(memory, turn_time, computers, seating, pictures)
+        await self.bot.dupe.safely(interaction, self._start(interaction, chosen))
+
+    async def _start(self, interaction: discord.Interaction, chosen: dict[str, Any]) -> None:
         settings = self.bot.settings
-        level: str | None = settings.computer_level
-        if computers is not None:
-            level = None if computers.value == "none" else computers.value
-        options = TableOptions(
-            memory=memory.value if memory else "strict",
-            turn_seconds=turn_time.value if turn_time else settings.turn_seconds,
-            level=level,
-            pictures=pictures is None or pictures.value == "on",
+        options: dict[str, Any] = {
+            "memory": "strict",
+            "turn_seconds": settings.turn_seconds,
+            "level": settings.computer_level,
+            "seating": "join",
+            "pictures": True,
+        }
+        if interaction.guild_id is not None:
+            options.update(await self.bot.store.defaults(interaction.guild_id))
+        options.update(chosen)
+        await self.bot.dupe.start_table(interaction, TableOptions.from_json(options))
+
+    @app_commands.command(
+        name="defaults", description="This server's defaults for new tables (managers set them)"
+    )
+    @app_commands.describe(**OPTION_TEXT)
+    @app_commands.choices(
+        memory=MEMORY_CHOICES,
+        computers=COMPUTER_CHOICES,
+        pictures=PICTURE_CHOICES,
+        seating=SEATING_CHOICES,
+    )
+    @app_commands.choices(turn_time=TURN_CHOICES)
+    async def defaults(
+        self,
+        interaction: discord.Interaction,
+        memory: app_commands.Choice[str] | None = None,
+        turn_time: app_commands.Choice[int] | None = None,
+        computers: app_commands.Choice[str] | None = None,
+        seating: app_commands.Choice[str] | None = None,
+        pictures: app_commands.Choice[str] | None = None,
+    ) -> None:
+        chosen = _chosen(memory, turn_time, computers, seating, pictures)
+        await self.bot.dupe.safely(interaction, self._defaults(interaction, chosen))
+
+    async def _defaults(self, interaction: discord.Interaction, chosen: dict[str, Any]) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise UserError("Defaults belong to a server.")
+        store = self.bot.store
+        current = await store.defaults(guild_id)
+        if chosen:
+            permissions = interaction.permissions
+            if not (permissions and permissions.manage_guild):
+                raise UserError("Only a member who can manage this server can change its defaults.")
+            current.update(chosen)
+            await store.set_defaults(
+                guild_id, current, interaction.user.id, discord.utils.utcnow().timestamp()
+            )
+        settings = self.bot.settings
+        shown = {
+            "turn_seconds": settings.turn_seconds,
+            "level": settings.computer_level,
+            **current,
+        }
+        await interaction.response.send_message(
+            render.defaults_text(shown, changed=bool(chosen)), ephemeral=True
         )
-        await self.bot.dupe.safely(interaction, self.bot.dupe.start_table(interaction, options))
 
     @app_commands.command(name="hand", description="See your hand and identity card (privately)")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -109,6 +173,28 @@ class DupeCog(
     )
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self.bot.dupe.safely(interaction, self.bot.dupe.cancel_command(interaction))
+
+
+def _chosen(
+    memory: app_commands.Choice[str] | None,
+    turn_time: app_commands.Choice[int] | None,
+    computers: app_commands.Choice[str] | None,
+    seating: app_commands.Choice[str] | None,
+    pictures: app_commands.Choice[str] | None,
+) -> dict[str, Any]:
+    """Return the table options a command was given, by stored key."""
+    chosen: dict[str, Any] = {}
+    if memory is not None:
+        chosen["memory"] = memory.value
+    if turn_time is not None:
+        chosen["turn_seconds"] = turn_time.value
+    if computers is not None:
+        chosen["level"] = None if computers.value == "none" else computers.value
+    if seating is not None:
+        chosen["seating"] = seating.value
+    if pictures is not None:
+        chosen["pictures"] = pictures.value == "on"
+    return chosen
 
 
 class LeaderboardCog(commands.Cog, name="Leaderboard"):

@@ -109,6 +109,7 @@ def table_info(table: Table) -> TableInfo:
         deadline=table.deadline,
         status=table.status,
         pictures=table.options.pictures,
+        seating=table.options.seating,
     )
 
 
