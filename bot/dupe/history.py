@@ -77,7 +77,11 @@ class HistoryCog(commands.Cog, name="History"):
     ) -> None:
         """Show one step of a finished game's replay (a new private reply, or an edit of
         the member's own private replay when a button was pressed)."""
-        record = await self.bot.store.game(game_id)
+        record = None
+        # Discord keeps /replay's game within its range; a forged payload may carry any
+        # value, and SQLite cannot even look up an integer of 2**63 or more.
+        if isinstance(game_id, int) and 0 < game_id < 2**63:
+            record = await self.bot.store.game(game_id)
         if record is None or record.guild_id != interaction.guild_id:
             raise UserError(f"There is no game #{game_id} in this server. See /history.")
         if record.status in ("lobby", "playing"):
