@@ -9,22 +9,24 @@ seated nowhere; and a second server whose member may manage *that* server.
 Hypothesis then sends thousands of interactions a client could forge: component clicks
 with random strings and mutations of real custom ids (other games, other seats,
 stale and future turns, bad cards, non-bijective distributions, overlong numbers,
-unicode, prefixes, ``lb:`` pages), on public and private messages, each message carrying
-the forged button as a tampered client would show it; and slash commands whose raw
-payload has unknown subcommands, options outside the declared choices and values of the
-wrong type. For every interaction: a callback (never "This interaction failed"), a
-private answer (an ephemeral message, or an in-place update of the member's own private
-message) that is a readable sentence and not the apology for an unexpected error, the
+unicode, prefixes, ``lb:`` pages, ``rp:`` steps), on public and private messages, each
+message carrying the forged button as a tampered client would show it; and slash commands,
+built from the commands the bot synced, whose raw payload has unknown commands and
+subcommands, options outside the declared choices and ranges, values of the wrong type and
+unresolved users. For every interaction: a callback (never "This interaction failed"), a
+private answer (an ephemeral message, possibly deferred, or an in-place update of the
+member's own private message) that is a readable sentence and not the apology for an
+unexpected error, the
 bot alive with no ERROR in its log, no public message touched, and the database rows
 exactly as before. Interactions that would be legitimate (the host pressing Cancel, a
 member of the server joining the open lobby, a member playing a card of the current trick
 from their own seat, a complete distribution by the taker) are never sent. A sweep then
 has every member press every known custom id on the messages they see.
 
-``FUZZ_EXAMPLES`` sets the number of hypothesis examples for the clicks (default 500; the
+``FUZZ_EXAMPLES`` sets the number of hypothesis examples for the clicks (default 400; the
 slash commands get two thirds of it), each a batch of 1–8 interactions sent at once: about
-4,000 interactions in all with the sweep, in 30–50 s. Runs are derandomized, so CI
-is reproducible.
+4,000 interactions in all with the sweep, in 30–60 s. Runs are derandomized, so CI is
+reproducible (up to the give game, dealt from a random seed).
 """
 
 from __future__ import annotations
@@ -61,7 +63,10 @@ from tests.loopback.driver import (
 from tests.loopback.fake_discord import (
     APPLICATION_COMMAND,
     CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
     EPHEMERAL,
+    LOADING,
+    MANAGE_GUILD,
     MESSAGE_COMPONENT,
     UPDATE_MESSAGE,
     Interaction,
@@ -73,7 +78,7 @@ pytestmark = [
     pytest.mark.asyncio(loop_scope="module"),
 ]
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "500"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "400"))
 
 
 def _settings(examples: int) -> settings:
@@ -145,6 +150,9 @@ class World:
     def __repr__(self) -> str:
         return "World()"
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis's printer
+        printer.text(repr(self))
+
     # -- observations ------------------------------------------------------------------
 
     def rows(self) -> dict[str, list[tuple[Any, ...]]]:
@@ -189,7 +197,7 @@ class World:
 
     def carriers(self, actor: MemberActor) -> list[Message]:
         """The messages the member sees: public ones of their server, their private ones
-        (their latest four: the hands, the rules, the leaderboard)."""
+        (their latest four: the hands, the rules, the leaderboard, a replay)."""
         server = self.discord.server
         guild = self.guild_of[actor.id]
         public = [
@@ -219,7 +227,10 @@ class World:
                     found.add(f"dupe:giveok:{game}:{seat}:{table.turn}:NESW")
         for game in self.dead_games:
             found |= {f"dupe:lobby:start:{game}", f"dupe:hand:{game}", f"dupe:play:{game}:0:0:2C"}
-        found |= {f"lb:{self.home.id}:0", f"lb:{self.home.id}:1", f"lb:{self.away.id}:0"}
+        for game in [t.game_id for t in self.tables.values()] + self.dead_games:
+            found |= {f"rp:{game}:0:n", f"rp:{game}:1:p", f"rp:{game}:3:d2"}
+        for guild in (self.home.id, self.away.id):
+            found |= {f"lb:{guild}:0", f"lb:{guild}:1", f"lb:{guild}:dupe:wins:1"}
         return sorted(found)
 
     # -- what would be legitimate --------------------------------------------------------
@@ -255,36 +266,42 @@ class World:
         return False
 
     def legitimate_slash(self, actor: MemberActor, channel_id: int, data: dict[str, Any]) -> bool:
-        if data.get("name") != "dupe":
-            return False
+        """Whether the command would really change something: a table opened in a channel
+        without one, the host's /dupe cancel, a server manager setting their server's
+        defaults (all with every declared option among its choices)."""
         options = data.get("options") or []
-        if not options or options[0].get("type") != 1:
+        if data.get("name") != "dupe" or not options or options[0].get("type") != 1:
             return False
         sub = options[0]
+        guild = self.guild_of[actor.id]
+        group = next(
+            (c for c in self.discord.server.commands_for(guild.id) if c["name"] == "dupe"), {}
+        )
+        spec = next((o for o in group.get("options") or [] if o["name"] == sub["name"]), None)
+        if spec is None:
+            return False
+        declared = {o["name"]: o for o in spec.get("options") or []}
+        given = [o for o in sub.get("options") or [] if o.get("name") in declared]
+        valid = all(_is_valid(declared[o["name"]], o.get("value")) for o in given)
         table = next((t for t in self.tables.values() if t.channel.id == channel_id), None)
         if sub["name"] == "cancel":
-            return table is not None and table.host.id == actor.id
-        if sub["name"] == "start" and table is None:
-            given = {o.get("name"): o.get("value") for o in sub.get("options") or []}
-            return all(
-                name not in START_CHOICES or _is_choice(value, START_CHOICES[name])
-                for name, value in given.items()
-            )
+            return table is not None and table.host is actor
+        if sub["name"] == "start":
+            return table is None and valid
+        if sub["name"] == "defaults":
+            manager = bool(guild.guild.members[actor.id].permissions & MANAGE_GUILD)
+            return manager and bool(given) and valid
         return False
 
     def _table(self, game_id: int) -> Seated | None:
         return next((t for t in self.tables.values() if t.game_id == game_id), None)
 
 
-START_CHOICES: dict[str, list[Any]] = {
-    "memory": ["strict", "open"],
-    "turn_time": [30, 60, 120, 300, 900, 3600, 86400],
-    "computers": ["expert", "greedy", "random", "none"],
-}
-
-
-def _is_choice(value: Any, choices: list[Any]) -> bool:
-    return any(value == c and type(value) is not bool for c in choices)
+def _is_valid(spec: dict[str, Any], value: Any) -> bool:
+    """Whether discord.py would take ``value`` for the option declared as ``spec`` (so
+    the command may run): one of its choices, if it has any."""
+    choices = [c["value"] for c in spec.get("choices") or []]
+    return not choices or any(value == c and type(value) is not bool for c in choices)
 
 
 async def _seed_finished_games(database: Path, guild_id: int, channel_id: int) -> list[int]:
@@ -332,11 +349,21 @@ async def _seed_finished_games(database: Path, guild_id: int, channel_id: int) -
 
 
 def _turn_of(message: MessageView | None) -> int:
+    """The turn the buttons of a private hand carry."""
+    return _hand_ids(message)[1]
+
+
+def _seat_of(message: MessageView | None) -> int:
+    """The seat the buttons of a private hand carry."""
+    return _hand_ids(message)[0]
+
+
+def _hand_ids(message: MessageView | None) -> tuple[int, int]:
     assert message is not None
     for custom_id in message.custom_ids("dupe:", enabled=False):
         if m := _PLAY_ID.match(custom_id):
-            return int(m.group(3))
-    raise AssertionError(f"no turn on {message.labels()}")
+            return int(m.group(2)), int(m.group(3))
+    raise AssertionError(f"no card buttons on {message.labels()}")
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -366,7 +393,10 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
             await bob.click(lobby, label="Join")
             await alice.click(lobby, label="Start")
             play_hands = [await m.click(lobby, label="My hand") for m in (alice, bob)]
-            play = Seated(_game_id(lobby.message), channels["play"], alice, {0: alice, 1: bob})
+            seats = {
+                _seat_of(hand.message): m for hand, m in zip(play_hands, (alice, bob), strict=True)
+            }
+            play = Seated(_game_id(lobby.message), channels["play"], alice, seats)
             play.turn = _turn_of(play_hands[0].message)
             # A full lobby: carol and three computers.
             full = await carol.slash(channels["lobby"], "dupe start", **start)
@@ -385,7 +415,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
                 assert cards, hand.text
                 hand = (await dave.click(hand, custom_id=cards[0])).message
             assert hand is not None and hand.custom_ids("dupe:give:"), "dave never took a trick"
-            taking = Seated(_game_id(given.message), channels["give"], dave, {0: dave})
+            taking = Seated(_game_id(given.message), channels["give"], dave, {_seat_of(hand): dave})
             taking.turn = _turn_of(hand)
             # An open lobby: hana alone, no computers; members of this server may join.
             hana = members["hana"]
@@ -397,10 +427,13 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
             await frank.slash(channels["done"], "dupe cancel")
             dead.append(_game_id(cancelled.message))
             # Private messages for everyone to click forged buttons on.
+            synced = {c["name"] for c in discord.server.commands_for(home.id)}
             for name, member in members.items():
                 guild = away if name in ("mallory", "eve") else home
                 await member.slash(guild.channel, "dupe rules")
                 await member.slash(guild.channel, "leaderboard")
+                if "replay" in synced and guild is home:
+                    await member.slash(guild.channel, "replay", game=dead[0])
             await discord.settle()
 
             guild_of = {
@@ -474,7 +507,8 @@ TOKENS = st.one_of(
 @st.composite
 def custom_ids(draw: st.DrawFn, world: World) -> str:
     """A forged custom id: random, a valid shape with chosen values, or a mutation."""
-    kind = draw(st.sampled_from(["mutant"] * 5 + ["shaped"] * 3 + ["random", "leaderboard"]))
+    kinds = ["mutant"] * 5 + ["shaped"] * 3 + ["random", "leaderboard", "replay"]
+    kind = draw(st.sampled_from(kinds))
     games = [t.game_id for t in world.tables.values()] + world.dead_games
     game = draw(st.one_of(st.sampled_from(games).map(str), NUMBERS))
     turns = [t.turn for t in world.tables.values() if t.turn is not None]
@@ -495,7 +529,17 @@ def custom_ids(draw: st.DrawFn, world: World) -> str:
             st.sampled_from([str(world.home.id), str(world.away.id)]) | NUMBERS,
         )
         page = draw(st.sampled_from(["0", "1", "2", "3", "10", "999999", "1000000"]) | NUMBERS)
-        return f"lb:{guild}:{page}"
+        game_and_sort = draw(
+            st.sampled_from(["", "dupe:rating:", "dupe:wins:", "dupe:points:"])
+            | st.tuples(st.sampled_from(["dupe", "whist"]) | TOKENS, TOKENS).map(
+                lambda pair: f"{pair[0]}:{pair[1]}:"
+            )
+        )
+        return f"lb:{guild}:{game_and_sort}{page}"
+    if kind == "replay":
+        step = draw(st.sampled_from(["0", "1", "5", "999", "1000"]) | NUMBERS)
+        tag = draw(st.sampled_from(["p", "n", "d1", "d4", "d5", "d0", "x"]) | TOKENS)
+        return f"rp:{game}:{step}:{tag}"
     if kind == "shaped":
         card = draw(st.sampled_from(CARDS) | TOKENS)
         assignment = draw(
@@ -583,6 +627,9 @@ class Forged:
     def __repr__(self) -> str:
         return self.describe()
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis's printer
+        printer.text(repr(self))
+
     def describe(self) -> str:
         where = f"message {self.message.id}" if self.message else f"channel {self.channel_id}"
         private = " (private)" if self.message and self.message.ephemeral else ""
@@ -611,62 +658,103 @@ VALUES = st.one_of(
     st.integers(-(2**63), 2**63),
     st.booleans(),
     st.sampled_from(["strict", "open", "expert", "greedy", "random", "none", "STRICT", ""]),
-    st.sampled_from([30, 60, 86400, 0, -30, 31, 10**12, 2**53 + 1]),
+    st.sampled_from(["dupe", "rating", "wins", "points", "Dupe", "rating "]),
+    st.sampled_from([30, 60, 86400, 0, -30, 31, 10**12, 2**53, 2**53 + 1, 2**63, 2**64]),
 )
+BASIC_TYPES = (3, 4, 5, 10)  # string, integer, boolean, number
+USER_TYPES = (6, 9)  # user, mentionable: a snowflake with resolved data
 
 
 @st.composite
-def option_for(draw: st.DrawFn, name: str) -> dict[str, Any]:
-    """One option of ``/dupe start``: a declared choice, or anything, of any basic type."""
-    declared = 4 if name == "turn_time" else 3
-    if name in START_CHOICES and draw(st.booleans()):
-        return _option(name, declared, draw(st.sampled_from(START_CHOICES[name])))
-    kind = draw(st.sampled_from([declared, declared, 3, 4, 5, 10]))
-    if kind == 10:  # NUMBER: Discord sends numbers (discord.py converts with float())
-        return _option(name, kind, draw(st.floats(allow_nan=False, allow_infinity=False)))
-    return _option(name, kind, draw(VALUES))
+def option_for(
+    draw: st.DrawFn, world: World, name: str, spec: dict[str, Any] | None, resolved: dict[str, Any]
+) -> dict[str, Any]:
+    """A value for the option ``name`` (declared as ``spec``, or unknown): one of its
+    choices, a value of its type in or out of its range, or anything of another type."""
+    declared = spec["type"] if spec else draw(st.sampled_from(BASIC_TYPES))
+    choices = [c["value"] for c in (spec or {}).get("choices") or []]
+    if choices and draw(st.booleans()):
+        return _option(name, declared, draw(st.sampled_from(choices)))
+    if declared in USER_TYPES:
+        # A member (resolved as Discord resolves one), a user who is not a member here, or
+        # a bare id nobody resolved.
+        server = world.discord.server
+        user = draw(st.sampled_from(sorted(server.users)))
+        shape = draw(st.sampled_from(["member", "user", "bare"]))
+        member = world.home.guild.members.get(user) or world.away.guild.members.get(user)
+        if shape != "bare":
+            resolved.setdefault("users", {})[str(user)] = server.users[user].payload()
+        if shape == "member" and member is not None:
+            body = member.payload(with_permissions=True)
+            del body["user"]
+            resolved.setdefault("members", {})[str(user)] = body
+        return _option(name, declared, str(user if shape != "bare" else draw(NUMBERS_ONLY)))
+    if declared not in BASIC_TYPES or not draw(st.integers(0, 2)):
+        declared = draw(st.sampled_from(BASIC_TYPES))  # the declared type, or another one
+    if declared == 10:  # NUMBER: discord.py converts it with float(), as Discord sends one
+        return _option(name, declared, draw(st.floats(allow_nan=False, allow_infinity=False)))
+    low, high = (spec or {}).get("min_value"), (spec or {}).get("max_value")
+    if declared == 4 and (low is not None or high is not None) and draw(st.booleans()):
+        edges = [v for b in (low, high) if b is not None for v in (b - 1, b, b + 1)]
+        edges += [-(2**63) - 1, -(2**63), 2**63 - 1, 2**63, 2**64, 10**30]  # SQLite's edges
+        return _option(name, declared, draw(st.sampled_from(edges)))
+    return _option(name, declared, draw(VALUES))
+
+
+NUMBERS_ONLY = st.integers(1, 2**63 - 1)
 
 
 @st.composite
 def slash_commands(draw: st.DrawFn, world: World) -> Forged:
-    """A raw slash command payload: known or unknown command and subcommand, options in
-    or outside the declared choices, of the declared type or not, unknown options."""
+    """A raw slash command payload, from the commands the bot synced: known or unknown
+    command and subcommand, options in or outside the declared choices and ranges, of the
+    declared type or not, unknown options."""
     actor = draw(st.sampled_from(world.actors))
     guild = world.guild_of[actor.id]
     channel_id = draw(st.sampled_from(sorted(guild.guild.channels)))
     commands = {c["name"]: c for c in world.discord.server.commands_for(guild.id)}
-    name = draw(st.sampled_from(["dupe"] * 6 + ["leaderboard", "dupe-x", "help", "DUPE"]))
+    known = sorted(commands)
+    name = draw(
+        st.sampled_from(["dupe"] * 4 + known) | st.sampled_from(["dupe-x", "help", "DUPE", ""])
+    )
     command = commands.get(name)
     data: dict[str, Any] = {
-        "id": str(command["id"]) if command else draw(NUMBERS.filter(bool)),
+        "id": str(command["id"]) if command else str(draw(NUMBERS_ONLY)),
         "name": name,
         "type": 1,
     }
-    if name == "dupe":
+    resolved: dict[str, Any] = {}
+    node: dict[str, Any] = command or {}
+    subs = {o["name"]: o for o in node.get("options") or [] if o.get("type") in (1, 2)}
+    sub = None
+    if subs:
+        weighted = ["start"] * 4 if "start" in subs else []
         sub = draw(
-            st.sampled_from(["start"] * 4 + ["hand", "status", "rules", "cancel"])
+            st.sampled_from(weighted + sorted(subs))
             | st.sampled_from(["", "play", "Start", "start ", "leaderboard"])
         )
-        names = draw(
-            st.lists(
-                st.sampled_from([*START_CHOICES, "memory", "seat", "turn_time", "x"]),
-                max_size=4,
-                unique=True,
-            )
-        )
-        options = [draw(option_for(n)) for n in names]
-        shape = draw(st.integers(0, 19))
-        if shape == 0:
-            data["options"] = options  # no subcommand: options straight on the group
-        elif shape == 1:  # a subcommand group that is none, or one level too deep
-            inner = [{"name": draw(st.sampled_from(["start", "x"])), "type": 1, "options": []}]
-            data["options"] = [{"name": sub, "type": 2, "options": inner}]
-        else:
-            data["options"] = [{"name": sub, "type": 1, "options": options}]
-    elif draw(st.booleans()):
-        data["options"] = [draw(option_for(draw(st.sampled_from(["page", "memory", "x"]))))]
-    elif draw(st.booleans()):
-        data["options"] = [{"name": "start", "type": 1, "options": []}]  # on a plain command
+        node = subs.get(sub) or {}
+    specs = {o["name"]: o for o in node.get("options") or [] if o.get("type") not in (1, 2)}
+    names = draw(
+        st.lists(st.sampled_from([*sorted(specs), "x", "seat", "page"]), max_size=4, unique=True)
+    )
+    options = [draw(option_for(world, n, specs.get(n), resolved)) for n in names]
+    shape = draw(st.integers(0, 19))
+    if sub is None:
+        data["options"] = options
+        if shape == 0:  # a subcommand on a plain command
+            data["options"] = [{"name": "start", "type": 1, "options": options}]
+    elif shape == 0:
+        data["options"] = options  # no subcommand: options straight on the group
+    elif shape == 1:  # a subcommand group that is none, or one level too deep
+        inner = [{"name": draw(st.sampled_from(["start", "x"])), "type": 1, "options": []}]
+        data["options"] = [{"name": sub, "type": 2, "options": inner}]
+    else:
+        data["options"] = [{"name": sub, "type": 1, "options": options}]
+    if not data["options"]:
+        del data["options"]
+    if resolved:
+        data["resolved"] = resolved
     if command and command.get("guild_id"):
         data["guild_id"] = str(command["guild_id"])
     return Forged(APPLICATION_COMMAND, actor, channel_id, data)
@@ -701,7 +789,8 @@ def _judge(world: World, forged: Forged, interaction: Interaction) -> None:
     what = forged.describe()
     kind = interaction.callback_type
     answer = server.messages.get(interaction.original_message_id or 0)
-    assert kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE), f"callback {kind} to {what}"
+    answers = (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, UPDATE_MESSAGE)
+    assert kind in answers, f"callback {kind} to {what}"
     assert answer is not None, f"no message answers {what}"
     # Private: a new ephemeral message, or an update of the member's own private message.
     assert answer.ephemeral_to == forged.actor.id and answer.flags & EPHEMERAL, (
@@ -747,10 +836,19 @@ async def _send_batch(world: World, batch: list[Forged]) -> None:
             f"no answer to {forged.describe()} (“This interaction failed”)\n{world.bot.log_tail()}"
         )
     del done, pending
+    # A deferred answer ("thinking…", privately) is complete when its followup arrives.
+    thinking = [i for i in interactions if i.callback_type == DEFERRED_CHANNEL_MESSAGE]
+    await world.discord.wait_until(
+        lambda: all(
+            not server.messages[i.original_message_id or 0].flags & LOADING for i in thinking
+        ),
+        what="the followups of deferred answers",
+    )
+    errors = world.new_errors()  # read now: a failed judgement must not leave them behind
     for forged, interaction in zip(kept, interactions, strict=True):
         _judge(world, forged, interaction)
     assert world.bot.returncode is None, f"the bot died:\n{world.bot.log_tail()}"
-    assert world.new_errors() == [], world.bot.log_tail()
+    assert errors == [], world.bot.log_tail()
     assert server.violations == [], server.violations
     assert world.rows() == rows, "the database changed: " + "; ".join(
         forged.describe() for forged in kept
