@@ -128,6 +128,8 @@ class TableInfo:
     status: str = "playing"
     pictures: bool = True
     seating: str = "join"
+    rematch_of: int | None = None
+    invited: Sequence[tuple[int, int, str]] = ()
 
 
 def _rules_line(info: TableInfo) -> str:
@@ -146,6 +148,34 @@ def _rules_line(info: TableInfo) -> str:
 def lobby_message(info: TableInfo) -> Rendered:
     """Return the public lobby: seats so far and the Join/Leave/Add computer/Start/Cancel row."""
     lines = [_seat_heading(seat, info.seats) for seat in range(4)]
+    waiting = [(seat, name) for seat, _, name in info.invited if seat not in info.seats]
+    for seat, name in waiting:
+        lines[seat] = (
+            f"{SEAT_SUITS[seat].symbol} {SEAT_NAMES[seat]} · ⏳ waiting for "
+            f"{discord.utils.escape_markdown(name)} to press Rematch"
+        )
+    if info.rematch_of is not None:
+        embed = discord.Embed(
+            title=f"Dupe — rematch of game #{info.rematch_of}",
+            description=(
+                f"Host: <@{info.host_id}>\n" + "\n".join(lines) + "\n\n"
+                "The same seats and rules with a new deal. It starts when every player of "
+                "that game has pressed **Rematch** under its final standings."
+            ),
+            colour=COLOUR,
+        )
+        embed.set_footer(text=_rules_line(info))
+        view = discord.ui.View(timeout=None)
+        for label, what, style in (
+            ("Start now", "start", discord.ButtonStyle.primary),
+            ("Cancel", "cancel", discord.ButtonStyle.danger),
+        ):
+            view.add_item(
+                discord.ui.Button(
+                    label=label, style=style, custom_id=f"dupe:lobby:{what}:{info.game_id}"
+                )
+            )
+        return Rendered(content=None, embeds=[embed], view=_finished(view))
     embed = discord.Embed(
         title="Dupe — a table is open",
         description=(
@@ -399,9 +429,13 @@ def deal_scoring(result: DealResult, seats: Mapping[int, SeatInfo]) -> Rendered:
 
 
 def final_standings(
-    totals: Sequence[int], winners: Sequence[int], seats: Mapping[int, SeatInfo]
+    totals: Sequence[int],
+    winners: Sequence[int],
+    seats: Mapping[int, SeatInfo],
+    game_id: int | None = None,
 ) -> Rendered:
-    """Return the end-of-game message: standings by total and the winner(s)."""
+    """Return the end-of-game message: standings by total and the winner(s); with
+    ``game_id``, the Rematch and Replay buttons."""
     order = sorted(range(4), key=lambda s: (-totals[s], s))
     lines = []
     for place, seat in enumerate(order, start=1):
@@ -414,7 +448,23 @@ def final_standings(
         description="\n".join(lines) + f"\n\n{names} {verb}!",
         colour=COLOUR,
     )
-    return Rendered(content=None, embeds=[embed], view=None)
+    if game_id is None:
+        return Rendered(content=None, embeds=[embed], view=None)
+    embed.set_footer(text="Rematch: same seats and rules, a new deal — each player says yes.")
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label="🔁 Rematch",
+            style=discord.ButtonStyle.success,
+            custom_id=f"dupe:rematch:{game_id}",
+        )
+    )
+    view.add_item(
+        discord.ui.Button(
+            label="📜 Replay", style=discord.ButtonStyle.secondary, custom_id=f"rp:{game_id}:0:d1"
+        )
+    )
+    return Rendered(content=None, embeds=[embed], view=_finished(view))
 
 
 SORT_TEXT = {

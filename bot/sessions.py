@@ -58,6 +58,8 @@ class TableOptions:
     level: str | None = "expert"
     pictures: bool = True
     seating: str = "join"  # "join": seats in the order members joined; "random": shuffled
+    rematch_of: int | None = None  # the finished game this table replays with a new deal
+    invited: tuple[tuple[int, int, str], ...] = ()  # a rematch's members: (seat, id, name)
 
     def to_json(self) -> dict[str, Any]:
         """Return the options as stored."""
@@ -67,6 +69,8 @@ class TableOptions:
             "level": self.level,
             "pictures": self.pictures,
             "seating": self.seating,
+            "rematch_of": self.rematch_of,
+            "invited": [list(entry) for entry in self.invited],
         }
 
     @staticmethod
@@ -78,6 +82,10 @@ class TableOptions:
             level=data.get("level"),
             pictures=bool(data.get("pictures", True)),
             seating="random" if data.get("seating") == "random" else "join",
+            rematch_of=data.get("rematch_of"),
+            invited=tuple(
+                (int(seat), int(user), str(name)) for seat, user, name in data.get("invited") or ()
+            ),
         )
 
     def engine_options(self) -> DupeOptions:
@@ -284,14 +292,15 @@ class Sessions:
         host_id: int,
         host_name: str,
         options: TableOptions,
+        host_seat: int = 0,
     ) -> Table:
-        """Open a table in the channel with the host seated North."""
+        """Open a table in the channel with the host seated (North unless ``host_seat``)."""
         if options.level is not None and options.level not in LEVELS:
             raise UserError(f"There is no computer level “{options.level}”.")
         if self.table_in(channel_id) is not None:
             raise UserError("This channel already has a table.")
         seed = self._seed_source()
-        host = SeatRecord(0, host_id, host_name, None)
+        host = SeatRecord(host_seat, host_id, host_name, None)
         try:
             game_id = await self.store.create_game(
                 game="dupe",
@@ -313,7 +322,7 @@ class Sessions:
             seed=seed,
             options=options,
             status="lobby",
-            seats={0: host},
+            seats={host_seat: host},
         )
         self.tables[game_id] = table
         self._by_channel[channel_id] = game_id
@@ -335,6 +344,7 @@ class Sessions:
         table = self._lobby(game_id)
         async with table.lock:
             self._lobby(game_id)
+            _refuse_in_rematch(table)
             if table.seat_of(user_id) is not None:
                 raise UserError("You are already seated at this table.")
             free = [s for s in range(4) if s not in table.seats]
@@ -366,6 +376,7 @@ class Sessions:
         table = self._lobby(game_id)
         async with table.lock:
             self._lobby(game_id)
+            _refuse_in_rematch(table)
             if user_id != table.host_id and table.seat_of(user_id) is None:
                 raise UserError("Only players seated at this table can add computer players.")
             free = [s for s in range(4) if s not in table.seats]
@@ -423,6 +434,62 @@ class Sessions:
             table.warned = False
             self._schedule(table)
             return Outcome(table, moves=moves, trick_changed=True)
+
+    async def rematch(
+        self, previous: GameRecord, user_id: int, name: str
+    ) -> tuple[Table, Outcome | None, bool]:
+        """A member of the finished game ``previous`` says yes to a rematch.
+
+        The first one opens a table in the channel with the same seats and options and a
+        new deal (the computers sit down at once); each other member of the old game sits
+        down in their old seat by saying yes too; when all have, the game starts. Return the
+        table, the start's outcome if it started, and whether this call opened it."""
+        seat = next((s for s, r in previous.seats.items() if r.user_id == user_id), None)
+        if seat is None:
+            raise UserError("Only the players of that game can ask for a rematch.")
+        table = self.table_in(previous.channel_id)
+        created = table is None
+        if table is None:
+            options = dataclasses.replace(
+                TableOptions.from_json(previous.options),
+                seating="join",  # the seats are the old game's
+                rematch_of=previous.id,
+                invited=tuple(
+                    (s, r.user_id, r.name)
+                    for s, r in sorted(previous.seats.items())
+                    if r.user_id is not None
+                ),
+            )
+            table = await self.open_table(
+                guild_id=previous.guild_id,
+                channel_id=previous.channel_id,
+                host_id=user_id,
+                host_name=name,
+                options=options,
+                host_seat=seat,
+            )
+            async with table.lock:
+                seats = dict(table.seats)
+                for s, record in previous.seats.items():
+                    if record.user_id is None:
+                        seats[s] = SeatRecord(s, None, record.name, record.level)
+                await self.store.set_seats(table.id, seats.values())
+                table.seats = seats
+        elif table.options.rematch_of != previous.id or table.status != "lobby":
+            raise UserError("This channel already has another table: join it, or finish it first.")
+        else:
+            async with table.lock:
+                self._lobby(table.id)
+                if table.seat_of(user_id) is not None:
+                    raise UserError("You have already said yes to the rematch.")
+                seats = dict(table.seats)
+                seats[seat] = SeatRecord(seat, user_id, name, None)
+                await self.store.set_seats(table.id, seats.values())
+                table.seats = seats
+        outcome = None
+        if all(s in table.seats for s, _, _ in table.options.invited):
+            outcome = await self.start(table.id, table.host_id)
+        return table, outcome, created
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool) -> Table:
         """Close the table without scores (the host, or a member who can manage the server)."""
@@ -639,6 +706,14 @@ class Sessions:
         self._closing = True
         for table_id in self.tables:
             self.scheduler.cancel(("turn", table_id))
+
+
+def _refuse_in_rematch(table: Table) -> None:
+    if table.options.rematch_of is not None:
+        raise UserError(
+            f"This table is a rematch of game #{table.options.rematch_of}: its players sit "
+            "down with the Rematch button under that game's final standings."
+        )
 
 
 def _run_computers(

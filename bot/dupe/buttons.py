@@ -23,6 +23,7 @@ _DUPE = re.compile(
     r"lobby:(?P<lobby>join|leave|addcpu|start|cancel):(?P<lgame>\d{1,18})"
     r"|hand:(?P<hgame>\d{1,18})"
     r"|pic:(?P<igame>\d{1,18})"
+    r"|rematch:(?P<rgame>\d{1,18})"
     r"|play:(?P<pgame>\d{1,18}):(?P<pseat>[0-3]):(?P<pturn>\d{1,2}):(?P<card>[2-9TJQKA][SHDC])"
     r"|give:(?P<ggame>\d{1,18}):(?P<gseat>[0-3]):(?P<gturn>\d{1,2}):(?P<gassign>[NESW]{0,4})"
     r"|giveok:(?P<cgame>\d{1,18}):(?P<cseat>[0-3]):(?P<cturn>\d{1,2}):(?P<cassign>[NESW]{4})"
@@ -61,7 +62,11 @@ class DupeButton(_Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         # table of another server is forged (or it would let that server's managers cancel
         # the table, and its members take seats there).
         game_id = int(
-            next(m[g] for g in ("lgame", "hgame", "igame", "pgame", "ggame", "cgame") if m[g])
+            next(
+                m[g]
+                for g in ("lgame", "hgame", "igame", "rgame", "pgame", "ggame", "cgame")
+                if m[g]
+            )
         )
         table = controller.sessions.tables.get(game_id)
         if table is not None and table.guild_id != interaction.guild_id:
@@ -73,6 +78,8 @@ class DupeButton(_Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
             coro = controller.show_hand(interaction, int(m["hgame"]))
         elif m["igame"]:
             coro = controller.show_hand_picture(interaction, int(m["igame"]))
+        elif m["rgame"]:
+            coro = controller.rematch(interaction, int(m["rgame"]))
         elif m["pgame"]:
             coro = controller.play_card(
                 interaction, int(m["pgame"]), int(m["pseat"]), int(m["pturn"]), m["card"]

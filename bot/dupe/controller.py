@@ -110,6 +110,8 @@ def table_info(table: Table) -> TableInfo:
         status=table.status,
         pictures=table.options.pictures,
         seating=table.options.seating,
+        rematch_of=table.options.rematch_of,
+        invited=table.options.invited,
     )
 
 
@@ -348,6 +350,31 @@ class DupeController:
         self._remember_hand(table, seat, interaction)
         await self._catch_up(table, seat, made)
 
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """“Rematch” under a finished game's standings: the first player opens the new
+        table (a new public message), the others say yes to it."""
+        record = await self.sessions.store.game(game_id)
+        if record is None or record.guild_id != interaction.guild_id:
+            raise UserError("That game is not one of this server's.")
+        if record.status != "finished":
+            raise UserError("That game is not over, so it cannot be played again yet.")
+        user = interaction.user
+        table, outcome, created = await self.sessions.rematch(record, user.id, user.display_name)
+        if created:
+            log.info("game %s: rematch of game %s opened", table.id, game_id)
+            sent = await _send_response(interaction, render_table(table))
+            message_id = sent.message_id
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            await self.sessions.set_message(table, message_id)
+        else:
+            started = " It starts now." if outcome is not None else ""
+            await reply_private(interaction, f"You are in the rematch.{started}")
+            self.refresh_table(table)
+        if outcome is not None:
+            log.info("game %s: started", table.id)
+            await self.on_outcome(outcome)
+
     async def show_hand_picture(self, interaction: discord.Interaction, game_id: int) -> None:
         """“Picture of my hand”: the presser's own hand as a picture, privately."""
         table = self.sessions.table(game_id)
@@ -504,7 +531,9 @@ class DupeController:
             assert table.state is not None
             await self._send(
                 channel,
-                render.final_standings(table.state.totals, table.state.winners, seat_infos(table)),
+                render.final_standings(
+                    table.state.totals, table.state.winners, seat_infos(table), game_id=table.id
+                ),
             )
             log.info("game %s: finished", table.id)
             await self._edit_table_now(table)
@@ -526,10 +555,12 @@ class DupeController:
         file: discord.File | None = None,
     ) -> None:
         try:
-            if file is None:
-                await channel.send(content=shown.content, embeds=shown.embeds)
-            else:
-                await channel.send(content=shown.content, embeds=shown.embeds, file=file)
+            extra: dict[str, Any] = {}
+            if file is not None:
+                extra["file"] = file
+            if shown.view is not None:
+                extra["view"] = shown.view
+            await channel.send(content=shown.content, embeds=shown.embeds, **extra)
         except discord.HTTPException as error:
             log.warning("could not post to channel: %s", error)
 

@@ -238,8 +238,8 @@ class Game:
         cls, world: World, lobby: simcord.ResponseMessage, channel: simcord.ChannelHandle
     ) -> Game:
         """Return the table whose lobby message is ``lobby``."""
-        join = next(i for i in ids_of(lobby) if i.startswith("dupe:lobby:join:"))
-        return cls(world, int(join.rsplit(":", 1)[1]), lobby.id, channel)
+        button = next(i for i in ids_of(lobby) if i.startswith("dupe:lobby:"))
+        return cls(world, int(button.rsplit(":", 1)[1]), lobby.id, channel)
 
     # --- reading -------------------------------------------------------------------
 

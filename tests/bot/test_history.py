@@ -8,7 +8,7 @@ import simcord
 
 from bot.replay import DealStart, Final, replay_steps
 from engine.dupe import DealResult, TrickRecord
-from tests.bot.driver import Game, World, description, ids_of, private_text
+from tests.bot.driver import Game, World, description, forge_click, ids_of, private_text
 
 
 async def finished_game(world: World, host: simcord.MemberActor) -> tuple[Game, list[object]]:
@@ -102,3 +102,46 @@ async def test_stats_and_the_leaderboard_by_rating(world: World) -> None:
     assert "🤖 random (computer)" in text  # computers are rated as their level
     assert f"<@{alice.id}>" in text and "← you" in text
     assert "sorted by rating" in (board.response.embeds[0].footer.text or "")
+
+
+async def test_rematch_reuses_seats_and_rules_once_each_player_says_yes(world: World) -> None:
+    alice, bob, eve = world.members("alice", "bob", "eve")
+    game, _ = await Game.open(world, alice, computers="random", memory="open")
+    await game.press(bob, "Join")
+    await game.press(alice, "Start")
+    seats = game.seats()
+    await game.open_hand(alice)
+    await game.open_hand(bob)
+    await game.play([alice, bob], random.Random(8), strict=True)
+    (standings,) = world.titled("Dupe — final standings")
+    assert f"dupe:rematch:{game.id}" in ids_of(standings)
+    assert f"rp:{game.id}:0:d1" in ids_of(standings)
+
+    stranger = await eve.click(standings, label="🔁 Rematch")
+    assert private_text(stranger) == "Only the players of that game can ask for a rematch."
+
+    world.pin_seed(world.seed + 1)
+    opened = await bob.click(standings, label="🔁 Rematch")
+    lobby = opened.response
+    assert lobby is not None and not lobby.ephemeral
+    assert lobby.embeds[0].title == f"Dupe — rematch of game #{game.id}"
+    text = description(lobby)
+    assert "waiting for alice to press Rematch" in text
+    again = Game.from_lobby(world, lobby, world.channel)
+    assert again.id != game.id
+    # Nobody else may take alice's seat meanwhile.
+    joined = await forge_click(eve, lobby, f"dupe:lobby:join:{again.id}")
+    assert "is a rematch of game" in private_text(joined)
+
+    yes = await alice.click(standings, label="🔁 Rematch")
+    assert private_text(yes) == "You are in the rematch. It starts now."
+    assert again.row()["status"] == "playing"
+    assert again.seats() == seats  # the same seats: members and computer levels
+    assert again.options().memory == "open"  # and the same rules
+    assert again.row()["seed"] != game.row()["seed"]  # with a new deal
+    twice = await alice.click(standings, label="🔁 Rematch")
+    assert "already has another table" in private_text(twice)
+
+    replay = await eve.click(standings, label="📜 Replay")
+    assert replay.response is not None and replay.response.ephemeral
+    assert replay.response.embeds[0].title == "Dupe — deal 1 dealt"

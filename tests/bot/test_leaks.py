@@ -62,6 +62,7 @@ CUSTOM_ID = re.compile(
     r"dupe:lobby:(?:join|leave|addcpu|start|cancel):(?P<lobby>\d+)"
     r"|dupe:hand:(?P<hand>\d+)"
     r"|dupe:pic:\d+"
+    r"|dupe:rematch:\d+"
     r"|dupe:play:(?P<pgame>\d+):(?P<pseat>[0-3]):(?P<pturn>\d+):(?P<card>[2-9TJQKA][SHDC])"
     r"|dupe:(?:give|giveok):(?P<ggame>\d+):(?P<gseat>[0-3]):(?P<gturn>\d+):[NESW]{0,4}"
     r"|lb:\d+(?::dupe:(?:rating|wins|points))?:\d+"
