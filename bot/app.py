@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.dupe.buttons import DupeButton, LeaderboardButton, answer_unknown, is_ours
-from bot.dupe.cog import DupeCog, LeaderboardCog
+from bot.dupe.cog import DupeCog, HelpCog, LeaderboardCog
 from bot.dupe.controller import DupeController
 from bot.dupe.history import HistoryCog, ReplayButton, is_replay
 from bot.errors import answer_error
@@ -78,6 +78,7 @@ class DupeBot(commands.Bot):
         await self.add_cog(DupeCog(self))
         await self.add_cog(LeaderboardCog(self))
         await self.add_cog(HistoryCog(self))
+        await self.add_cog(HelpCog(self))
         self.tree.error(self._on_tree_error)
         if settings.dev_guild_id is not None:
             guild = discord.Object(id=settings.dev_guild_id)

@@ -14,7 +14,7 @@ from bot.sessions import TableOptions, UserError
 if TYPE_CHECKING:
     from bot.app import DupeBot
 
-__all__ = ["DupeCog", "LeaderboardCog"]
+__all__ = ["DupeCog", "HelpCog", "LeaderboardCog"]
 
 PAGE_SIZE = 10
 
@@ -313,3 +313,28 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+
+
+class HelpCog(commands.Cog, name="Help"):
+    """``/help``: every command, privately."""
+
+    def __init__(self, bot: DupeBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="What this bot's commands do")
+    async def help(self, interaction: discord.Interaction) -> None:
+        lines = []
+        for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
+            if isinstance(command, app_commands.Group):
+                for sub in command.commands:
+                    lines.append(f"**/{command.name} {sub.name}** — {sub.description}")
+            elif isinstance(command, app_commands.Command):
+                lines.append(f"**/{command.name}** — {command.description}")
+        embed = discord.Embed(
+            title="Dupe bot — commands",
+            description="\n".join(lines)
+            + "\n\nStart with **/dupe start** in a channel; everyone joins with the button. "
+            "Your cards always come privately: press **My hand** on the table.",
+            colour=render.COLOUR,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)

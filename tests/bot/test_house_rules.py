@@ -61,3 +61,24 @@ async def test_managers_set_server_defaults_that_new_tables_use(world: World) ->
     chosen, _ = await Game.open(world, bob, other, memory="strict", pictures="on")
     footer = chosen.message.embeds[0].footer.text or ""
     assert "Memory: strict" in footer and "pictures on" in footer and "5 min" in footer
+
+
+async def test_help_lists_every_command_privately(world: World) -> None:
+    (alice,) = world.members("alice")
+    shown = await alice.slash(world.channel, "help")
+    assert shown.response is not None and shown.response.ephemeral
+    text = shown.response.embeds[0].description or ""
+    for command in (
+        "/dupe start",
+        "/dupe hand",
+        "/dupe status",
+        "/dupe rules",
+        "/dupe cancel",
+        "/dupe defaults",
+        "/leaderboard",
+        "/stats",
+        "/history",
+        "/replay",
+        "/help",
+    ):
+        assert f"**{command}** — " in text, command
