@@ -434,7 +434,16 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
                 await member.slash(guild.channel, "leaderboard")
                 if "replay" in synced and guild is home:
                     await member.slash(guild.channel, "replay", game=dead[0])
-            await discord.settle()
+            # The table messages are edited a moment after each change (a trick picture is
+            # drawn first): wait until they have stayed the same for a second.
+            await discord.settle(quiet=0.5)
+            shown: dict[int, Any] = {}
+            for _ in range(20):
+                now = {m.id: (m.edits, m.content) for m in discord.server.messages.values()}
+                if now == shown:
+                    break
+                shown = now
+                await asyncio.sleep(1.0)
 
             guild_of = {
                 m.id: (away if n in ("mallory", "eve") else home) for n, m in members.items()
@@ -853,7 +862,9 @@ async def _send_batch(world: World, batch: list[Forged]) -> None:
     assert world.rows() == rows, "the database changed: " + "; ".join(
         forged.describe() for forged in kept
     )
-    assert world.public() == public, "a public message changed: " + "; ".join(
+    now = world.public()
+    changed = sorted(i for i in now.keys() | public.keys() if now.get(i) != public.get(i))
+    assert not changed, f"public message(s) {changed} changed: " + "; ".join(
         forged.describe() for forged in kept
     )
 
