@@ -229,6 +229,7 @@ class World:
             found |= {f"dupe:lobby:start:{game}", f"dupe:hand:{game}", f"dupe:play:{game}:0:0:2C"}
         for game in [t.game_id for t in self.tables.values()] + self.dead_games:
             found |= {f"rp:{game}:0:n", f"rp:{game}:1:p", f"rp:{game}:3:d2"}
+            found |= {f"dupe:pic:{game}", f"dupe:rematch:{game}"}
         for guild in (self.home.id, self.away.id):
             found |= {f"lb:{guild}:0", f"lb:{guild}:1", f"lb:{guild}:dupe:wins:1"}
         return sorted(found)
@@ -508,6 +509,7 @@ TOKENS = st.one_of(
     st.text(SEATS, max_size=6),
     st.text("NESWnesw ", max_size=5),
     st.sampled_from(["join", "leave", "addcpu", "start", "cancel", "hand", "play", "give"]),
+    st.sampled_from(["pic", "rematch", "rp", "p", "n", "d1"]),
     st.sampled_from(["giveok", "lobby", "lb", "dupe", "JOIN", "start ", ""]),
     st.text(max_size=12),
 )
@@ -562,6 +564,8 @@ def custom_ids(draw: st.DrawFn, world: World) -> str:
                 [
                     f"dupe:lobby:{what}:{game}",
                     f"dupe:hand:{game}",
+                    f"dupe:pic:{game}",
+                    f"dupe:rematch:{game}",
                     f"dupe:play:{game}:{seat}:{turn}:{card}",
                     f"dupe:give:{game}:{seat}:{turn}:{assignment[:3]}",
                     f"dupe:give:{game}:{seat}:{turn}:{assignment}",
