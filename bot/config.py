@@ -87,6 +87,11 @@ class Settings(BaseSettings):
             "channel)."
         ),
     )
+    pictures: bool = Field(
+        default=True,
+        description="Whether new tables show pictures as well as text (unless a server's "
+        "defaults or /dupe start say otherwise).",
+    )
     api_base_url: str = Field(
         default=DISCORD_API,
         description=(

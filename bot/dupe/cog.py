@@ -102,7 +102,7 @@ class DupeCog(
             "turn_seconds": settings.turn_seconds,
             "level": settings.computer_level,
             "seating": "join",
-            "pictures": True,
+            "pictures": settings.pictures,
         }
         if interaction.guild_id is not None:
             options.update(await self.bot.store.defaults(interaction.guild_id))
@@ -150,6 +150,7 @@ class DupeCog(
         shown = {
             "turn_seconds": settings.turn_seconds,
             "level": settings.computer_level,
+            "pictures": settings.pictures,
             **current,
         }
         await interaction.response.send_message(

@@ -16,8 +16,10 @@ TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 
 
 def make_bot(db: Path, **overrides: Any) -> DupeBot:
-    """Return a bot on the database ``db`` (table edits immediate unless overridden)."""
+    """Return a bot on the database ``db`` (table edits immediate and new tables without
+    pictures unless overridden: drawing them only slows tests that are not about them)."""
     overrides.setdefault("table_edit_seconds", 0)
+    overrides.setdefault("pictures", False)
     return create_bot(Settings(token=TOKEN, database=db, **overrides))
 
 

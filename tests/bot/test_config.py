@@ -19,6 +19,7 @@ KEYS = (  # every key but the token
     "turn_seconds",
     "computer_level",
     "table_edit_seconds",
+    "pictures",
     "api_base_url",
     "gateway_url",
     "shard_count",
@@ -70,6 +71,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
         "turn_seconds": 120,
         "computer_level": "expert",
         "table_edit_seconds": 1.5,
+        "pictures": True,
         "api_base_url": "https://discord.com/api/v10",
         "gateway_url": "wss://gateway.discord.gg/",
         "shard_count": None,
@@ -88,6 +90,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             "turn_seconds = 45\n"
             'computer_level = "greedy"\n'
             "table_edit_seconds = 0\n"
+            "pictures = false\n"
             'api_base_url = "http://127.0.0.1:8080/api/v10/"\n'
             'gateway_url = "ws://127.0.0.1:8080/gateway"\n'
             "shard_count = 4\n"
@@ -100,6 +103,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "turn_seconds": 45,
                 "computer_level": "greedy",
                 "table_edit_seconds": 0,
+                "pictures": False,
                 "api_base_url": "http://127.0.0.1:8080/api/v10",
                 "gateway_url": "ws://127.0.0.1:8080/gateway",
                 "shard_count": 4,
@@ -117,6 +121,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "DUPE_TURN_SECONDS": "300",
                 "DUPE_COMPUTER_LEVEL": "random",
                 "DUPE_TABLE_EDIT_SECONDS": "2.5",
+                "DUPE_PICTURES": "false",
                 "DUPE_API_BASE_URL": "https://proxy.example/api/v10",
                 "DUPE_GATEWAY_URL": "wss://gateway.example/",
                 "DUPE_SHARD_COUNT": "2",
@@ -129,6 +134,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "turn_seconds": 300,
                 "computer_level": "random",
                 "table_edit_seconds": 2.5,
+                "pictures": False,
                 "api_base_url": "https://proxy.example/api/v10",
                 "gateway_url": "wss://gateway.example/",
                 "shard_count": 2,
@@ -196,6 +202,7 @@ def test_settings_take_every_key_as_keyword(tmp_path: Path) -> None:
         turn_seconds=15,
         computer_level="random",
         table_edit_seconds=60,
+        pictures=True,
         api_base_url="http://127.0.0.1:1/api/v10",
         gateway_url="ws://127.0.0.1:1/",
         shard_count=2,

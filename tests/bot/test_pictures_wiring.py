@@ -14,7 +14,7 @@ from tests.bot.driver import Game, World, forge_click, ids_of, private_text
 
 async def test_the_table_shows_the_trick_and_each_scoring_as_a_picture(world: World) -> None:
     (alice,) = world.members("alice")
-    game, _ = await Game.open(world, alice, computers="random")
+    game, _ = await Game.open(world, alice, computers="random", pictures="on")
     await game.press(alice, "Start")
     await game.open_hand(alice)
     assert [a.filename for a in game.message.attachments] == []  # no trick yet
@@ -30,7 +30,7 @@ async def test_the_table_shows_the_trick_and_each_scoring_as_a_picture(world: Wo
 
 async def test_a_member_asks_for_a_picture_of_her_own_hand(world: World) -> None:
     alice, bob = world.members("alice", "bob")
-    game, _ = await Game.open(world, alice, computers="random")
+    game, _ = await Game.open(world, alice, computers="random", pictures="on")
     await game.press(alice, "Start")
     hand = await game.open_hand(alice)
     assert f"dupe:pic:{game.id}" in ids_of(hand)
