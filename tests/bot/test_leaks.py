@@ -372,16 +372,16 @@ async def _side_trips(game: Game) -> None:
 
 # Long seeds, so that a seed in a message or log line is recognised as one.
 GAMES = [
-    pytest.param(3_141_592_653_589, "strict", 1, None, id="1-human-strict"),
-    pytest.param(2_718_281_828_459, "open", 1, 0, id="1-human-open-late"),
-    pytest.param(1_414_213_562_373, "strict", 4, 2, id="4-humans-strict-late"),
-    pytest.param(1_732_050_807_568, "open", 4, None, id="4-humans-open"),
-    pytest.param(2_236_067_977_499, "strict", 4, None, id="4-humans-strict"),
-    pytest.param(1_618_033_988_749, "open", 1, None, id="1-human-open"),
+    pytest.param(3_141_592_653_589, "strict", 1, None, True, id="1-human-strict-pictures"),
+    pytest.param(2_718_281_828_459, "open", 1, 0, False, id="1-human-open-late"),
+    pytest.param(1_414_213_562_373, "strict", 4, 2, False, id="4-humans-strict-late"),
+    pytest.param(1_732_050_807_568, "open", 4, None, True, id="4-humans-open-pictures"),
+    pytest.param(2_236_067_977_499, "strict", 4, None, False, id="4-humans-strict"),
+    pytest.param(1_618_033_988_749, "open", 1, None, False, id="1-human-open"),
 ]
 
 
-@pytest.mark.parametrize(("seed", "memory", "humans", "idle"), GAMES)
+@pytest.mark.parametrize(("seed", "memory", "humans", "idle", "pictures"), GAMES)
 async def test_a_whole_game_leaks_nothing(
     env: simcord.Env,
     dupe_bot: DupeBot,
@@ -390,7 +390,11 @@ async def test_a_whole_game_leaks_nothing(
     memory: str,
     humans: int,
     idle: int | None,
+    pictures: bool,
 ) -> None:
+    # Tables take the bot's setting for pictures: the trick and scoring pictures, and
+    # their attachments' names, go through the same scan.
+    dupe_bot.settings = dupe_bot.settings.model_copy(update={"pictures": pictures})
     game = await open_table(env, dupe_bot, humans=humans, memory=memory, seed=seed)
     await _side_trips(game)
     await play(game, idle=idle)
@@ -411,6 +415,9 @@ async def test_a_whole_game_leaks_nothing(
         assert any(p.route == "webhook-edit" for p in private)
     scorings = [p for p in payloads if p.public and SCORED.search(str(p.body))]
     assert len(scorings) == 4
+    if pictures:  # the pictures' names were scanned with the rest
+        names = [str(a.get("filename")) for p in payloads for a in p.body.get("attachments", [])]
+        assert "trick.png" in names and "scoring-deal-1.png" in names, names
     if idle is not None:
         assert any("time ran out" in line.text for line in recorder.logged)
     assert any(line.logger.startswith("discord") for line in recorder.logged)
