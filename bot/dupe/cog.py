@@ -274,7 +274,7 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
             limit=PAGE_SIZE,
         )
         pages = max(1, -(-total // PAGE_SIZE))
-        if page >= pages and total:
+        if page >= pages:
             raise UserError("That page of the leaderboard no longer exists.")
         embed = render.leaderboard_page(
             rows,
