@@ -60,7 +60,7 @@ import struct
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,14 +138,17 @@ class CrashConfig:
     kills: int = 10
     seed: int = 0
     modes: dict[str, float] = field(default_factory=lambda: dict(MODES))
+    cover_modes: bool = False  # draw the modes as a shuffled deck: every one in each round
     share_429: float = 0.0  # share of REST requests answered 429 during play
     gateway_drops: int = 0  # gateway connections cut (resumable) during play
     clicks_while_down: int = 0  # clicks dispatched while the bot is dead (at the first kills)
     turn_seconds: int = 3600  # per decision: no computer ever decides for a member
     action_timeout: float = 10.0  # how long a click may wait for its answer while the bot runs
     stall_timeout: float = 2.0  # a member that sees nothing change for this long re-opens its hand
+    late_timeout: float = 10.0  # ... unless the table is ahead of its hand: then it waits more
     ready_timeout: float = 30.0
     memory: str = "strict"
+    start_options: dict[str, Any] = field(default_factory=dict)  # more /dupe start options
 
 
 @dataclass(slots=True)
@@ -185,7 +188,8 @@ class KillRecord:
     lost: list[int] = field(default_factory=list)  # interactions in flight at the kill
     states: list[str] = field(default_factory=list)  # each game's state after the kill
     restart_seconds: float = 0.0
-    at: float = 0.0  # monotonic
+    at: float = 0.0  # monotonic, when the signal was sent
+    ready_at: float = 0.0  # monotonic, when the next process was ready
 
 
 @dataclass(slots=True)
@@ -217,8 +221,8 @@ class CrashReport:
     db: DbCheck
     told: int
     clicks: int
-    lost_clicks: int
-    clicks_while_down: int
+    lost_clicks: list[int]  # interaction ids: in flight at a kill, never answered
+    clicks_while_down: list[int]  # interaction ids: dispatched while the bot was dead
     unexpected_unanswered: list[str]
     restart_seconds: list[float]
     injected_429: int
@@ -226,7 +230,8 @@ class CrashReport:
     resumes: int
     scoring_posts: dict[str, int]  # expected, posted, missing, duplicated
     stalls: int  # times a member saw nothing change for stall_timeout and re-opened its hand
-    stale_hands: int  # of those, times its hand message showed an earlier decision than the table
+    stale_hands: int  # times a hand showed an earlier decision than the table and stayed so
+    late_hands: int  # times a hand behind the table was edited only after stall_timeout
     refusals: int  # clicks answered with a “⚠️” notice (stale buttons, retries)
     seconds: float
     problems: list[str]
@@ -244,8 +249,8 @@ class CrashReport:
         states = Counter(s for k in self.kills for s in k.states if s != "finished")
         lines.append("  tables at the kills: " + _counts(states))
         lines.append(
-            f"clicks: {self.clicks}; lost with the process: {self.lost_clicks}; clicked while "
-            f"down: {self.clicks_while_down}; unanswered otherwise: "
+            f"clicks: {self.clicks}; lost with the process: {len(self.lost_clicks)}; clicked "
+            f"while down: {len(self.clicks_while_down)}; unanswered otherwise: "
             f"{len(self.unexpected_unanswered)}"
         )
         lines.append(
@@ -253,8 +258,9 @@ class CrashReport:
             f"and made by the retry: {self.db.lost_retried}; never logged: {self.db.lost_dropped}"
         )
         lines.append(
-            f"refused (stale button or retry): {self.refusals}; hand re-opened after a stall: "
-            f"{self.stalls} (the hand message behind the table: {self.stale_hands})"
+            f"refused (stale button or retry): {self.refusals}; stalls (nothing changed for "
+            f"{self.config.stall_timeout:g} s): {self.stalls}, of which the hand behind the "
+            f"table and edited late: {self.late_hands}, never edited: {self.stale_hands}"
         )
         lines.append(f"games finished: {self.db.games_finished} of {self.db.games}")
         lines.append(
@@ -351,15 +357,15 @@ class Pick:
 class Player:
     """One scripted member at one table."""
 
-    def __init__(self, harness: Harness, game: Game, seat: int, member: MemberActor) -> None:
+    def __init__(self, harness: Harness, game: Game, member: MemberActor) -> None:
         self.h = harness
         self.game = game
-        self.seat = seat
         self.member = member
         self.rng = random.Random(harness.rng.randrange(1 << 32))
         self.hand_id: int | None = None
         self.retry: Pick | None = None
         self.stale = True  # the bot cannot refresh our hand message: re-open it
+        self.answered_in = 0  # the generation (bot process) that answered our last click
         self.done = False
 
     @property
@@ -379,7 +385,8 @@ class Player:
             pick = self.decide(view) if view is not None else None
             if pick is not None:
                 await self.press(pick)
-            elif self.stale or view is None:
+            elif self.stale or view is None or self.answered_in != self.h.generation:
+                # A new process cannot edit a hand message it did not answer.
                 await self.open_hand()
             else:
                 await self.wait_change(view)
@@ -445,14 +452,27 @@ class Player:
                 changed, timeout=self.h.config.stall_timeout, what="a change of the hand"
             )
         except TimeoutError:
+            self.stale = True
             if self.h.up.is_set():
                 self.h.stalls += 1
                 if self._behind_table(hand_id):
-                    self.h.stale_hands += 1
-                    self.h.stale_notes.append((hand_id, time.monotonic()))
-            self.stale = True
+                    await self._wait_for_late_edit(changed, hand_id)
         if self.h.generation != generation or self.game.over_seen:
             self.stale = True
+
+    async def _wait_for_late_edit(self, changed: Callable[[], bool], hand_id: int) -> None:
+        """The table has moved on but our hand has not: give the bot ``late_timeout`` more
+        seconds to edit it (a late edit is slow, a missing one is a bug), then re-open it."""
+        try:
+            await self.server.wait_for(
+                changed, timeout=self.h.config.late_timeout, what="a late edit of the hand"
+            )
+        except TimeoutError:
+            if self.h.up.is_set():
+                self.h.stale_hands += 1
+                self.h.stale_notes.append((hand_id, time.monotonic()))
+        else:
+            self.h.late_hands += 1
 
     def _behind_table(self, hand_id: int) -> bool:
         """Whether our hand message shows an earlier decision than the public table."""
@@ -487,13 +507,14 @@ class Player:
             else:
                 self.stale = True
             return
-        body = await self.h.click(interaction, pick, self.game)
+        body, generation = await self.h.click(interaction, pick, self.game)
         if body is None:  # lost with the process: press the same button after the restart
             self.retry = pick
             self.stale = True
             return
         self.retry = None
         self.stale = False
+        self.answered_in = generation
         kind = body.get("type")
         data = body.get("data") or {}
         content = str(data.get("content") or "")
@@ -508,7 +529,7 @@ class Player:
             return
         else:
             self.h.problems.append(
-                f"game {self.game.game_id} seat {self.seat}: unexpected answer to "
+                f"game {self.game.game_id}, {self.member.name}: unexpected answer to "
                 f"{pick.custom_id}: type {kind}, {content[:200]!r}"
             )
             self.stale = True
@@ -596,6 +617,7 @@ class Harness:
         self.clicks = 0
         self.stalls = 0
         self.stale_hands = 0
+        self.late_hands = 0
         self.stale_notes: list[tuple[int, float]] = []  # (hand message id, when seen)
         self.refusals = 0
         self.pending: dict[int, tuple[Interaction, int, Pick, Game]] = {}
@@ -608,6 +630,7 @@ class Harness:
         self._next_kill_at: int | None = None
         self._armed: str | None = None
         self._arm_sub: str = ""
+        self._deck: list[str] = []
         self._drops_left = config.gateway_drops
         self._next_drop_at: int | None = None
         self.gateway_drops = 0
@@ -693,6 +716,7 @@ class Harness:
                 self._down_clicks_left -= 1
             seconds = await self.start_bot()
             record.restart_seconds = seconds
+            record.ready_at = time.monotonic()
             self.restart_seconds.append(seconds)
             record.states = _table_states(self.database)
             if record.trigger == "requests":
@@ -703,18 +727,27 @@ class Harness:
             raise
 
     def _click_while_down(self) -> bool:
-        """A member presses a button of its hand while the bot is dead (the click goes to
-        the dead process's session and is lost)."""
-        for player in self.players:
+        """A member presses a card (or Confirm) of its hand while the bot is dead, or else
+        “My hand” on the table; the click goes to the dead process's session and is lost."""
+        ready = [p for p in self.players if not p.done]
+        picks = []
+        for player in ready:
             view = player._hand()
-            if player.done or view is None or player.retry is not None:
+            # A member whose click was just lost presses the same button again.
+            pick = player.retry or (player.decide(view) if view is not None else None)
+            if pick is not None and pick.kind != "give":
+                picks.append((player, pick))
+        if not picks and ready:
+            player = ready[0]
+            game = player.game
+            picks.append((player, Pick(game.table_message_id, f"{HAND}{game.game_id}", "hand")))
+        for player, pick in picks:
+            try:
+                interaction = self.server.component_interaction(
+                    player.game.channel.id, player.member.id, pick.message_id, pick.custom_id
+                )
+            except LookupError:  # the message changed after the click that was lost
                 continue
-            pick = player.decide(view)
-            if pick is None or pick.kind == "give":
-                continue
-            interaction = self.server.component_interaction(
-                player.game.channel.id, player.member.id, pick.message_id, pick.custom_id
-            )
             if not self.server.sessions_for(interaction.guild_id):
                 return False
             self.server.dispatch(interaction)
@@ -735,9 +768,9 @@ class Harness:
 
     async def click(
         self, interaction: Interaction, pick: Pick, game: Game
-    ) -> dict[str, Any] | None:
-        """Dispatch; return the callback body, or None if the bot was killed before it
-        answered."""
+    ) -> tuple[dict[str, Any] | None, int]:
+        """Dispatch; return the callback body (None if the bot was killed before it
+        answered) and the generation of the process it went to."""
         await self.wait_up()
         server = self.server
         generation = self.generation
@@ -764,9 +797,9 @@ class Harness:
             dead.cancel()
         self.pending.pop(interaction.id, None)
         if interaction.responded:
-            return self._answer_body(interaction)
+            return self._answer_body(interaction), generation
         if generation != self.generation:
-            return None
+            return None, generation
         logs = "".join(f"\n--- {p.name} log tail ---\n{p.log_tail()}" for p in self.processes[-1:])
         raise TimeoutError(
             f"the bot did not answer {interaction.describe()} within "
@@ -822,13 +855,21 @@ class Harness:
         if self._armed is None:
             if self._next_kill_at is None or self.clicks < self._next_kill_at:
                 return
-            modes = self.config.modes
-            self._armed = self.chaos.choices(list(modes), weights=list(modes.values()))[0]
+            self._armed = self._draw_mode()
             self._arm_sub = self.chaos.choice(["write", "post"])
             if self._armed == "requests":
                 self._spawn(self._kill_after_requests(self.chaos.randint(1, 60)))
                 return
         self._maybe_kill_on(interaction, pick, game)
+
+    def _draw_mode(self) -> str:
+        modes = self.config.modes
+        if not self.config.cover_modes:
+            return self.chaos.choices(list(modes), weights=list(modes.values()))[0]
+        if not self._deck:
+            self._deck = [m for m, weight in modes.items() if weight > 0]
+            self.chaos.shuffle(self._deck)
+        return self._deck.pop()
 
     def _maybe_kill_on(self, interaction: Interaction, pick: Pick, game: Game) -> None:
         armed = self._armed
@@ -936,6 +977,7 @@ class Harness:
                 computers="none",
                 turn_time=self.config.turn_seconds,
                 memory=self.config.memory,
+                **self.config.start_options,
             )
             assert lobby.message is not None, lobby.text
             for member in members[1:]:
@@ -948,8 +990,8 @@ class Harness:
             game.table_message_id = table.id
             game.game_id = int(hand_ids[0].split(":")[2])
             self.games.append(game)
-            for seat, member in enumerate(members):
-                self.players.append(Player(self, game, seat, member))
+            # Seats come from the buttons: the bot may seat members in any order.
+            self.players += [Player(self, game, member) for member in members]
 
     async def play(self) -> None:
         self.playing = True
@@ -1020,8 +1062,8 @@ async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig
         db=db,
         told=len(harness.told),
         clicks=harness.clicks,
-        lost_clicks=len(harness.lost),
-        clicks_while_down=len(harness.down_clicks),
+        lost_clicks=sorted(harness.lost),
+        clicks_while_down=sorted(harness.down_clicks),
         unexpected_unanswered=unexpected,
         restart_seconds=harness.restart_seconds[1:],
         injected_429=server.injected_429,
@@ -1030,6 +1072,7 @@ async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig
         scoring_posts=posts,
         stalls=harness.stalls,
         stale_hands=harness.stale_hands,
+        late_hands=harness.late_hands,
         refusals=harness.refusals,
         seconds=time.monotonic() - started,
         problems=problems,
@@ -1121,6 +1164,7 @@ async def verify_database(
     logged: dict[int, dict[tuple[int, int, str, int], list[str]]] = {}
     totals: dict[int, tuple[int, ...]] = {}
     winners: dict[int, tuple[int, ...]] = {}
+    seating: dict[int, dict[int, int]] = {}  # game → seat → member
     with contextlib.closing(_connect(path)) as db:
         check.integrity = ", ".join(r[0] for r in db.execute("PRAGMA integrity_check"))
         for game_id, _guild, members in games:
@@ -1185,10 +1229,15 @@ async def verify_database(
                     f"game {game_id}: stored scores {scores} but the replay gives "
                     f"{tuple(state.totals)}"
                 )
-            expected_users = dict(enumerate(members))
+            seated = dict(
+                db.execute("SELECT seat, user_id FROM seats WHERE game_id = ?", (game_id,))
+            )
+            if sorted(seated.values()) != sorted(members):
+                problems.append(f"game {game_id}: seats {seated}, members {members}")
+            seating[game_id] = seated
             for seat, user_id, _score, win in results:
                 share = (1 / len(state.winners)) if seat in state.winners else 0.0
-                if user_id != expected_users.get(seat) or abs(win - share) > 1e-9:
+                if user_id != seated.get(seat) or abs(win - share) > 1e-9:
                     check.replay_mismatches += 1
                     problems.append(f"game {game_id} seat {seat}: result {user_id}, win {win}")
     for entry in told:
@@ -1210,22 +1259,23 @@ async def verify_database(
             check.lost_retried += 1
         else:
             check.lost_committed += 1
-    check.leaderboard_ok = await _check_leaderboard(path, games, totals, winners, problems)
+    check.leaderboard_ok = await _check_leaderboard(path, games, seating, totals, winners, problems)
     return check
 
 
 async def _check_leaderboard(
     path: Path,
     games: list[tuple[int, int, list[int]]],
+    seating: dict[int, dict[int, int]],
     totals: dict[int, tuple[int, ...]],
     winners: dict[int, tuple[int, ...]],
     problems: list[str],
 ) -> bool:
     expected: dict[int, dict[int, list[float]]] = {}  # guild → user → [games, wins, points]
-    for game_id, guild_id, members in games:
-        if game_id not in totals:
+    for game_id, guild_id, _members in games:
+        if game_id not in totals or game_id not in seating:
             continue
-        for seat, user_id in enumerate(members):
+        for seat, user_id in seating[game_id].items():
             row = expected.setdefault(guild_id, {}).setdefault(user_id, [0, 0.0, 0])
             row[0] += 1
             won = winners[game_id]

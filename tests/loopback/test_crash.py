@@ -1,0 +1,99 @@
+"""Crash recovery of the real bot process: SIGKILL at random moments, 429s, gateway drops,
+and a click while the bot is down (see :mod:`tests.loopback.crash`; the long run with 100
+kills is ``bench/crash.py``).
+
+Request bodies are not checked against the OpenAPI description here (``validate=False``:
+it triples the time a game takes, and ``test_loopback`` checks the same bodies); everything
+else a clean run needs is checked: no unknown route, no unanswered click but those lost with
+a killed process, no error in any process's log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.loopback.crash import MODES, CrashConfig, CrashReport, run_crash
+from tests.loopback.driver import LoopbackDiscord
+
+
+@pytest.fixture
+async def discord() -> AsyncIterator[LoopbackDiscord]:
+    async with LoopbackDiscord.start(action_timeout=10.0, validate=False) as running:
+        yield running
+
+
+def assert_recovered(report: CrashReport, *, games: int) -> None:
+    """Every told move logged once for its decision, nothing duplicated, every game finished
+    with the replay's scores, the file intact, the leaderboard counting each game once."""
+    db = report.db
+    assert report.problems == [], report.tally()
+    assert db.games_finished == games, report.tally()
+    assert report.told > 0 and db.told_found_once == report.told, report.tally()
+    assert db.duplicates == 0 and db.unpressed == 0, report.tally()
+    assert db.replay_mismatches == 0, report.tally()
+    assert db.integrity == "ok", report.tally()
+    assert db.leaderboard_ok, report.tally()
+    assert report.unexpected_unanswered == [], report.tally()
+    # Every member's hand message was kept current (no member had to re-open a stale hand).
+    assert report.stale_hands == 0, report.tally()
+
+
+async def test_ten_kills_over_two_games_lose_and_duplicate_no_move(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    config = CrashConfig(
+        games=2,
+        kills=10,
+        seed=11,
+        cover_modes=True,  # each kind of kill twice
+        start_options={"pictures": "off", "seating": "random"},  # pictures: half the time
+    )
+    report = await run_crash(discord, tmp_path, config)
+    assert_recovered(report, games=2)
+    assert len(report.kills) == 10
+    assert {k.trigger for k in report.kills} == set(MODES), report.tally()
+    assert len(report.restart_seconds) == 10
+
+
+async def test_429s_and_gateway_drops_lose_no_click_and_no_move(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    # With the default options: pictures go out as multipart bodies, under 429s too.
+    config = CrashConfig(games=1, kills=0, seed=5, share_429=0.25, gateway_drops=3)
+    report = await run_crash(discord, tmp_path, config)
+    assert_recovered(report, games=1)
+    assert report.lost_clicks == [] and report.clicks_while_down == []
+    assert discord.server.unanswered() == []
+    assert report.injected_429 > 100, report.tally()
+    assert report.gateway_drops == 3 and report.resumes >= 3, report.tally()
+
+
+async def test_a_click_while_the_bot_is_down_is_lost_and_every_later_click_is_answered(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    config = CrashConfig(
+        games=1,
+        kills=1,
+        seed=3,
+        modes={"requests": 1.0},
+        clicks_while_down=1,
+        start_options={"pictures": "off"},
+    )
+    report = await run_crash(discord, tmp_path, config)
+    assert_recovered(report, games=1)
+    assert len(report.kills) == 1 and len(report.clicks_while_down) == 1, report.tally()
+    [kill] = report.kills
+    [down] = report.clicks_while_down
+    server = discord.server
+    # That click reached no process (the dead one's session ends when the next identifies),
+    # so it was never answered — as on Discord, “This interaction failed” for that one.
+    assert not server.interactions[down].responded
+    assert {i.id for i in server.unanswered()} == {down, *report.lost_clicks}
+    later = [i for i in server.interactions.values() if (i.sent_at or 0) > kill.ready_at]
+    assert len(later) > 100 and all(i.responded for i in later)
+    # The member pressed the same old button again after the restart, and it worked.
+    again = [i for i in later if i.data == server.interactions[down].data]
+    assert again and again[0].responded
