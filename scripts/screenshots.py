@@ -1,0 +1,472 @@
+"""The README's screenshots, from the real bot: ``.venv/bin/python scripts/screenshots.py``.
+
+The bot runs in simcord (the in-memory Discord the tests use) on a pinned seed, so every run
+plays the same game: Alice types ``/dupe start``, Bob and Carol join, Alice starts (a
+computer player takes the empty seat), the members open “My hand” and play until a trick is
+revealed and, later, until the first deal is scored.
+
+Each screenshot is one message as simcord's preview renders it (the way Discord shows it,
+pictures included). ``Preview.screenshot`` pins the message for one viewer exactly as for
+simcord's own (Playwright) capture; instead of a browser session, this script writes the
+pinned page as an HTML file (the preview's scripts and stylesheet inlined, the pinned
+projection and its attachments embedded, the fonts in one shared stylesheet: nothing is
+fetched). Debian's headless chromium photographs each file and Pillow trims the margin.
+
+Public messages are seen by Dave, a member of the server who is not playing, so nothing
+hidden can appear in them; the hand is Alice's own private (ephemeral) reply, as she sees it.
+
+Writes ``build/screenshots/*.html`` (ignored by git) and ``docs/screenshots/*.png``;
+``--html-only`` stops after the pages (no chromium needed). Needs ``simcord[preview]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import functools
+import io
+import json
+import posixpath
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a file: make the project (bot, engine, tests) importable
+    sys.path.insert(0, str(ROOT))
+
+import aiohttp  # noqa: E402  (part of simcord's preview runtime)
+import simcord  # noqa: E402
+import simcord.preview  # noqa: E402
+from PIL import Image, ImageChops  # noqa: E402
+from simcord.preview import _markdown  # noqa: E402
+
+from engine.dupe import DupeState, Phase  # noqa: E402
+from tests.bot.driver import Game, World  # noqa: E402
+from tests.bot.helpers import make_bot  # noqa: E402
+
+SEED = 20240611
+"""The deal: the same game on every run (the tests' seed)."""
+PLAY_SEED = 3
+"""The members' choices (random, from this seed)."""
+WIDTH = 760
+"""The preview's width: about a Discord message column."""
+HTML_DIR = ROOT / "build" / "screenshots"
+PNG_DIR = ROOT / "docs" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+PREVIEW_STATIC = Path(simcord.preview.__file__).with_name("static")
+FONTS = (  # Latin text, italics, code and emoji; the other scripts' faces are left out
+    "noto-sans-latin-v2.015.ttf",
+    "noto-sans-latin-italic-v2.015.ttf",
+    "noto-sans-mono-v2.014.ttf",
+    "noto-color-emoji-v2.051.ttf",
+)
+FONT_SHEET = "preview-fonts.css"
+"""The fonts, inlined in one stylesheet that every page links (a page opened from a file may
+load a stylesheet from a file, but not a font)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One screenshot: a message, the member who sees it, the window height that fits it, and
+    text the message must show (checked here and by the test)."""
+
+    name: str
+    viewer: simcord.MemberActor
+    target: Any
+    height: int
+    expected: tuple[str, ...]
+
+
+# --- the game -----------------------------------------------------------------------
+
+
+def the_members(world: World) -> list[simcord.MemberActor]:
+    """Return the members: Alice (the host), Bob and Carol play; Dave only watches."""
+    return [
+        world.guild.add_member(world.env.create_user(name.lower(), global_name=name))
+        for name in ("Alice", "Bob", "Carol", "Dave")
+    ]
+
+
+async def play_scenes(
+    world: World, members: list[simcord.MemberActor], shoot: Callable[[Shot], Awaitable[None]]
+) -> None:
+    """Play the pinned game; call ``shoot`` at each moment worth a picture."""
+    alice, bob, carol, dave = members
+    game, _ = await Game.open(world, alice, computers="random", pictures="on")
+    for member in (bob, carol):
+        await member.click(game.message, label="Join")
+    await shoot(Shot("lobby", dave, game.message, 600, ("Dupe — a table is open", "Join")))
+
+    await game.press(alice, "Start")
+    players = (alice, bob, carol)
+    for member in players:
+        await game.open_hand(member)
+    rng = random.Random(PLAY_SEED)
+
+    def alice_chooses(trick: int) -> Callable[[DupeState], bool]:
+        return lambda s: s.trick >= trick and s.phase is Phase.CHOOSE and 0 in s.to_act
+
+    await game.play(players, rng, until=alice_chooses(3))
+    hand = game.hands[alice.id]
+    await shoot(Shot("hand", alice, hand, 600, ("Your identity card", "Choose a card")))
+
+    await game.play(players, rng, until=lambda s: s.phase is Phase.DISTRIBUTE)
+    await shoot(Shot("reveal", dave, game.message, 800, ("Revealed:", "takes the trick")))
+
+    await game.play(players, rng, until=lambda s: s.deal == 2)
+    (scoring,) = world.titled("Dupe — deal 1 scored")
+    await shoot(Shot("scoring", dave, scoring, 1600, ("Dupe — deal 1 scored", "Totals")))
+
+
+# --- the HTML pages -----------------------------------------------------------------
+
+
+class HtmlCapture:
+    """Stands in for simcord's Playwright capture: ``Preview.screenshot`` pins the page
+    (viewer access, target, projection) as usual, and this writes it as an HTML file."""
+
+    def __init__(self, preview: Any) -> None:
+        self.preview = preview
+
+    async def render(
+        self, pin: Any, destination: Path, *, mode: str, allow_incomplete: bool
+    ) -> dict[str, Any]:
+        """Write ``pin`` as an HTML page at ``destination``; return the capture report."""
+        assets = await self._assets(pin)
+        destination.write_text(page_html(pin.snapshot, assets), encoding="utf-8")
+        profile = dict(pin.profile)
+        return {
+            "path": str(destination),
+            "published_revision": pin.published_revision,
+            "render_generation": 0,
+            "viewer_id": pin.viewer_id,
+            "channel_id": pin.channel_id,
+            "target_id": pin.target_id,
+            "modal_id": pin.modal_id,
+            "mode": mode,
+            "output_width": profile.get("width", 0),
+            "output_height": profile.get("height", 0),
+            "complete": True,
+            "ready": False,  # not rendered yet: chromium does that
+            "calibrated": False,
+            "calibration": {},
+            "profile": profile,
+            "geometry": {},
+            "action": None,
+            "media_metadata": {},
+            "diagnostics": [],
+        }
+
+    async def _assets(self, pin: Any) -> dict[str, dict[str, Any]]:
+        """Fetch the pinned page's assets from the preview, as the page itself would."""
+        headers = {
+            "X-Simcord-Capability": self.preview.capability,
+            "X-Simcord-Context": pin.page.id,
+        }
+        out: dict[str, dict[str, Any]] = {}
+        async with aiohttp.ClientSession(headers=headers) as http:
+            for asset_id, manifest in pin.snapshot.get("assets", {}).items():
+                if manifest.get("available") is False:
+                    continue
+                async with http.get(f"{self.preview._origin}/api/assets/{asset_id}") as response:
+                    if response.status != 200:
+                        continue
+                    body = await response.read()
+                    kept = {
+                        key: value
+                        for key, value in response.headers.items()
+                        if key.startswith("X-") or key == "Content-Type"
+                    }
+                out[asset_id] = {"headers": kept, "body": base64.b64encode(body).decode()}
+        return out
+
+    async def close(self) -> None:
+        """Nothing to release (simcord's own capture closes its browser here)."""
+
+
+@contextlib.contextmanager
+def embed_mentions() -> Iterator[None]:
+    """Show ``<@id>`` in embed descriptions and field values as a mention, as Discord does
+    (it renders them there, without notifying anyone); simcord 3.2.1's preview leaves them
+    as raw text. The names come from simcord's own resolution for the viewer."""
+    fields = ("embed_description", "embed_field_value")
+    saved = {field: _markdown._FIELD_POLICIES[field]["mentions"] for field in fields}
+    for field in fields:
+        _markdown._FIELD_POLICIES[field]["mentions"] = True
+    try:
+        yield
+    finally:
+        for field, value in saved.items():
+            _markdown._FIELD_POLICIES[field]["mentions"] = value
+
+
+_IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*)(["'])\./([^"']+\.js)\2""")
+
+
+@functools.cache
+def _modules() -> dict[str, str]:
+    """Return ``specifier -> data URL`` for the preview's ES modules, from app.js down; each
+    relative import becomes a bare specifier that the page's import map resolves."""
+    out: dict[str, str] = {}
+    pending = ["app.js"]
+    while pending:
+        name = pending.pop()
+        if f"simcord-preview/{name}" in out:
+            continue
+        folder = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
+        source = (PREVIEW_STATIC / name).read_text(encoding="utf-8")
+
+        def bare(match: re.Match[str], folder: str = folder) -> str:
+            target = posixpath.normpath(folder + match.group(3))
+            pending.append(target)
+            return f"{match.group(1)}{match.group(2)}simcord-preview/{target}{match.group(2)}"
+
+        encoded = base64.b64encode(_IMPORT.sub(bare, source).encode()).decode()
+        out[f"simcord-preview/{name}"] = f"data:text/javascript;base64,{encoded}"
+    return out
+
+
+@functools.cache
+def _stylesheets() -> tuple[str, str]:
+    """Return the preview's stylesheet without its fonts, and a stylesheet of the Latin and
+    emoji fonts, inlined."""
+    css = (PREVIEW_STATIC / "preview.css").read_text(encoding="utf-8")
+    faces: list[str] = []
+
+    def face(match: re.Match[str]) -> str:
+        block = match.group(0)
+        font = re.search(r'url\("/fonts/([^"]+)"\)', block)
+        if font is not None and font.group(1) in FONTS:
+            data = base64.b64encode((PREVIEW_STATIC / "fonts" / font.group(1)).read_bytes())
+            faces.append(
+                block.replace(font.group(0), f'url("data:font/ttf;base64,{data.decode()}")')
+            )
+        return ""
+
+    return re.sub(r"@font-face\s*\{[^}]*\}", face, css), "\n".join(faces)
+
+
+# The page answers the preview app's requests itself: the pinned projection, its assets and
+# the diagnostics catalog. State polls never answer: the page is one frozen moment.
+_SHIM = """
+(() => {
+  const frozen = JSON.parse(document.getElementById("frozen-preview").textContent);
+  const json = (value, status = 200) => new Response(JSON.stringify(value),
+    { status, headers: { "Content-Type": "application/json" } });
+  window.fetch = async (input) => {
+    const url = new URL(typeof input === "string" ? input : input.url, "http://preview.invalid/");
+    const path = url.pathname;
+    if (path === "/backend-diagnostics.json") return json(frozen.catalog);
+    if (path === "/api/pages") return json(frozen.snapshot);
+    if (path === "/api/state") return new Promise(() => {});
+    if (path.startsWith("/api/assets/")) {
+      const asset = frozen.assets[decodeURIComponent(path.slice("/api/assets/".length))];
+      if (!asset) return json({ error: "asset-unavailable" }, 404);
+      const bytes = Uint8Array.from(atob(asset.body), (c) => c.charCodeAt(0));
+      return new Response(bytes, { status: 200, headers: asset.headers });
+    }
+    return json({ error: "a frozen preview page" }, 404);
+  };
+})();
+"""
+_FROZEN = re.compile(r'<script type="application/json" id="frozen-preview">(.*?)</script>')
+
+
+def page_html(snapshot: Mapping[str, Any], assets: Mapping[str, Any]) -> str:
+    """Return simcord's preview page for one pinned projection, with nothing to fetch."""
+    index = (PREVIEW_STATIC / "index.html").read_text(encoding="utf-8")
+    catalog = json.loads((PREVIEW_STATIC / "backend-diagnostics.json").read_text(encoding="utf-8"))
+    frozen = json.dumps({"snapshot": snapshot, "assets": assets, "catalog": catalog})
+    frozen = frozen.replace("<", "\\u003c")  # nothing in it can end the script element
+    head = (
+        f'<link rel="stylesheet" href="{FONT_SHEET}">\n'
+        f"<style>{_stylesheets()[0]}</style>\n"
+        f'<script type="application/json" id="frozen-preview">{frozen}</script>\n'
+        f"<script>{_SHIM}</script>\n"
+        f'<script type="importmap">{json.dumps({"imports": _modules()})}</script>'
+    )
+    stylesheet = '<link rel="stylesheet" href="/preview.css">'
+    module = '<script type="module" src="/app.js"></script>'
+    if stylesheet not in index or module not in index:
+        raise RuntimeError("simcord's preview page is not the one this script knows (3.2.1)")
+    index = index.replace(stylesheet, head)
+    return index.replace(module, '<script type="module">import "simcord-preview/app.js";</script>')
+
+
+def page_text(html: str) -> str:
+    """Return the text of the messages embedded in a page written by :func:`page_html`."""
+    match = _FROZEN.search(html)
+    if match is None:
+        raise ValueError("not a page written by page_html")
+    strings: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            strings.append(value)
+        elif isinstance(value, Mapping):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(json.loads(match.group(1))["snapshot"]["messages"])
+    return "\n".join(strings)
+
+
+async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
+    """Play the pinned game in simcord; write one HTML page per screenshot into ``html_dir``
+    (and the pages' font stylesheet); return the shots and their pages."""
+    html_dir.mkdir(parents=True, exist_ok=True)
+    (html_dir / FONT_SHEET).write_text(_stylesheets()[1], encoding="utf-8")
+    defaults = simcord.Env._settle_internal.__kwdefaults__
+    idle = defaults["idle"]
+    defaults["idle"] = 0.001  # as in tests/bot/conftest.py: settling only gets faster
+    written: list[tuple[Shot, Path]] = []
+    with tempfile.TemporaryDirectory(prefix="dupe-screenshots-") as scratch:
+        db = Path(scratch) / "dupe.sqlite3"
+        bot = make_bot(db)
+        env = simcord.Env(bot)
+        env.backend.bot_user.name = "Dupe"  # the application's name, not simcord's “TestBot”
+        await env.start()
+        try:
+            guild = env.create_guild("Dupe Club")
+            channel = guild.create_text_channel("dupe")
+            world = World(env=env, db=db, bot=bot, guild=guild, channel=channel)
+            world.pin_seed(SEED)
+            members = the_members(world)
+
+            async def shoot(shot: Shot) -> None:
+                page = html_dir / f"{shot.name}.html"
+                # One preview per shot: while it is open it republishes on every event.
+                preview = env.preview(channel, viewers=members, width=WIDTH, height=shot.height)
+                async with preview:
+                    preview._capture_manager = HtmlCapture(preview)  # pages, not Playwright
+                    await preview.screenshot(page, viewer=shot.viewer, target=shot.target)
+                text = page_text(page.read_text(encoding="utf-8"))
+                missing = [expected for expected in shot.expected if expected not in text]
+                if missing:
+                    raise AssertionError(f"{shot.name}: the message does not show {missing}")
+                written.append((shot, page))
+
+            with embed_mentions():
+                await play_scenes(world, members, shoot)
+        finally:
+            await env.shutdown()
+            await bot.store.close()
+            defaults["idle"] = idle
+        env.raise_errors()
+    return written
+
+
+# --- the photographs ----------------------------------------------------------------
+
+
+def chromium() -> Path:
+    """Return Debian's chromium, installing the package if it is missing."""
+    if not CHROMIUM.exists():
+        print("installing Debian's chromium: apt-get install -y chromium", file=sys.stderr)
+        install = ["apt-get", "install", "-y", "chromium"]
+        if subprocess.run(install, check=False).returncode != 0:
+            subprocess.run(["apt-get", "update"], check=True)  # no package lists yet
+            subprocess.run(install, check=True)
+    return CHROMIUM
+
+
+def photograph(browser: Path, page: Path, png: Path, width: int, height: int) -> None:
+    """Photograph ``page`` with headless chromium into ``png``, trimmed and optimized."""
+    with tempfile.TemporaryDirectory(prefix="dupe-chromium-") as scratch:
+        raw = Path(scratch) / "raw.png"
+        profile = Path(scratch) / "profile"
+        profile.mkdir()
+        command = [
+            str(browser),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={profile}",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            "--virtual-time-budget=10000",  # the app renders after the load event: wait for it
+            f"--window-size={width},{height}",
+            f"--screenshot={raw}",
+            page.resolve().as_uri() + "#frozen",  # the preview app wants a capability fragment
+        ]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+        image = Image.open(raw).convert("RGB")
+    image = trim(image, name=png.stem)
+    buffer = io.BytesIO()
+    image.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        buffer, "PNG", optimize=True
+    )
+    png.write_bytes(buffer.getvalue())
+
+
+def trim(image: Image.Image, *, name: str, margin: int = 16) -> Image.Image:
+    """Cut the empty background around the message, keeping ``margin`` pixels of it; fail
+    if the message reaches the window's bottom edge (the window is too short for it)."""
+    background = Image.new("RGB", image.size, image.getpixel((image.width - 1, image.height - 1)))
+    difference = ImageChops.difference(image, background).convert("L")
+    box = difference.point(lambda v: 255 if v > 8 else 0).getbbox()
+    if box is None:
+        raise RuntimeError(f"{name}: chromium photographed an empty page")
+    left, top, right, bottom = box
+    if bottom >= image.height - 2:
+        raise RuntimeError(f"{name}: the message does not fit in {image.height} pixels")
+    return image.crop(
+        (
+            max(0, left - margin),
+            max(0, top - margin),
+            min(image.width, right + margin),
+            min(image.height, bottom + margin),
+        )
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--html-dir", type=Path, default=HTML_DIR, help="where the pages go")
+    parser.add_argument("--out", type=Path, default=PNG_DIR, help="where the PNGs go")
+    parser.add_argument("--html-only", action="store_true", help="write the pages only")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    pages = asyncio.run(write_pages(args.html_dir))
+    for _shot, page in pages:
+        print(f"wrote {page}")
+    if args.html_only:
+        return 0
+    browser = chromium()
+    args.out.mkdir(parents=True, exist_ok=True)
+    pngs = [args.out / f"{shot.name}.png" for shot, _page in pages]
+    with ThreadPoolExecutor(max_workers=len(pages)) as pool:
+        jobs = [
+            pool.submit(photograph, browser, page, png, WIDTH, shot.height)
+            for (shot, page), png in zip(pages, pngs, strict=True)
+        ]
+        for job in jobs:
+            job.result()
+    for png in pngs:
+        print(f"wrote {png} ({png.stat().st_size // 1024} KB)")
+    print(f"done in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""The README's screenshots: ``scripts/screenshots.py`` writes one preview page per message
+(the photographs need chromium and are not taken here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+for runtime in ("aiohttp", "markdown_it", "linkify_it", "regex"):  # simcord[preview]
+    pytest.importorskip(runtime, reason="simcord's preview runtime (simcord[preview]) is missing")
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "screenshots.py"
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("dupe_screenshots", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _frozen(page: Path) -> dict:
+    match = re.search(
+        r'<script type="application/json" id="frozen-preview">(.*?)</script>',
+        page.read_text(encoding="utf-8"),
+    )
+    assert match is not None, page
+    return json.loads(match.group(1))
+
+
+async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
+    screenshots = _script()
+    written = await screenshots.write_pages(tmp_path)
+    pages = {shot.name: page for shot, page in written}
+    assert list(pages) == ["lobby", "hand", "reveal", "scoring"]
+    assert (tmp_path / screenshots.FONT_SHEET).stat().st_size > 0
+    expected = {
+        "lobby": ["Dupe — a table is open", "Join", "Start", "@Alice"],
+        "hand": ["Your identity card", "Choose a card", "Picture of my hand"],
+        "reveal": ["Revealed:", "takes the trick", "My hand"],
+        "scoring": ["Dupe — deal 1 scored", "Totals", "credited to"],
+    }
+    pictures = {"reveal": "trick.png", "scoring": "scoring-deal-1.png"}
+    for name, page in pages.items():
+        assert page.exists() and page.parent == tmp_path
+        text = screenshots.page_text(page.read_text(encoding="utf-8"))
+        for words in expected[name]:
+            assert words in text, (name, words)
+        frozen = _frozen(page)
+        snapshot = frozen["snapshot"]
+        assert len(snapshot["timeline"]) == 1  # the one message, nothing else
+        (message,) = snapshot["messages"].values()
+        private = name == "hand"
+        assert bool(message.get("ephemeral") or message.get("flags", 0) & 64) == private, name
+        if not private:  # seen by a member who is not playing: nothing hidden in it
+            assert "Your hand" not in text and "Your identity card" not in text
+        if name in pictures:
+            shown = [
+                snapshot["assets"][asset]["filename"]
+                for asset in frozen["assets"]
+                if asset in snapshot["assets"]
+            ]
+            assert pictures[name] in shown, name
