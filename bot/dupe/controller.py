@@ -67,7 +67,7 @@ def _picture_names(table: Table) -> list[str]:
         if record is None:
             names.append(SEAT_NAMES[seat])
         elif record.user_id is None:
-            names.append(f"Computer ({record.level})")
+            names.append(f"CPU ({record.level})")
         else:
             names.append(record.name)
     return names
