@@ -1,0 +1,830 @@
+"""The real bot process under load: N concurrent Dupe games over the loopback Discord.
+
+    .venv/bin/python bench/load.py --games 100
+    .venv/bin/python bench/load.py --games 1000 --tricks 13 --restart
+
+The loopback Discord (``tests/loopback``) runs in this process; the bot runs as a
+subprocess (``python -m bot`` through :class:`BotProcess`) on a fresh database, with its
+default table-edit interval (1.5 s) and turn time (2 minutes). N guilds each get a table
+of four scripted members: ``/dupe start computers:none``, Join ×3, Start, and each member
+opens My hand. Then every member plays in its own task, acting as soon as the bot has
+answered its previous action and its private hand offers something to press (a card; as
+taker, the distribution steps and Confirm), for ``--tricks`` tricks of each game (52: whole
+games). ``--think S`` makes members pause a random time (mean S seconds) before each
+decision instead. It prints:
+
+- interaction latency, event sent → callback received (the server's ``sent_at`` to the
+  callback request's arrival): median, p99, max, overall and by kind of action;
+- REST calls per trick by kind (method and route template): interaction callbacks,
+  webhook calls (the private hands, edited through members' interaction tokens) and
+  channel calls (the table message, scoring posts), from the play phase;
+- bot CPU seconds per game (utime + stime of the process over the play phase, from
+  ``/proc/<pid>/stat``; its main thread and the other threads, SQLite's, separately);
+- the bot's peak RSS (``VmHWM``);
+- with ``--restart``: the bot is SIGKILLed with every game live (after the play phase, all
+  games mid-game), a new process starts on the same database, and one member of every
+  game presses a card of their old hand as soon as the gateway is READY; it prints spawn →
+  READY and spawn → every game answered.
+
+The driver (this process: the server and 4N members) must not be what is measured: the
+server's OpenAPI body check is slow, so only every ``--validate-every``-th body is checked
+(0: none), the server forgets answered interactions and counted requests as it goes, the
+driver is pinned to CPU 0 and the bot to CPU 1 (``--no-pin``: not), and the driver's own
+CPU time and the rest of the machine's are printed next to the bot's.
+
+Figures, not assertions. Targets at 1,000 games: p99 ≤ 100 ms, RSS ≤ 300 MB, restart ≤ 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.loopback.driver import (
+    BotProcess,
+    GuildHandle,
+    LoopbackDiscord,
+    MemberActor,
+    MessageView,
+    Reply,
+)
+from tests.loopback.fake_discord import (
+    UPDATE_MESSAGE,
+    FakeDiscord,
+    Interaction,
+    Message,
+    RequestRecord,
+)
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+ACTION_TIMEOUT = 4.0  # Discord refuses a callback after 3 s: later, the click has failed
+STALL_SECONDS = 60.0  # a hand unchanged this long: the member asks for a fresh one
+KEEP_SECONDS = 30.0  # interactions older than this are forgotten, but each member's
+KEEP_PER_MEMBER = 4  # latest few answered ones, whose tokens the bot may still use
+TURN = re.compile(r"deal (\d) of 4 · trick (\d+) of 13")
+
+
+# --- the server, lean --------------------------------------------------------------------
+
+
+class BenchDiscord(FakeDiscord):
+    """The loopback Discord with a sampled body check and a waiter per message edit."""
+
+    def __init__(self, *, validate_every: int, **options: Any) -> None:
+        super().__init__(validate=validate_every > 0, **options)
+        self.validate_every = validate_every
+        self.bodies = 0
+        self.validated = 0
+        self._edit_waiters: dict[int, list[asyncio.Future[None]]] = {}
+        self.history: dict[int, list[str]] | None = None  # message → its edits (--debug)
+
+    def _require_valid(self, request: Any) -> None:
+        self.bodies += 1
+        if self.validate_every and self.bodies % self.validate_every == 0:
+            self.validated += 1
+            super()._require_valid(request)
+
+    def _edit(self, message: Message, data: Any, files: list[Any]) -> None:
+        super()._edit(message, data, files)
+        if self.history is not None:
+            lines = message.content.splitlines()
+            caller = sys._getframe(1).f_code.co_name  # the route: _callback, _webhook_message
+            self.history.setdefault(message.id, []).append(
+                f"{time.monotonic():.3f} edit {message.edits} by {caller}: "
+                + " | ".join(lines[:1] + lines[-1:])
+            )
+        for waiter in self._edit_waiters.pop(message.id, ()):
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def wait_edit(self, message_id: int, edits: int, timeout: float) -> bool:
+        """Wait until the message has been edited past ``edits``; False after ``timeout``."""
+        if self.messages[message_id].edits != edits:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self._edit_waiters.setdefault(message_id, []).append(waiter)
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+# --- processes ---------------------------------------------------------------------------
+
+
+def _stat_ticks(path: str) -> int:
+    with open(path) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+@dataclass(frozen=True, slots=True)
+class Cpu:
+    """CPU seconds of the bot (main thread, other threads), the driver, and the machine."""
+
+    bot_main: float
+    bot_other: float
+    driver: float
+    machine: float
+    at: float
+
+    @classmethod
+    def now(cls, pid: int) -> Cpu:
+        main = other = 0
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                ticks = _stat_ticks(f"/proc/{pid}/task/{tid}/stat")
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(tid) == pid:
+                main += ticks
+            else:
+                other += ticks
+        with open("/proc/stat") as f:
+            cpu = [int(x) for x in f.readline().split()[1:]]
+        busy = sum(cpu) - cpu[3] - cpu[4]  # all but idle and iowait
+        return cls(
+            main / CLOCK_TICKS,
+            other / CLOCK_TICKS,
+            time.process_time(),
+            busy / CLOCK_TICKS,
+            time.monotonic(),
+        )
+
+    def __sub__(self, other: Cpu) -> Cpu:
+        return Cpu(
+            self.bot_main - other.bot_main,
+            self.bot_other - other.bot_other,
+            self.driver - other.driver,
+            self.machine - other.machine,
+            self.at - other.at,
+        )
+
+    @property
+    def bot(self) -> float:
+        return self.bot_main + self.bot_other
+
+    def describe(self) -> str:
+        wall = max(self.at, 1e-9)
+        others = max(0.0, self.machine - self.bot - self.driver)
+        return (
+            f"bot {self.bot:.1f} s ({self.bot / wall:.0%} of a core: main thread "
+            f"{self.bot_main / wall:.0%}, other threads {self.bot_other / wall:.0%}); "
+            f"driver {self.driver:.1f} s ({self.driver / wall:.0%}); other processes "
+            f"{others:.1f} s ({others / wall:.0%}) over {wall:.1f} s"
+        )
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """Return the numeric fields of ``/proc/<pid>/status`` (sizes in kB)."""
+    fields: dict[str, int] = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            name, _, value = line.partition(":")
+            parts = value.split()
+            if parts and parts[0].isdigit():
+                fields[name] = int(parts[0])
+    return fields
+
+
+def peak_rss_mb(pid: int) -> float:
+    return proc_status(pid).get("VmHWM", 0) / 1024
+
+
+def pin(pid: int, cpu: int) -> None:
+    """Pin every thread of ``pid`` (and those it starts later) to ``cpu``."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(ProcessLookupError, FileNotFoundError):
+            os.sched_setaffinity(int(tid), {cpu})
+
+
+def load_line() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+# --- figures -----------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
+
+
+def latency_line(name: str, seconds: list[float]) -> str:
+    if not seconds:
+        return f"  {name:<10} none"
+    ms = [s * 1000 for s in seconds]
+    return (
+        f"  {name:<10} {len(ms):>8}  median {statistics.median(ms):7.1f} ms  "
+        f"p99 {percentile(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms"
+    )
+
+
+def route_kind(template: str) -> str:
+    if template.startswith("/interactions/"):
+        return "interaction callbacks"
+    if template.startswith("/webhooks/"):
+        return "webhook (interaction token)"
+    if template.startswith("/channels/"):
+        return "channel"
+    return "other"
+
+
+# --- the games ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Seat:
+    actor: MemberActor
+    channel_id: int
+    hand_id: int = 0
+    recent: deque[int] = field(default_factory=lambda: deque(maxlen=KEEP_PER_MEMBER))
+
+
+@dataclass(slots=True)
+class Game:
+    guild: GuildHandle
+    seats: list[Seat]
+    table_id: int = 0
+    hand_button: str = ""  # the custom id of the table's My hand
+
+
+class Load:
+    """The games, the members' play and what is counted."""
+
+    def __init__(self, loopback: LoopbackDiscord, args: argparse.Namespace) -> None:
+        self.loopback = loopback
+        self.server: BenchDiscord = loopback.server  # type: ignore[assignment]
+        self.args = args
+        self.rng = random.Random(args.seed)
+        self.games: list[Game] = []
+        self.latency: dict[str, list[float]] = defaultdict(list)
+        self.failed: Counter[str] = Counter()
+        self.stalls = 0
+        self.requests: dict[str, Counter[str]] = defaultdict(Counter)
+        self.statuses: dict[str, Counter[str]] = defaultdict(Counter)
+        self.phase = "setup"
+        self.stop = False
+
+    # --- bookkeeping -----------------------------------------------------------------
+
+    def harvest(self) -> None:
+        """Count the finished requests by phase and route, and forget them; forget answered
+        interactions no member needs any more."""
+        server = self.server
+        pending: list[RequestRecord] = []
+        counts = self.requests[self.phase]
+        statuses = self.statuses[self.phase]
+        for record in server.requests:
+            if record.status == 0:
+                pending.append(record)
+                continue
+            route, _ = server._match(record.method, record.path)
+            kind = f"{record.method} {route.template if route else record.path}"
+            counts[kind] += 1
+            if record.status >= 300:
+                statuses[f"{kind} → {record.status}"] += 1
+        server.requests = pending
+        keep = {i for game in self.games for seat in game.seats for i in seat.recent}
+        cutoff = time.monotonic() - KEEP_SECONDS
+        stale = [
+            interaction
+            for interaction_id, interaction in server.interactions.items()
+            if interaction_id not in keep
+            and (interaction.sent_at is None or interaction.sent_at < cutoff)
+        ]
+        for interaction in stale:
+            del server.interactions[interaction.id]
+            server._by_token.pop(interaction.token, None)
+
+    async def harvest_forever(self) -> None:
+        while True:
+            await asyncio.sleep(2.0)
+            self.harvest()
+
+    def answered(self, seat: Seat, kind: str, interaction: Interaction) -> None:
+        seat.recent.append(interaction.id)
+        interaction.payload = {}  # sent: the gateway buffer keeps the frame
+        assert interaction.latency is not None
+        self.latency[kind].append(interaction.latency)
+
+    async def press(
+        self, seat: Seat, message_id: int, custom_id: str, kind: str
+    ) -> Interaction | None:
+        """Click a button; return the interaction if the bot answered it in time."""
+        server = self.server
+        interaction = server.component_interaction(
+            seat.channel_id, seat.actor.id, message_id, custom_id
+        )
+        server.dispatch(interaction)
+        assert interaction.answered is not None
+        history = None if server.history is None else server.history.setdefault(message_id, [])
+        if history is not None:
+            history.append(f"{time.monotonic():.3f} press {custom_id} ({interaction.id})")
+        try:
+            await asyncio.wait_for(interaction.answered, ACTION_TIMEOUT)
+        except TimeoutError:
+            self.failed[kind] += 1
+            if history is not None:
+                history.append(f"{time.monotonic():.3f} press {interaction.id} FAILED")
+            return None
+        self.answered(seat, kind, interaction)
+        return interaction
+
+    def reply(self, seat: Seat, kind: str, reply: Reply) -> Reply:
+        seat.actor.replies.clear()
+        self.answered(seat, kind, reply.interaction)
+        return reply
+
+    # --- setup -----------------------------------------------------------------------
+
+    def create_world(self) -> None:
+        for g in range(self.args.games):
+            guild = self.loopback.create_guild(f"Load {g}")
+            channel = guild.channel.id
+            seats = [Seat(guild.add_member(f"m{g}-{i}"), channel) for i in range(4)]
+            self.games.append(Game(guild, seats))
+
+    async def open_game(self, game: Game, gate: asyncio.Semaphore) -> None:
+        async with gate:
+            host = game.seats[0]
+            lobby = self.reply(
+                host,
+                "slash",
+                await host.actor.slash(
+                    game.guild.channel, "dupe start", computers="none", pictures=self.args.pictures
+                ),
+            )
+            assert lobby.message is not None, "no lobby message"
+            game.table_id = lobby.message.id
+            for seat in game.seats[1:]:
+                self.reply(seat, "join", await seat.actor.click(game.table_id, label="Join"))
+            started = self.reply(
+                host, "start", await host.actor.click(game.table_id, label="Start")
+            )
+            assert started.callback_type == UPDATE_MESSAGE, started.text
+            for seat in game.seats:
+                hand = self.reply(
+                    seat, "hand", await seat.actor.click(game.table_id, label="My hand")
+                )
+                assert hand.message is not None and hand.ephemeral, hand.text
+                seat.hand_id = hand.message.id
+            table = MessageView.of(self.server.messages[game.table_id])
+            game.hand_button = next(
+                b["custom_id"] for b in table.buttons() if b.get("label") == "My hand"
+            )
+
+    def tricks_played(self, game: Game) -> int:
+        """Return how many tricks the game has played (its hands' furthest trick)."""
+        return min(
+            self.args.tricks,
+            max(self.next_press(self.server.messages[s.hand_id])[0] for s in game.seats),
+        )
+
+    # --- play --------------------------------------------------------------------------
+
+    def next_press(self, message: Message) -> tuple[int, str | None, str]:
+        """Return the hand's trick (0–51, 52 when over), and what to press with its kind."""
+        content = message.content
+        if "The game is over." in content:
+            return 52, None, "over"
+        found = TURN.search(content)
+        turn = (int(found.group(1)) - 1) * 13 + int(found.group(2)) - 1 if found else -1
+        cards: list[str] = []
+        steps: list[str] = []
+        for row in message.components:
+            for button in row.get("components") or ():
+                custom_id = button.get("custom_id") or ""
+                if button.get("disabled"):
+                    continue
+                if custom_id.startswith("dupe:giveok:"):
+                    return turn, custom_id, "confirm"
+                if custom_id.startswith("dupe:play:"):
+                    cards.append(custom_id)
+                elif custom_id.startswith("dupe:give:") and not custom_id.endswith(":"):
+                    steps.append(custom_id)
+        if steps:
+            return turn, self.rng.choice(steps), "give"
+        if cards:
+            return turn, self.rng.choice(cards), "card"
+        return turn, None, "wait"
+
+    async def play_seat(self, game: Game, seat: Seat) -> None:
+        """Play until the game reaches ``--tricks`` (or ends)."""
+        server = self.server
+        think = self.args.think
+        thought = False
+        while not self.stop:
+            message = server.messages[seat.hand_id]
+            edits = message.edits
+            turn, custom_id, kind = self.next_press(message)
+            if turn >= self.args.tricks or kind == "over":
+                return
+            if custom_id is None:
+                if not await server.wait_edit(seat.hand_id, edits, STALL_SECONDS):
+                    self.stalls += 1  # the hand was not updated: ask for it afresh
+                    if self.stalls <= 3:
+                        self.describe_stall(game, seat)
+                    answered = await self.press(seat, game.table_id, game.hand_button, "hand")
+                    if answered is not None and answered.original_message_id is not None:
+                        seat.hand_id = answered.original_message_id
+                continue
+            if think and not thought:
+                await asyncio.sleep(self.rng.expovariate(1 / think))
+                thought = True
+                continue  # the hand may have changed meanwhile
+            thought = False
+            await self.press(seat, seat.hand_id, custom_id, kind)
+
+    def describe_stall(self, game: Game, seat: Seat) -> None:
+        lines = [
+            f"stall: {seat.actor.name} waited {STALL_SECONDS:.0f} s for a new hand; the hands:"
+        ]
+        for other in game.seats:
+            message = self.server.messages[other.hand_id]
+            head = " | ".join(message.content.splitlines()[:1] + message.content.splitlines()[-2:])
+            lines.append(f"    {other.actor.name} (edits {message.edits}): {head[:300]}")
+            if self.server.history is not None:
+                lines += [f"        {h[:250]}" for h in self.server.history.get(other.hand_id, [])]
+        print("\n".join(lines), file=sys.stderr, flush=True)
+
+    async def restart_click(self, game: Game) -> float:
+        """Press a card in the first hand that has one; return when it was answered."""
+        for seat in game.seats:
+            _turn, custom_id, _kind = self.next_press(self.server.messages[seat.hand_id])
+            if custom_id is not None:
+                for _ in range(5):  # a failed click is pressed again
+                    if await self.press(seat, seat.hand_id, custom_id, "restart") is not None:
+                        break
+                return time.monotonic()
+        raise AssertionError("no hand of this game has anything to press")
+
+
+# --- the run -----------------------------------------------------------------------------
+
+
+def print_latencies(load: Load, kinds: Iterable[str], title: str) -> None:
+    kinds = list(kinds)
+    every = [s for k in kinds for s in load.latency.get(k, [])]
+    print(f"{title} (event sent → callback received):")
+    print(latency_line("all", every))
+    for kind in kinds:
+        if kind in load.latency:
+            print(latency_line(kind, load.latency[kind]))
+    failed = {k: load.failed[k] for k in kinds if load.failed[k]}
+    if failed:
+        print(f"  not answered within 3 s (“This interaction failed”): {failed}")
+
+
+def print_requests(load: Load, phase: str, tricks: int) -> None:
+    counts = load.requests.get(phase, Counter())
+    by_group: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for kind, count in counts.most_common():
+        by_group[route_kind(kind.split(" ", 1)[1])].append((kind, count))
+    total = sum(counts.values())
+    print(f"REST calls per trick ({tricks} tricks): {total / max(1, tricks):.2f} in all")
+    for group in ("interaction callbacks", "webhook (interaction token)", "channel", "other"):
+        rows = by_group.get(group)
+        if not rows:
+            continue
+        subtotal = sum(c for _, c in rows)
+        print(f"  {group}: {subtotal / max(1, tricks):.2f}")
+        for kind, count in rows:
+            print(f"    {kind}: {count / max(1, tricks):.3f} ({count})")
+    refused = load.statuses.get(phase)
+    if refused:
+        print(f"  answered with an error: {dict(refused)}")
+
+
+async def run(args: argparse.Namespace) -> None:
+    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    if args.pin:
+        os.sched_setaffinity(0, {0})
+    server = BenchDiscord(validate_every=args.validate_every)
+    if args.debug:
+        server.history = {}
+    await server.start()
+    loopback = LoopbackDiscord(server, action_timeout=60.0)
+    workdir = Path(tempfile.mkdtemp(prefix="dupe-load-"))
+    settings: dict[str, Any] = {
+        "turn_seconds": args.turn_seconds,
+        "table_edit_seconds": args.edit_seconds,
+        "log_level": os.environ.get("LOAD_BOT_LOG_LEVEL", "INFO"),
+    }
+    load = Load(loopback, args)
+    print(
+        f"load: {args.games} games of 4 members, {args.tricks} tricks each, think "
+        f"{args.think:g} s, pictures {args.pictures}, seed {args.seed}"
+        + (f", bot from {args.bot_path}" if args.bot_path else "")
+        + "; bodies validated: "
+        + (f"1 in {args.validate_every}" if args.validate_every else "none")
+        + f"; CPUs pinned: {'driver 0, bot 1' if args.pin else 'no'}; {load_line()}",
+        flush=True,
+    )
+    harvester = asyncio.get_running_loop().create_task(load.harvest_forever())
+    if args.bot_path:
+        settings["env"] = {"PYTHONPATH": str(Path(args.bot_path).resolve())}
+    bot = loopback.bot_process(workdir, **settings)
+    try:
+        load.create_world()
+        await start_bot(bot, args)
+        print(f"bot ready (pid {bot.process.pid})", file=sys.stderr, flush=True)  # type: ignore[union-attr]
+
+        # --- setup ---
+        pid = bot.process.pid  # type: ignore[union-attr]
+        started = time.monotonic()
+        gate = asyncio.Semaphore(args.setup_concurrency)
+        await asyncio.gather(*(load.open_game(game, gate) for game in load.games))
+        load.harvest()
+        print(
+            f"{args.games} tables opened, started and hands shown in "
+            f"{time.monotonic() - started:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+        await asyncio.sleep(args.edit_seconds + 0.5)  # the lobby's table edits go out
+        gc.collect()
+        gc.freeze()
+
+        # --- play ---
+        load.harvest()
+        load.phase = "play"
+        before = Cpu.now(pid)
+        rss_before = peak_rss_mb(pid)
+        tasks = [
+            asyncio.ensure_future(load.play_seat(game, seat))
+            for game in load.games
+            for seat in game.seats
+        ]
+        progress = asyncio.get_running_loop().create_task(report_progress(load, before.at, pid))
+        watch = RssWatch(load, pid)
+        spy = await start_py_spy(args.py_spy, pid)
+        _done, unfinished = await asyncio.wait(tasks, timeout=args.max_seconds)
+        if unfinished:
+            load.stop = True
+            for task in unfinished:
+                task.cancel()
+            await asyncio.gather(*unfinished, return_exceptions=True)
+        progress.cancel()
+        watch.task.cancel()
+        await stop_py_spy(spy, args.py_spy)
+        load.harvest()
+        played = Cpu.now(pid) - before
+        load.phase = "after"
+        rss = peak_rss_mb(pid)
+        tricks = sum(load.tricks_played(game) for game in load.games)
+        interactions = sum(len(load.latency[k]) for k in ("card", "give", "confirm"))
+
+        print()
+        if unfinished:
+            print(
+                f"!!! play stopped after --max-seconds {args.max_seconds:g}: "
+                f"{len(unfinished)} of {len(tasks)} members had not finished"
+            )
+        print(
+            f"=== {args.games} games × {min(args.tricks, 52)} tricks: {tricks} tricks played, "
+            f"{interactions} interactions in {played.at:.1f} s "
+            f"({interactions / played.at:.0f} interactions/s, {tricks / played.at:.0f} tricks/s)"
+        )
+        print_latencies(load, ("card", "give", "confirm"), "play latency")
+        print_latencies(load, ("slash", "join", "start", "hand"), "setup latency")
+        if load.stalls:
+            print(
+                f"  hands not updated within {STALL_SECONDS:.0f} s (a fresh hand asked for): "
+                f"{load.stalls}"
+            )
+        print_requests(load, "play", tricks)
+        print(
+            f"bot CPU: {played.bot / args.games:.3f} s per game "
+            f"({played.bot / tricks * 1000:.2f} ms per trick, "
+            f"{played.bot / max(1, interactions) * 1000:.2f} ms per interaction)"
+        )
+        print(f"CPU during play: {played.describe()}")
+        print(
+            f"bot peak RSS (VmHWM): {rss:.0f} MB (after setup {rss_before:.0f} MB; "
+            "target ≤ 300 MB at 1,000 games)"
+        )
+        print(f"  {watch.describe()}")
+        print(
+            f"bodies validated against the OpenAPI description: {server.validated} of "
+            f"{server.bodies}; violations {len(server.violations)}; unknown routes "
+            f"{len(server.unknown_routes)}; server errors {len(server.internal_errors)}"
+        )
+
+        if args.restart:
+            await measure_restart(load, loopback, bot, workdir, settings, args)
+        else:
+            report_log(bot)
+    finally:
+        harvester.cancel()
+        for process in loopback.processes:
+            await process.stop()
+        await server.close()
+    print(load_line())
+
+
+async def start_bot(bot: BotProcess, args: argparse.Namespace) -> None:
+    await bot.start()
+    if args.pin:
+        pin(bot.process.pid, 1)  # type: ignore[union-attr]
+    await bot.wait_ready(timeout=120)
+    if args.pin:
+        pin(bot.process.pid, 1)  # type: ignore[union-attr]
+
+
+async def start_py_spy(out: str | None, pid: int) -> asyncio.subprocess.Process | None:
+    """With ``--py-spy FILE``: sample the bot during the play phase (py-spy, from PyPI)."""
+    if not out:
+        return None
+    spy = Path(sys.executable).with_name("py-spy")
+    process = await asyncio.create_subprocess_exec(
+        str(spy),
+        "record",
+        "--pid",
+        str(pid),
+        "--output",
+        out,
+        "--format",
+        args_format(out),
+        "--rate",
+        "200",
+        "--nonblocking",
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    if os.cpu_count() and os.cpu_count() > 1:  # the sampler runs beside the driver
+        pin(process.pid, 0)
+    return process
+
+
+def args_format(out: str) -> str:
+    return (
+        "speedscope" if out.endswith(".json") else ("raw" if out.endswith(".txt") else "flamegraph")
+    )
+
+
+async def stop_py_spy(process: asyncio.subprocess.Process | None, out: str | None) -> None:
+    if process is None:
+        return
+    process.send_signal(2)  # SIGINT: py-spy writes its output and exits
+    await process.wait()
+    print(f"py-spy profile of the bot during play: {out}", file=sys.stderr)
+
+
+async def report_progress(load: Load, since: float, pid: int) -> None:
+    while True:
+        await asyncio.sleep(10)
+        done = sum(len(load.latency[k]) for k in ("card", "give", "confirm"))
+        recent = load.latency["card"][-2000:]
+        median = statistics.median(recent) * 1000 if recent else 0.0
+        status = proc_status(pid)
+        print(
+            f"  {time.monotonic() - since:5.0f} s: {done} interactions, recent card median "
+            f"{median:.0f} ms, failed {sum(load.failed.values())}; bot RSS "
+            f"{status.get('VmRSS', 0) / 1024:.0f} MB, {status.get('Threads', 0)} threads",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+class RssWatch:
+    """Samples the bot's resident memory every 50 ms; remembers when it peaked and how far
+    the games were then."""
+
+    def __init__(self, load: Load, pid: int) -> None:
+        self.load = load
+        self.pid = pid
+        self.peak = 0
+        self.peak_at = 0.0
+        self.peak_tricks = 0.0
+        self.started = time.monotonic()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            while True:
+                rss = proc_status(self.pid).get("VmRSS", 0)
+                if rss > self.peak:
+                    self.peak = rss
+                    self.peak_at = time.monotonic() - self.started
+                    games = self.load.games
+                    self.peak_tricks = sum(self.load.tricks_played(g) for g in games) / len(games)
+                await asyncio.sleep(0.05)
+
+    def describe(self) -> str:
+        return (
+            f"resident memory peaked at {self.peak / 1024:.0f} MB, {self.peak_at:.1f} s into "
+            f"play, with the games at trick {self.peak_tricks:.1f} on average"
+        )
+
+
+def report_log(bot: BotProcess) -> None:
+    text = bot.log()
+    timed_out = text.count("a computer decided")
+    errors = bot.errors()
+    warnings = sum(1 for line in text.splitlines() if " WARNING " in line)
+    print(
+        f"{bot.name} log: {len(errors)} error line(s), {warnings} warning(s), "
+        f"{timed_out} turn(s) decided by a computer after the turn time"
+    )
+    for line in errors[:5]:
+        print(f"    {line[:200]}")
+
+
+async def measure_restart(
+    load: Load,
+    loopback: LoopbackDiscord,
+    first: BotProcess,
+    workdir: Path,
+    settings: dict[str, Any],
+    args: argparse.Namespace,
+) -> None:
+    first.kill()
+    await first.wait()
+    report_log(first)
+    load.phase = "restart"
+    second = loopback.bot_process(workdir, **settings)
+    await second.start()
+    spawned = second.started_at
+    if args.pin:
+        pin(second.process.pid, 1)  # type: ignore[union-attr]
+    await second.wait_ready(timeout=120)
+    ready = time.monotonic()
+    if args.pin:
+        pin(second.process.pid, 1)  # type: ignore[union-attr]
+    answered = await asyncio.gather(*(load.restart_click(game) for game in load.games))
+    last = max(answered)
+    loaded = re.search(r"loaded (\d+) live table", second.log())
+    print()
+    print(
+        f"=== restart with {loaded.group(1) if loaded else '?'} live tables: SIGKILL, new "
+        f"process; one card pressed in every game at READY"
+    )
+    print(f"  spawn → READY (commands synced, gateway identified): {ready - spawned:.2f} s")
+    print(
+        f"  spawn → all {len(answered)} games answered: {last - spawned:.2f} s "
+        f"(READY → last answer {last - ready:.2f} s; target ≤ 2 s)"
+    )
+    print_latencies(load, ("restart",), "  restart clicks")
+    print(f"  new process peak RSS: {peak_rss_mb(second.process.pid):.0f} MB")  # type: ignore[union-attr]
+    await asyncio.sleep(0.5)
+    report_log(second)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Dupe bot process under load (loopback Discord)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--tricks", type=int, default=52, help="tricks to play per game (52: all)")
+    parser.add_argument("--seed", type=int, default=1, help="seeds the members' choices")
+    parser.add_argument("--restart", action="store_true", help="also measure a restart")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean pause before each decision (s)"
+    )
+    parser.add_argument(
+        "--max-seconds", type=float, default=900, help="stop the play phase after this long"
+    )
+    parser.add_argument("--validate-every", type=int, default=100)
+    parser.add_argument("--setup-concurrency", type=int, default=20)
+    parser.add_argument("--turn-seconds", type=int, default=120)
+    parser.add_argument("--edit-seconds", type=float, default=1.5)
+    parser.add_argument(
+        "--pictures", choices=("on", "off"), default="on", help="the tables' pictures option"
+    )
+    parser.add_argument(
+        "--bot-path",
+        metavar="DIR",
+        help="run the bot from this copy of the project (PYTHONPATH), to compare a change",
+    )
+    parser.add_argument("--no-pin", dest="pin", action="store_false")
+    parser.add_argument("--debug", action="store_true", help="print a stalled hand's history")
+    parser.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="profile the bot during play with py-spy (.svg flame graph, .txt collapsed "
+        "stacks, .json speedscope)",
+    )
+    args = parser.parse_args()
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
