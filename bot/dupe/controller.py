@@ -410,7 +410,19 @@ class DupeController:
         except UserError as error:
             await self._refresh_stale(interaction, table, seat, str(error))
             return
-        await self._answer_with_hand(interaction, outcome.table, seat)
+        await self._answer_move(interaction, outcome, seat)
+
+    async def _answer_move(
+        self, interaction: discord.Interaction, outcome: Outcome, seat: int
+    ) -> None:
+        """Answer the presser of a committed move with their hand, then show the move to
+        everyone. The move stands even when the answer fails (the interaction expired while
+        the bot was busy, say): it is shown all the same, the presser's own hand included."""
+        try:
+            await self._answer_with_hand(interaction, outcome.table, seat)
+        except discord.HTTPException:
+            await self.on_outcome(outcome)
+            raise
         await self.on_outcome(outcome, answered=(seat,))
 
     async def _refresh_stale(
@@ -507,8 +519,7 @@ class DupeController:
         except UserError as error:
             await self._refresh_stale(interaction, table, seat, str(error))
             return
-        await self._answer_with_hand(interaction, outcome.table, seat)
-        await self.on_outcome(outcome, answered=(seat,))
+        await self._answer_move(interaction, outcome, seat)
 
     # --- after a change --------------------------------------------------------------
 
