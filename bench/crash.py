@@ -41,6 +41,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the kills and the members")
     parser.add_argument(
+        "--stagger",
+        type=int,
+        default=6,
+        help="each game starts when the one before is this many tricks in (default 6), so "
+        "that deals end at different times",
+    )
+    parser.add_argument(
         "--share-429", type=float, default=0.0, help="share of REST requests answered 429"
     )
     parser.add_argument("--drops", type=int, default=0, help="gateway connections cut in play")
@@ -67,6 +74,7 @@ async def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         modes=dict(MODES),
         cover_modes=args.cover,
+        stagger=args.stagger,
         share_429=args.share_429,
         gateway_drops=args.drops,
         clicks_while_down=args.down_clicks,

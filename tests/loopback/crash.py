@@ -103,9 +103,9 @@ MODES: dict[str, float] = {
 }
 """The kinds of kill and how often each is drawn."""
 
-# Clicks a whole game takes (52 tricks of 4 plays, most with a 5-click distribution, and the
-# “My hand” openings); used only to spread the kills over the games.
-CLICKS_PER_GAME = 480
+# Clicks a trick takes without kills (4 plays, mostly a 5-click distribution, “My hand”
+# openings); the first guess of the rate at which games progress, to spread the kills.
+CLICKS_PER_TRICK = 9.2
 
 _HEADER = re.compile(r"· deal (\d) of 4 · trick (\d+) of 13")
 _REVEALED = re.compile(r"^Revealed: N (\S+) · E (\S+) · S (\S+) · W (\S+)$", re.M)
@@ -148,6 +148,7 @@ class CrashConfig:
     late_timeout: float = 10.0  # ... unless the table is ahead of its hand: then it waits more
     ready_timeout: float = 30.0
     memory: str = "strict"
+    stagger: int = 0  # game n+1 starts when game n is past this many tricks (0: all at once)
     start_options: dict[str, Any] = field(default_factory=dict)  # more /dupe start options
 
 
@@ -189,6 +190,7 @@ class KillRecord:
     states: list[str] = field(default_factory=list)  # each game's state after the kill
     restart_seconds: float = 0.0
     at: float = 0.0  # monotonic, when the signal was sent
+    wall: float = 0.0  # time.time(), when the signal was sent (the bot's clock for commits)
     ready_at: float = 0.0  # monotonic, when the next process was ready
 
 
@@ -228,7 +230,7 @@ class CrashReport:
     injected_429: int
     gateway_drops: int
     resumes: int
-    scoring_posts: dict[str, int]  # expected, posted, missing, duplicated
+    scoring_posts: dict[str, Any]  # expected, posted, missing, duplicated, lost_after
     stalls: int  # times a member saw nothing change for stall_timeout and re-opened its hand
     stale_hands: int  # times a hand showed an earlier decision than the table and stayed so
     late_hands: int  # times a hand behind the table was edited only after stall_timeout
@@ -279,11 +281,19 @@ class CrashReport:
             f"scoring posts: {posts.get('posted', 0)} of {posts.get('expected', 0)} "
             f"(missing {posts.get('missing', 0)}, duplicated {posts.get('duplicated', 0)})"
         )
+        lost_after = posts.get("lost_after") or []
+        if lost_after:
+            lines.append(
+                "  each missing one lost to a kill "
+                f"{min(lost_after):.2f}–{max(lost_after):.2f} s (median "
+                f"{statistics.median(lost_after):.2f} s) after its deal's last move was committed"
+            )
         if self.restart_seconds:
             times = self.restart_seconds
+            p90 = sorted(times)[int(0.9 * (len(times) - 1))]
             lines.append(
                 f"restart (process start to ready): median {statistics.median(times):.2f} s, "
-                f"max {max(times):.2f} s"
+                f"p90 {p90:.2f} s, max {max(times):.2f} s"
             )
         if self.config.share_429 or self.config.gateway_drops:
             lines.append(
@@ -342,6 +352,7 @@ class Game:
     table_message_id: int = 0
     game_id: int = 0
     clicks: int = 0
+    turns_done: int = 0  # tricks past which a told move shows the game has got
     over_seen: bool = False
 
 
@@ -541,6 +552,7 @@ class Player:
             self.done = True
         if pick.expect is not None and self._told(pick.expect, content):
             self.h.told.append(Told(self.game.game_id, pick.expect, interaction.id))
+            self.game.turns_done = max(self.game.turns_done, pick.expect.turn)
 
     def _told(self, expect: Expect, content: str) -> bool:
         """Whether the answer proves the move was made."""
@@ -629,7 +641,7 @@ class Harness:
         self._kills_left = config.kills
         self._next_kill_at: int | None = None
         self._armed: str | None = None
-        self._arm_sub: str = ""
+        self._scoring_owed = 0  # scoring kills drawn, waiting for a click that ends a deal
         self._deck: list[str] = []
         self._drops_left = config.gateway_drops
         self._next_drop_at: int | None = None
@@ -688,6 +700,7 @@ class Harness:
             lock_held=lock_held,
             lost=lost,
             at=time.monotonic(),
+            wall=time.time(),
         )
         if not moment:
             if trigger == "in-flight":
@@ -828,13 +841,18 @@ class Harness:
     # --- kills and faults ------------------------------------------------------------------
 
     def _estimate_clicks_left(self) -> int:
-        return sum(max(40, CLICKS_PER_GAME - g.clicks) for g in self.games if not g.over_seen)
+        """How many more clicks the games will take, at the rate they have taken so far
+        (kills make members retry and re-open their hands)."""
+        done = sum(g.turns_done for g in self.games)
+        rate = self.clicks / done if done >= 8 else CLICKS_PER_TRICK
+        left = sum(4 * TRICKS - g.turns_done for g in self.games if not g.over_seen)
+        return int(rate * max(left, 1))
 
     def _plan_next(self) -> None:
         if self._kills_left <= 0:
             self._next_kill_at = None
             return
-        gap = self._estimate_clicks_left() / (self._kills_left + 1)
+        gap = self._estimate_clicks_left() / (self._kills_left + 3)
         self._next_kill_at = self.clicks + max(3, int(gap * self.chaos.uniform(0.3, 1.5)))
 
     def _after_dispatch(self, interaction: Interaction, pick: Pick, game: Game) -> None:
@@ -850,17 +868,49 @@ class Harness:
                 self._next_drop_at = None
         if self._kills_left <= 0:
             return
+        # not started, or only counting requests
+        waiting = self._armed in (None, "in-flight", "db-write", "give-step", "requests")
+        if (
+            self._scoring_owed
+            and waiting
+            and pick.kind in ("play", "confirm")
+            and pick.trick == TRICKS
+        ):
+            # A scoring kill drawn earlier (it goes before a kind still waiting for its
+            # click): during the write of the click that ends the deal, or right after a
+            # scoring post.
+            self._scoring_owed -= 1
+            self._armed = "running"
+            if self._ends_deal(pick, game) and self.chaos.random() < 0.5:
+                self._spawn(self._kill_in_write(interaction, "scoring"))
+            else:
+                self._spawn(self._kill_on_scoring_post(interaction))
+            return
+        if self._kills_left - self._scoring_owed <= 0:
+            return
         if self._next_kill_at is None and self._armed is None:
             self._plan_next()
         if self._armed is None:
             if self._next_kill_at is None or self.clicks < self._next_kill_at:
                 return
-            self._armed = self._draw_mode()
-            self._arm_sub = self.chaos.choice(["write", "post"])
-            if self._armed == "requests":
+            mode = self._draw_mode()
+            for _ in range(20):  # too few deals left to end: another kind
+                if mode != "scoring" or self._deal_ends_left() > self._scoring_owed + 1:
+                    break
+                mode = self._draw_mode()
+            if mode == "scoring":
+                # Owed until some click ends a deal; the other kinds go on meanwhile.
+                self._scoring_owed += 1
+                self._next_kill_at = None
+                return
+            self._armed = mode
+            if mode == "requests":
                 self._spawn(self._kill_after_requests(self.chaos.randint(1, 60)))
                 return
         self._maybe_kill_on(interaction, pick, game)
+
+    def _deal_ends_left(self) -> int:
+        return sum(4 - g.turns_done // TRICKS for g in self.games if not g.over_seen)
 
     def _draw_mode(self) -> str:
         modes = self.config.modes
@@ -884,17 +934,12 @@ class Harness:
         elif armed == "give-step" and pick.kind == "give":
             self._armed = "running"
             self._spawn(self._kill_after_answer(interaction, "give-step"))
-        elif (
-            armed == "scoring"
-            and pick.kind in ("play", "confirm")
-            and pick.trick == TRICKS
-            and (pick.kind == "confirm" or self._last_to_choose(game, pick))
-        ):
-            self._armed = "running"
-            if self._arm_sub == "write":
-                self._spawn(self._kill_in_write(interaction, "scoring"))
-            else:
-                self._spawn(self._kill_on_scoring_post(interaction))
+
+    def _ends_deal(self, pick: Pick, game: Game) -> bool:
+        """Whether the click likely ends a deal: Confirm on trick 13, or the last card of it."""
+        if pick.kind not in ("play", "confirm") or pick.trick != TRICKS:
+            return False
+        return pick.kind == "confirm" or self._last_to_choose(game, pick)
 
     def _last_to_choose(self, game: Game, pick: Pick) -> bool:
         message = self.server.messages.get(game.table_message_id)
@@ -915,13 +960,17 @@ class Harness:
     async def _kill_after_requests(self, count: int) -> None:
         target = len(self.server.requests) + count
         generation = self.generation
+
+        def void() -> bool:  # killed meanwhile, or a scoring kill took this one's place
+            return self.generation != generation or self._armed != "requests"
+
         with contextlib.suppress(TimeoutError):
             await self.server.wait_for(
-                lambda: len(self.server.requests) >= target or self.generation != generation,
+                lambda: len(self.server.requests) >= target or void(),
                 timeout=30.0,
                 what="requests",
             )
-        if self.generation == generation:
+        if not void():
             self.kill("requests")
 
     async def _kill_in_write(self, interaction: Interaction, trigger: str) -> None:
@@ -934,7 +983,10 @@ class Harness:
         shm = Path(f"{self.bot.database}-shm")
         held = await asyncio.to_thread(_kill_when_writing, shm, pid, stop, 5.0)
         if self.generation == generation:
-            self.kill(trigger, lock_held=held)
+            moment = ""
+            if trigger == "scoring":
+                moment = "mid-scoring: " + ("during the write" if held else "after the write")
+            self.kill(trigger, lock_held=held, moment=moment)
 
     async def _kill_after_answer(self, interaction: Interaction, trigger: str) -> None:
         generation = self.generation
@@ -958,10 +1010,14 @@ class Harness:
                         return True
             return False
 
-        with contextlib.suppress(TimeoutError):
+        seen = True
+        try:
             await self.server.wait_for(posted, timeout=5.0, what="a scoring post")
+        except TimeoutError:
+            seen = False
         if self.generation == generation:
-            self.kill("scoring")
+            moment = "mid-scoring: after a post" if seen else "trick 13: no scoring post seen"
+            self.kill("scoring", moment=moment)
 
     # --- the games ---------------------------------------------------------------------------
 
@@ -997,7 +1053,7 @@ class Harness:
         self.playing = True
         if self.config.share_429:
             self.server.inject_429(self.config.share_429, seed=self.config.seed)
-        tasks = [asyncio.ensure_future(p.run()) for p in self.players]
+        tasks = [asyncio.ensure_future(self._play_game(game)) for game in self.games]
         try:
             await asyncio.gather(*tasks)
         finally:
@@ -1012,10 +1068,43 @@ class Harness:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    async def _play_game(self, game: Game) -> None:
+        """Play one game; with ``stagger`` tricks, the game after it starts only when this
+        one is that far (so the games do not end their deals all at once)."""
+        if self.config.stagger and game.number > 0:
+            before = self.games[game.number - 1]
+            await self.server.wait_for(
+                lambda: before.turns_done >= self.config.stagger or before.over_seen,
+                timeout=600.0,
+                what=f"game {before.game_id} at trick {self.config.stagger}",
+            )
+        players = [p for p in self.players if p.game is game]
+        await asyncio.gather(*(p.run() for p in players))
+
     async def stop_bot(self) -> None:
-        if self.bot is not None:
-            await self.discord.settle()
-            await self.bot.stop()
+        """Let the bot finish what it does after the last answers (the scorings and final
+        standings: a picture is drawn before each is posted), then stop it."""
+        if self.bot is None:
+            return
+        quiet, limit = 3.0, time.monotonic() + 60.0
+        while not self._all_standings_posted() and time.monotonic() < limit:
+            try:
+                await self.server.wait_for(
+                    self._more_requests(len(self.server.requests)), timeout=quiet, what="a request"
+                )
+            except TimeoutError:
+                break  # nothing more is coming: what is missing was lost with a process
+        await self.discord.settle()
+        await self.bot.stop()
+
+    def _more_requests(self, count: int) -> Callable[[], bool]:
+        return lambda: len(self.server.requests) > count or self._all_standings_posted()
+
+    def _all_standings_posted(self) -> bool:
+        return all(
+            any(m.title == "Dupe — final standings" for m in game.channel.messages())
+            for game in self.games
+        )
 
 
 async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig) -> CrashReport:
@@ -1054,6 +1143,9 @@ async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig
         problems += [f"{process.name}: {line}" for line in process.errors()]
     if posts["duplicated"]:
         problems.append(f"{posts['duplicated']} scoring post(s) duplicated")
+    unexplained = [a for a in posts["lost_after"] if a > 10.0]
+    if unexplained:
+        problems.append(f"{len(unexplained)} scoring post(s) missing with no kill soon after")
     if len(harness.kills) < config.kills:
         problems.append(f"only {len(harness.kills)} of {config.kills} kills happened")
     return CrashReport(
@@ -1079,18 +1171,55 @@ async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig
     )
 
 
-def _scoring_posts(harness: Harness) -> dict[str, int]:
+def _scoring_posts(harness: Harness) -> dict[str, Any]:
+    """Count each game's scoring posts (four deals and the final standings). For a missing
+    one, find how soon after the commit of the move that ended its deal the next kill came
+    (``lost_after``): a post is made after the commit, so a kill in between loses it."""
     expected = posted = missing = duplicated = 0
+    lost_after: list[float] = []
+    commits = _deal_commits(harness.database)
+    kills = sorted(k.wall for k in harness.kills)
     for game in harness.games:
         titles = Counter(m.title for m in game.channel.messages())
-        wanted = [f"Dupe — deal {d} scored" for d in range(1, 5)] + ["Dupe — final standings"]
-        for title in wanted:
+        wanted = [(d, f"Dupe — deal {d} scored") for d in range(1, 5)]
+        wanted.append((4, "Dupe — final standings"))
+        for deal, title in wanted:
             expected += 1
             count = titles.get(title, 0)
             posted += min(count, 1)
-            missing += count == 0
             duplicated += max(0, count - 1)
-    return {"expected": expected, "posted": posted, "missing": missing, "duplicated": duplicated}
+            if count:
+                continue
+            missing += 1
+            committed = commits.get((game.game_id, deal))
+            later = [k for k in kills if committed is not None and k >= committed]
+            lost_after.append(later[0] - committed if later and committed else float("inf"))
+    return {
+        "expected": expected,
+        "posted": posted,
+        "missing": missing,
+        "duplicated": duplicated,
+        "lost_after": lost_after,
+    }
+
+
+def _deal_commits(path: Path) -> dict[tuple[int, int], float]:
+    """When (the bot's clock) the move that ended each deal of each game was committed."""
+    commits: dict[tuple[int, int], float] = {}
+    with contextlib.closing(_connect(path)) as db:
+        games = db.execute("SELECT id, seed, options FROM games").fetchall()
+        for game_id, seed, options in games:
+            state = _replay(seed, options, [])
+            rows = db.execute(
+                "SELECT move, created_at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            ).fetchall()
+            for text, created_at in rows:
+                move = Move.parse(text)
+                before = len(state.results)
+                state.apply(move.seat, move.action)
+                if len(state.results) > before:
+                    commits[game_id, len(state.results)] = created_at
+    return commits
 
 
 # --- reading the database -------------------------------------------------------------------------

@@ -49,6 +49,7 @@ async def test_ten_kills_over_two_games_lose_and_duplicate_no_move(
         kills=10,
         seed=11,
         cover_modes=True,  # each kind of kill twice
+        stagger=6,  # the second game starts six tricks later: its deals end at other times
         start_options={"pictures": "off", "seating": "random"},  # pictures: half the time
     )
     report = await run_crash(discord, tmp_path, config)
