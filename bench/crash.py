@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 import tempfile
 from pathlib import Path
@@ -87,6 +88,8 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
+    # A bot killed while it sends a body makes aiohttp log the cut request: expected here.
+    logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
     return asyncio.run(run(parse_args()))
 
 

@@ -275,11 +275,15 @@ class CrashReport:
         )
         lines.append(f"replay mismatches: {self.db.replay_mismatches}")
         lines.append(f"integrity_check: {self.db.integrity}")
-        lines.append(f"leaderboard counts each game once: {self.db.leaderboard_ok}")
+        lines.append(f"leaderboard (and ratings) count each game once: {self.db.leaderboard_ok}")
         posts = self.scoring_posts
         lines.append(
             f"scoring posts: {posts.get('posted', 0)} of {posts.get('expected', 0)} "
             f"(missing {posts.get('missing', 0)}, duplicated {posts.get('duplicated', 0)})"
+        )
+        lines.append(
+            f"table messages showing the game over: {posts.get('tables_over', 0)} of "
+            f"{self.config.games}"
         )
         lost_after = posts.get("lost_after") or []
         if lost_after:
@@ -886,6 +890,8 @@ class Harness:
             else:
                 self._spawn(self._kill_on_scoring_post(interaction))
             return
+        if self._scoring_owed and self._scoring_owed >= self._deal_ends_left():
+            self._scoring_owed -= 1  # too few deals left to end: make it another kind
         if self._kills_left - self._scoring_owed <= 0:
             return
         if self._next_kill_at is None and self._armed is None:
@@ -1147,7 +1153,11 @@ async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig
     if unexplained:
         problems.append(f"{len(unexplained)} scoring post(s) missing with no kill soon after")
     if len(harness.kills) < config.kills:
-        problems.append(f"only {len(harness.kills)} of {config.kills} kills happened")
+        problems.append(
+            f"only {len(harness.kills)} of {config.kills} kills happened (at the end: armed "
+            f"{harness._armed}, next at click {harness._next_kill_at} of {harness.clicks}, "
+            f"scoring kills owed {harness._scoring_owed})"
+        )
     return CrashReport(
         config=config,
         kills=harness.kills,
@@ -1194,12 +1204,17 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
             committed = commits.get((game.game_id, deal))
             later = [k for k in kills if committed is not None and k >= committed]
             lost_after.append(later[0] - committed if later and committed else float("inf"))
+    over = sum(
+        game.channel.message(game.table_message_id).title == "Dupe — game over"
+        for game in harness.games
+    )
     return {
         "expected": expected,
         "posted": posted,
         "missing": missing,
         "duplicated": duplicated,
         "lost_after": lost_after,
+        "tables_over": over,
     }
 
 
@@ -1428,4 +1443,22 @@ async def _check_leaderboard(
                     ok = False
     finally:
         await store.close()
+    with contextlib.closing(_connect(path)) as db:
+        has_ratings = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ratings'"
+        ).fetchone()
+        for guild_id, users in expected.items() if has_ratings else ():
+            rated = dict(
+                db.execute(
+                    "SELECT player, games FROM ratings WHERE guild_id = ? AND game = 'dupe'",
+                    (guild_id,),
+                )
+            )
+            for user_id, (n, _wins, _points) in users.items():
+                if rated.get(str(user_id)) != n:
+                    problems.append(
+                        f"ratings: member {user_id} rated over {rated.get(str(user_id))} "
+                        f"game(s), played {n}"
+                    )
+                    ok = False
     return ok
