@@ -17,7 +17,8 @@ game past that decision (and, where the answer shows it, the trick with that car
 distribution).
 
 Kills (SIGKILL) come at moments drawn from ``random.Random(seed)``, spaced over the games by
-counting the members' clicks, each of one kind:
+counting the members' clicks (at the rate the games have progressed so far), each of one
+kind:
 
 * ``requests`` — after a random number of further requests the bot makes;
 * ``in-flight`` — a few milliseconds after a member's click was dispatched (the click is then
@@ -28,8 +29,12 @@ counting the members' clicks, each of one kind:
   kills the process the moment it is held); if the write is over before the watcher saw it,
   the kill comes as the answer arrives;
 * ``give-step`` — in the middle of a taker's distribution, right after a step was answered;
-* ``scoring`` — at the end of a deal: during the write of the click that completes trick 13,
-  or right after the bot posted a deal's scoring or the final standings.
+* ``scoring`` — at the end of a deal (the next trick-13 click of any game, while the other
+  kinds go on): during the write of the click that completes the deal, or right after the bot
+  posted a deal's scoring or the final standings.
+
+With ``stagger`` the games start some tricks apart, so that their deals end at different
+times.
 
 After each kill a new process starts on the same database (the restart time, process start
 to ready, is recorded) and the members carry on: a member whose click was lost presses the
@@ -41,7 +46,13 @@ and every later click must be answered.
 Afterwards :func:`verify_database` reads the SQLite file: each told move is logged exactly
 once, for the decision it was made in; no decision has two moves; every logged move is one a
 member pressed; each game is finished and its stored scores equal the engine's replay;
-``PRAGMA integrity_check`` is ok; and the leaderboard counts each game once per player.
+``PRAGMA integrity_check`` is ok; and the leaderboard (and the ratings) count each game once
+per player. The report also counts the clicks lost with a process (and whether their move
+had been committed), the hands a member found behind the table (edited late, or never), and
+the scoring posts lost with a process, each timed against the commit of its deal's last move.
+
+Linux only: the write-lock watcher asks ``fcntl(F_GETLK)`` with Linux's 64-bit
+``struct flock``.
 """
 
 from __future__ import annotations
@@ -116,7 +127,7 @@ _SEAT_WORDS = ("North", "East", "South", "West")
 
 # SQLite's WAL write lock: byte 120 of the -shm file, held exclusively by a writer.
 _WAL_WRITE_LOCK = 120
-_FLOCK = "hhqqi4x"
+_FLOCK = "hhqqi4x"  # struct flock on 64-bit Linux: l_type, l_whence, l_start, l_len, l_pid
 
 
 def _turn(deal: int, trick: int) -> int:
