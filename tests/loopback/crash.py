@@ -867,7 +867,8 @@ class Harness:
         if self._kills_left <= 0:
             self._next_kill_at = None
             return
-        gap = self._estimate_clicks_left() / (self._kills_left + 3)
+        # Aim to be done with the kills by about 70 % of the way: the estimate is rough.
+        gap = 0.7 * self._estimate_clicks_left() / (self._kills_left + 1)
         self._next_kill_at = self.clicks + max(3, int(gap * self.chaos.uniform(0.3, 1.5)))
 
     def _after_dispatch(self, interaction: Interaction, pick: Pick, game: Game) -> None:
