@@ -235,6 +235,9 @@ class CrashReport:
     told: int
     clicks: int
     lost_clicks: list[int]  # interaction ids: in flight at a kill, never answered
+    # in flight at a kill, answered all the same: the callback was on its way at the signal
+    # (the member had stopped waiting, so no move of these counts as told)
+    answered_at_kill: list[int]
     clicks_while_down: list[int]  # interaction ids: dispatched while the bot was dead
     unexpected_unanswered: list[str]
     restart_seconds: list[float]
@@ -262,8 +265,9 @@ class CrashReport:
         states = Counter(s for k in self.kills for s in k.states if s != "finished")
         lines.append("  tables at the kills: " + _counts(states))
         lines.append(
-            f"clicks: {self.clicks}; lost with the process: {len(self.lost_clicks)}; clicked "
-            f"while down: {len(self.clicks_while_down)}; unanswered otherwise: "
+            f"clicks: {self.clicks}; lost with the process: {len(self.lost_clicks)} (and "
+            f"{len(self.answered_at_kill)} answered as the signal went); clicked while down: "
+            f"{len(self.clicks_while_down)}; unanswered otherwise: "
             f"{len(self.unexpected_unanswered)}"
         )
         lines.append(
@@ -1176,7 +1180,8 @@ async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig
         db=db,
         told=len(harness.told),
         clicks=harness.clicks,
-        lost_clicks=sorted(harness.lost),
+        lost_clicks=sorted(i for i in harness.lost if not server.interactions[i].responded),
+        answered_at_kill=sorted(i for i in harness.lost if server.interactions[i].responded),
         clicks_while_down=sorted(harness.down_clicks),
         unexpected_unanswered=unexpected,
         restart_seconds=harness.restart_seconds[1:],

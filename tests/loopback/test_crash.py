@@ -92,9 +92,10 @@ async def test_a_click_while_the_bot_is_down_is_lost_and_every_later_click_is_an
     # That click reached no process (the dead one's session ends when the next identifies),
     # so it was never answered — as on Discord, “This interaction failed” for that one.
     assert not server.interactions[down].responded
-    assert {i.id for i in server.unanswered()} == {down, *report.lost_clicks}
+    unanswered = {i.id for i in server.unanswered()}
+    assert unanswered == {down, *report.lost_clicks}, report.tally()
     later = [i for i in server.interactions.values() if (i.sent_at or 0) > kill.ready_at]
-    assert len(later) > 100 and all(i.responded for i in later)
+    assert len(later) > 20 and all(i.responded for i in later), report.tally()
     # The member pressed the same old button again after the restart, and it worked.
     again = [i for i in later if i.data == server.interactions[down].data]
-    assert again and again[0].responded
+    assert again and again[0].responded, report.tally()
