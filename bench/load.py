@@ -652,7 +652,7 @@ async def start_bot(bot: BotProcess, args: argparse.Namespace) -> None:
 
 
 async def start_py_spy(out: str | None, pid: int) -> asyncio.subprocess.Process | None:
-    """With ``--py-spy FILE``: sample the bot during the play phase (py-spy, from PyPI)."""
+    """With ``--py-spy FILE``: sample the bot (py-spy, from PyPI) until :func:`stop_py_spy`."""
     if not out:
         return None
     spy = Path(sys.executable).with_name("py-spy")
@@ -687,7 +687,7 @@ async def stop_py_spy(process: asyncio.subprocess.Process | None, out: str | Non
         return
     process.send_signal(2)  # SIGINT: py-spy writes its output and exits
     await process.wait()
-    print(f"py-spy profile of the bot during play: {out}", file=sys.stderr)
+    print(f"py-spy profile of the bot: {out}", file=sys.stderr)
 
 
 async def report_progress(load: Load, since: float, pid: int) -> None:
@@ -765,14 +765,23 @@ async def measure_restart(
     second = loopback.bot_process(workdir, **settings)
     await second.start()
     spawned = second.started_at
+    pid = second.process.pid  # type: ignore[union-attr]
     if args.pin:
-        pin(second.process.pid, 1)  # type: ignore[union-attr]
+        pin(pid, 1)
+    spy_out = None
+    if args.py_spy:
+        stem, dot, ext = args.py_spy.rpartition(".")
+        spy_out = f"{stem}-restart{dot}{ext}" if dot else f"{args.py_spy}-restart"
+        await asyncio.sleep(0.2)  # py-spy needs the interpreter up
+    spy = await start_py_spy(spy_out, pid)
     await second.wait_ready(timeout=120)
     ready = time.monotonic()
     if args.pin:
-        pin(second.process.pid, 1)  # type: ignore[union-attr]
+        pin(pid, 1)
     answered = await asyncio.gather(*(load.restart_click(game) for game in load.games))
     last = max(answered)
+    cpu = Cpu.now(pid)
+    await stop_py_spy(spy, spy_out)
     loaded = re.search(r"loaded (\d+) live table", second.log())
     print()
     print(
@@ -783,6 +792,10 @@ async def measure_restart(
     print(
         f"  spawn → all {len(answered)} games answered: {last - spawned:.2f} s "
         f"(READY → last answer {last - ready:.2f} s; target ≤ 2 s)"
+    )
+    print(
+        f"  the new process used {cpu.bot:.2f} CPU s by then (main thread {cpu.bot_main:.2f}, "
+        f"other threads {cpu.bot_other:.2f})"
     )
     print_latencies(load, ("restart",), "  restart clicks")
     print(f"  new process peak RSS: {peak_rss_mb(second.process.pid):.0f} MB")  # type: ignore[union-attr]
