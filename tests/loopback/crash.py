@@ -303,7 +303,7 @@ class CrashReport:
         lost_after = posts.get("lost_after") or []
         if lost_after:
             lines.append(
-                "  each missing one lost to a kill "
+                "  each missing post (and table message not at the end) lost to a kill "
                 f"{min(lost_after):.2f}–{max(lost_after):.2f} s (median "
                 f"{statistics.median(lost_after):.2f} s) after its deal's last move was committed"
             )
@@ -1104,11 +1104,12 @@ class Harness:
         await asyncio.gather(*(p.run() for p in players))
 
     async def stop_bot(self) -> None:
-        """Let the bot finish what it does after the last answers (the scorings and final
-        standings: a picture is drawn before each is posted), then stop it."""
+        """Let the bot finish what it does after the last answers (the scorings, the final
+        standings and the last table edits: pictures are drawn first, slowly in a new
+        process), then stop it."""
         if self.bot is None:
             return
-        quiet, limit = 3.0, time.monotonic() + 60.0
+        quiet, limit = 6.0, time.monotonic() + 60.0
         while not self._all_standings_posted() and time.monotonic() < limit:
             try:
                 await self.server.wait_for(
@@ -1123,8 +1124,10 @@ class Harness:
         return lambda: len(self.server.requests) > count or self._all_standings_posted()
 
     def _all_standings_posted(self) -> bool:
+        """Whether every game shows its end: the final standings, the table at game over."""
         return all(
             any(m.title == "Dupe — final standings" for m in game.channel.messages())
+            and game.channel.message(game.table_message_id).title == "Dupe — game over"
             for game in self.games
         )
 
@@ -1167,7 +1170,10 @@ async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig
         problems.append(f"{posts['duplicated']} scoring post(s) duplicated")
     unexplained = [a for a in posts["lost_after"] if a > 10.0]
     if unexplained:
-        problems.append(f"{len(unexplained)} scoring post(s) missing with no kill soon after")
+        problems.append(
+            f"{len(unexplained)} scoring post(s) or final table edit(s) missing with no kill "
+            "soon after the commit"
+        )
     if len(harness.kills) < config.kills:
         problems.append(
             f"only {len(harness.kills)} of {config.kills} kills happened (at the end: armed "
@@ -1221,10 +1227,14 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
             committed = commits.get((game.game_id, deal))
             later = [k for k in kills if committed is not None and k >= committed]
             lost_after.append(later[0] - committed if later and committed else float("inf"))
-    over = sum(
-        game.channel.message(game.table_message_id).title == "Dupe — game over"
-        for game in harness.games
-    )
+    over = 0
+    for game in harness.games:
+        if game.channel.message(game.table_message_id).title == "Dupe — game over":
+            over += 1
+            continue
+        committed = commits.get((game.game_id, 4))  # the table is edited after the standings
+        later = [k for k in kills if committed is not None and k >= committed]
+        lost_after.append(later[0] - committed if later and committed else float("inf"))
     return {
         "expected": expected,
         "posted": posted,
