@@ -74,6 +74,7 @@ class DupeBot(commands.Bot):
         self.dupe = DupeController(self, self.sessions, edit_interval=settings.table_edit_seconds)
         loaded = await self.sessions.load()
         log.info("loaded %d live table(s) from %s", loaded, settings.database)
+        self.dupe.start_delivering_owed()
         self.add_dynamic_items(DupeButton, LeaderboardButton, ReplayButton)
         await self.add_cog(DupeCog(self))
         await self.add_cog(LeaderboardCog(self))

@@ -23,6 +23,8 @@ __all__ = ["answer_error", "reply_private"]
 
 log = logging.getLogger(__name__)
 
+_UNKNOWN_INTERACTION = 10062  # Discord's JSON error code for an expired interaction
+
 
 async def reply_private(interaction: discord.Interaction, text: str) -> None:
     """Answer ``interaction`` with a private message, whether or not it was answered yet."""
@@ -47,6 +49,11 @@ def _unwrap(error: BaseException) -> BaseException:
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer a failed interaction privately and, for unexpected errors, log a reference."""
     error = _unwrap(error)
+    if isinstance(error, discord.NotFound) and error.code == _UNKNOWN_INTERACTION:
+        # Too late: Discord drops an interaction not answered within 3 s and has shown
+        # "This interaction failed". Its token is gone too, so there is nobody to tell.
+        log.warning("interaction %s expired before it was answered", interaction.id)
+        return
     if isinstance(error, (UserError, EngineError)):
         text = str(error)
     elif isinstance(error, app_commands.NoPrivateMessage):

@@ -110,6 +110,11 @@ class Table:
     seats: dict[int, SeatRecord] = field(default_factory=dict)
     players: dict[int, Player] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Public posts owed to the channel (``deal<n>`` scorings, ``end`` standings, the
+    # ``table`` message's last edit), and whether the table message shows fewer moves
+    # than were made, as the database had them at load: what a restart still has to send.
+    owed: list[str] = field(default_factory=list)
+    message_stale: bool = False
     _state: DupeState | None = field(default=None, repr=False)
     # Set for a table loaded at start: rebuilds its state and players on first use, so a
     # restart with many live tables answers at once instead of replaying every game first.
@@ -201,6 +206,8 @@ class Sessions:
         self.tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
         self.notify: Callable[[Outcome], Awaitable[None]] | None = None
+        # Finished games whose last public posts were not sent before the process ended.
+        self.finished_owing: list[Table] = []
         self._closing = False
 
     # --- loading -------------------------------------------------------------------
@@ -219,6 +226,11 @@ class Sessions:
                 self._schedule(table)
             self.tables[table.id] = table
             self._by_channel[table.channel_id] = table.id
+        for record in await self.store.owed_finished():
+            if self._owns(record.guild_id):
+                table = self._table_from(record)
+                table._restore = functools.partial(self._restore, moves=record.moves)
+                self.finished_owing.append(table)
         return len(self.tables)
 
     def _allow_warning_time(self, table: Table) -> None:
@@ -244,6 +256,8 @@ class Sessions:
             deadline=record.deadline,
             warned=record.warned,
             seats=dict(record.seats),
+            owed=list(record.owed),
+            message_stale=record.message_id is not None and len(record.moves) > record.shown_plies,
         )
 
     def _restore(self, table: Table, moves: list[str]) -> None:
@@ -583,13 +597,14 @@ class Sessions:
         try:
             await self.store.append_moves(
                 table.id,
-                len(before.moves),
+                before.move_count,
                 moves,
                 now,
                 deadline,
                 warned,
                 results=results,
                 guild_id=table.guild_id,
+                owed=owed_posts(before, stage),
             )
         except Exception:
             log.exception(
@@ -706,6 +721,16 @@ class Sessions:
         self._closing = True
         for table_id in self.tables:
             self.scheduler.cancel(("turn", table_id))
+
+
+def owed_posts(before: DupeState, after: DupeState) -> list[str]:
+    """Return the public posts that the change from ``before`` to ``after`` makes due: a
+    deal's scoring (``deal<n>``), and at the end the final standings (``end``) and the
+    table message's last edit (``table``)."""
+    owed = [f"deal{result.deal}" for result in after.results[len(before.results) :]]
+    if after.is_over:
+        owed += ["end", "table"]
+    return owed
 
 
 def _refuse_in_rematch(table: Table) -> None:

@@ -12,14 +12,13 @@ transaction; only a power cut or OS crash can lose the last few commits.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import aiosqlite
 
@@ -36,6 +35,9 @@ __all__ = [
     "Store",
     "StoreError",
 ]
+
+_T = TypeVar("_T")
+Statements = list[tuple[str, Sequence[Any]]]
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: games, seats, moves, results
@@ -121,6 +123,18 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, game)
     ) WITHOUT ROWID;
     """,
+    # 4: public messages owed to a channel, written in the transaction that makes them
+    # due and deleted once sent, so a killed process sends them after its restart; and
+    # how many plies the table message shows, so a restart edits only stale tables
+    """
+    CREATE TABLE outbox (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        post    TEXT    NOT NULL,
+        PRIMARY KEY (game_id, post)
+    ) WITHOUT ROWID;
+
+    ALTER TABLE games ADD COLUMN shown_plies INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
@@ -163,8 +177,10 @@ class GameRecord:
     deadline: float | None
     warned: bool
     created_at: float
+    shown_plies: int = 0
     seats: dict[int, SeatRecord] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
+    owed: list[str] = field(default_factory=list)
 
 
 class SeatResult(NamedTuple):
@@ -227,7 +243,7 @@ class PlayerStats:
 
 _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, host_id, seed, options, status, message_id, deadline, "
-    "warned, created_at"
+    "warned, created_at, shown_plies"
 )
 
 
@@ -245,6 +261,7 @@ def _game(row: Sequence[Any]) -> GameRecord:
         deadline=row[9],
         warned=bool(row[10]),
         created_at=row[11],
+        shown_plies=row[12],
     )
 
 
@@ -254,9 +271,6 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
         self.path = path
-        # One connection serves every table: a transaction takes several awaits, so two
-        # of them must never interleave, and a read must not see half of one.
-        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -337,26 +351,26 @@ class Store:
         """Close the database."""
         await self._db.close()
 
+    async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run ``fn(connection, *args)`` in the database thread and return its result.
+
+        Each method of the store is one such call: a transaction (or a read of several
+        statements) runs from start to end in the thread, in one hop from the event loop.
+        The thread runs one call at a time, in order, so transactions never interleave and
+        need no lock on the loop; a transaction made of one await per statement would hold
+        the write lock across as many turns of a busy loop, and every other write would
+        queue behind it.
+        """
+        return await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call,no-any-return]
+
     async def _write(
         self,
         statements: Iterable[tuple[str, Sequence[Any]]],
-        then: Callable[[], Awaitable[list[tuple[str, Sequence[Any]]]]] | None = None,
+        then: Callable[[sqlite3.Connection], Statements] | None = None,
     ) -> None:
         """Run ``statements`` in one transaction; ``then`` may read inside it and return
         more statements for the same transaction."""
-        db = self._db
-        async with self._lock:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                for sql, params in statements:
-                    await db.execute(sql, params)
-                if then is not None:
-                    for sql, params in await then():
-                        await db.execute(sql, params)
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        await self._run(_transaction, list(statements), then)
 
     # --- tables --------------------------------------------------------------------
 
@@ -376,30 +390,12 @@ class Store:
 
         Raises :class:`LiveTableExistsError` if the channel has an open or running table.
         """
-        db = self._db
-        async with self._lock:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await db.execute(
-                    "INSERT INTO games (game, guild_id, channel_id, host_id, seed, options, status,"
-                    " created_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
-                    (game, guild_id, channel_id, host_id, seed, json.dumps(options), now),
-                )
-                game_id = cursor.lastrowid
-                assert game_id is not None
-                await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, name, level)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (game_id, host_seat.seat, host_seat.user_id, host_seat.name, host_seat.level),
-                )
-                await db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                await db.execute("ROLLBACK")
-                raise LiveTableExistsError("This channel already has a table.") from None
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
-        return game_id
+        row = (game, guild_id, channel_id, host_id, seed, json.dumps(options), now)
+        seat = (host_seat.seat, host_seat.user_id, host_seat.name, host_seat.level)
+        try:
+            return await self._run(_create_game, row, seat)
+        except sqlite3.IntegrityError:
+            raise LiveTableExistsError("This channel already has a table.") from None
 
     async def set_message(self, game_id: int, message_id: int) -> None:
         """Remember the id of the table's public message."""
@@ -468,12 +464,14 @@ class Store:
         warned: bool = False,
         results: Sequence[SeatResult | tuple[Any, ...]] | None = None,
         guild_id: int = 0,
+        owed: Sequence[str] = (),
     ) -> None:
         """Append ``(seat, move, by_computer)`` entries from ply ``first_ply`` and set the
         current decision's deadline, in one transaction. A ply that exists already raises,
         so a move can never be written twice. With ``results`` — a :class:`SeatResult` (or
         its fields as a tuple) per seat — the same transaction also closes the game and
-        updates the players' ratings."""
+        updates the players' ratings. ``owed`` names the public posts these moves make due
+        (see :meth:`posted`); they are recorded in the same transaction."""
         statements: list[tuple[str, Sequence[Any]]] = [
             (
                 "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
@@ -488,54 +486,44 @@ class Store:
                 (deadline, int(warned), game_id),
             )
         )
+        statements += [
+            ("INSERT OR IGNORE INTO outbox (game_id, post) VALUES (?, ?)", (game_id, post))
+            for post in owed
+        ]
         if results is None:
             await self._write(statements)
             return
         rows = [SeatResult(*row) for row in results]
         statements.extend(_finish_statements(game_id, guild_id, rows, now))
 
-        async def ratings() -> list[tuple[str, Sequence[Any]]]:
-            return await self._rating_statements(game_id, guild_id, rows, now)
+        await self._write(
+            statements,
+            then=lambda conn: _rating_statements(conn, game_id, guild_id, rows, now),
+        )
 
-        await self._write(statements, then=ratings)
+    async def posted(self, game_id: int, post: str) -> None:
+        """Record that the owed public post ``post`` of the game has been sent."""
+        await self._write([("DELETE FROM outbox WHERE game_id = ? AND post = ?", (game_id, post))])
 
-    async def _rating_statements(
-        self, game_id: int, guild_id: int, rows: Sequence[SeatResult], now: float
-    ) -> list[tuple[str, Sequence[Any]]]:
-        """Inside the finishing transaction: read the players' ratings and return the
-        statements that store their updates (a game needs two seats to be rated)."""
-        if len(rows) < 2:
-            return []
-        async with self._db.execute("SELECT game FROM games WHERE id = ?", (game_id,)) as cursor:
-            found = await cursor.fetchone()
-        game = str(found[0]) if found else "dupe"
-        seats = [(player_key(r.user_id, r.level), r.score) for r in rows]
-        keys = sorted({key for key, _ in seats})
-        marks = ",".join("?" * len(keys))
-        async with self._db.execute(
-            f"SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ?"
-            f" AND player IN ({marks})",
-            (guild_id, game, *keys),
-        ) as cursor:
-            current = {row[0]: (Rating(row[1], row[2]), row[3]) for row in await cursor.fetchall()}
-        updated = rate_game(seats, {key: rating for key, (rating, _) in current.items()})
-        return [
-            (
-                "INSERT OR REPLACE INTO ratings"
-                " (guild_id, game, player, mu, sigma, games, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+    async def shown(self, game_id: int, plies: int) -> None:
+        """Record that the table message shows the game up to ``plies`` moves."""
+        await self._write(
+            [
                 (
-                    guild_id,
-                    game,
-                    key,
-                    rating.mu,
-                    rating.sigma,
-                    current.get(key, (None, 0))[1] + 1,
-                    now,
-                ),
-            )
-            for key, rating in updated.items()
-        ]
+                    "UPDATE games SET shown_plies = MAX(shown_plies, ?) WHERE id = ?",
+                    (plies, game_id),
+                )
+            ]
+        )
+
+    async def owed_finished(self) -> list[GameRecord]:
+        """Return every finished game that still owes public posts, with its seats, moves
+        and owed posts."""
+        return await self._run(
+            _read_games,
+            "status = 'finished' AND id IN (SELECT game_id FROM outbox) ORDER BY id",
+            (),
+        )
 
     async def set_warned(self, game_id: int) -> None:
         """Record that the current decision's warning has been shown."""
@@ -566,49 +554,12 @@ class Store:
         )
 
     async def _one_game(self, where: str, args: tuple[Any, ...]) -> GameRecord | None:
-        async with self._lock:
-            async with self._db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", args
-            ) as cursor:
-                row = await cursor.fetchone()
-            if row is None:
-                return None
-            record = _game(row)
-            await self._fill([record])
-            return record
+        records = await self._run(_read_games, where, args)
+        return records[0] if records else None
 
     async def live_games(self) -> list[GameRecord]:
-        """Return every open or running table with its seats and moves."""
-        async with self._lock:
-            async with self._db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'playing')"
-                " ORDER BY id"
-            ) as cursor:
-                rows = await cursor.fetchall()
-            records = [_game(row) for row in rows]
-            await self._fill(records)
-            return records
-
-    async def _fill(self, records: list[GameRecord], *, moves: bool = True) -> None:
-        if not records:
-            return
-        by_id = {r.id: r for r in records}
-        marks = ",".join("?" * len(by_id))
-        ids = tuple(by_id)
-        async with self._db.execute(
-            f"SELECT game_id, seat, user_id, name, level FROM seats WHERE game_id IN ({marks})",
-            ids,
-        ) as cursor:
-            async for game_id, seat, user_id, name, level in cursor:
-                by_id[game_id].seats[seat] = SeatRecord(seat, user_id, name, level)
-        if not moves:
-            return
-        async with self._db.execute(
-            f"SELECT game_id, move FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply",
-            ids,
-        ) as cursor:
-            async for game_id, move in cursor:
-                by_id[game_id].moves.append(move)
+        """Return every open or running table with its seats, moves and owed posts."""
+        return await self._run(_read_games, "status IN ('lobby', 'playing') ORDER BY id", ())
 
     async def leaderboard(
         self,
@@ -634,13 +585,9 @@ class Store:
             " FROM results r JOIN games g ON g.id = r.game_id"
             f" WHERE r.guild_id = ? AND g.game = ?{who}"
         )
-        async with self._lock:
-            async with self._db.execute(
-                f"SELECT COUNT(DISTINCT player) FROM ({seats})", (guild_id, game)
-            ) as cursor:
-                row = await cursor.fetchone()
-            total = int(row[0]) if row else 0
-            async with self._db.execute(
+        reads: list[tuple[str, Sequence[Any]]] = [
+            (f"SELECT COUNT(DISTINCT player) FROM ({seats})", (guild_id, game)),
+            (
                 f"WITH seats AS ({seats})"
                 " SELECT s.player, MAX(s.user_id), MAX(s.level), COUNT(*), SUM(s.win),"
                 " SUM(s.score), rt.mu, rt.sigma"
@@ -650,8 +597,10 @@ class Store:
                 " MAX(s.user_id) IS NULL, MAX(s.user_id), s.player"
                 " LIMIT ? OFFSET ?",
                 (guild_id, game, guild_id, game, limit, offset),
-            ) as cursor:
-                rows = await cursor.fetchall()
+            ),
+        ]
+        counted, rows = await self._run(_read_all, reads)
+        total = int(counted[0][0]) if counted else 0
         return [
             LeaderboardRow(
                 r[1],
@@ -669,19 +618,22 @@ class Store:
     ) -> PlayerStats | None:
         """Return a member's record in the server's games of ``game`` (``None`` if they
         have finished none)."""
-        async with self._lock:
-            async with self._db.execute(
-                "SELECT r.seat, r.score, r.win, r.deals FROM results r"
-                " JOIN games g ON g.id = r.game_id"
-                " WHERE r.guild_id = ? AND r.user_id = ? AND g.game = ?",
-                (guild_id, user_id, game),
-            ) as cursor:
-                rows = list(await cursor.fetchall())
-            async with self._db.execute(
-                "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player = ?",
-                (guild_id, game, str(user_id)),
-            ) as cursor:
-                rated = await cursor.fetchone()
+        rows, ratings = await self._run(
+            _read_all,
+            [
+                (
+                    "SELECT r.seat, r.score, r.win, r.deals FROM results r"
+                    " JOIN games g ON g.id = r.game_id"
+                    " WHERE r.guild_id = ? AND r.user_id = ? AND g.game = ?",
+                    (guild_id, user_id, game),
+                ),
+                (
+                    "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player = ?",
+                    (guild_id, game, str(user_id)),
+                ),
+            ],
+        )
+        rated = ratings[0] if ratings else None
         if not rows:
             return None
         seats = Counter(int(r[0]) for r in rows)
@@ -699,42 +651,20 @@ class Store:
 
     async def recent_games(self, guild_id: int, limit: int = 10) -> list[FinishedGame]:
         """Return the server's most recently finished games, newest first."""
-        async with self._lock:
-            async with self._db.execute(
-                f"SELECT {_GAME_COLUMNS}, ended_at FROM games"
-                " WHERE guild_id = ? AND status = 'finished'"
-                " ORDER BY ended_at DESC, id DESC LIMIT ?",
-                (guild_id, limit),
-            ) as cursor:
-                rows = list(await cursor.fetchall())
-            records = [_game(row) for row in rows]
-            await self._fill(records, moves=False)
-            ids = tuple(r.id for r in records)
-            results: dict[int, dict[int, tuple[int, float]]] = {}
-            if ids:
-                marks = ",".join("?" * len(ids))
-                async with self._db.execute(
-                    f"SELECT game_id, seat, score, win FROM results WHERE game_id IN ({marks})",
-                    ids,
-                ) as cursor:
-                    for game_id, seat, score, win in await cursor.fetchall():
-                        results.setdefault(game_id, {})[seat] = (int(score), float(win))
-        return [
-            FinishedGame(record, float(row[-1] or 0.0), results.get(record.id, {}))
-            for record, row in zip(records, rows, strict=True)
-        ]
+        return await self._run(_recent_games, guild_id, limit)
 
     async def defaults(self, guild_id: int, game: str = "dupe") -> dict[str, Any]:
         """Return the server's defaults for new tables of ``game`` (empty if none)."""
-        async with (
-            self._lock,
-            self._db.execute(
-                "SELECT options FROM guild_defaults WHERE guild_id = ? AND game = ?",
-                (guild_id, game),
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
-        return dict(json.loads(row[0])) if row else {}
+        (rows,) = await self._run(
+            _read_all,
+            [
+                (
+                    "SELECT options FROM guild_defaults WHERE guild_id = ? AND game = ?",
+                    (guild_id, game),
+                )
+            ],
+        )
+        return dict(json.loads(rows[0][0])) if rows else {}
 
     async def set_defaults(
         self, guild_id: int, options: dict[str, Any], user_id: int, now: float, game: str = "dupe"
@@ -785,6 +715,164 @@ def _finish_statements(
         )
     )
     return statements
+
+
+# --- in the database thread -------------------------------------------------------------
+# Each function below runs whole in aiosqlite's thread (see ``Store._run``), on the plain
+# ``sqlite3`` connection; the loop only waits for its result.
+
+
+def _transaction(
+    conn: sqlite3.Connection,
+    statements: Sequence[tuple[str, Sequence[Any]]],
+    then: Callable[[sqlite3.Connection], Statements] | None = None,
+) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, params in statements:
+            conn.execute(sql, params)
+        if then is not None:
+            for sql, params in then(conn):
+                conn.execute(sql, params)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _create_game(conn: sqlite3.Connection, row: tuple[Any, ...], seat: tuple[Any, ...]) -> int:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        cursor = conn.execute(
+            "INSERT INTO games (game, guild_id, channel_id, host_id, seed, options, status,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
+            row,
+        )
+        game_id = cursor.lastrowid
+        assert game_id is not None
+        conn.execute(
+            "INSERT INTO seats (game_id, seat, user_id, name, level) VALUES (?, ?, ?, ?, ?)",
+            (game_id, *seat),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return game_id
+
+
+def _read_all(
+    conn: sqlite3.Connection, reads: Sequence[tuple[str, Sequence[Any]]]
+) -> list[list[Any]]:
+    """Run the queries in one read transaction (one snapshot); return each one's rows."""
+    conn.execute("BEGIN")
+    try:
+        return [conn.execute(sql, params).fetchall() for sql, params in reads]
+    finally:
+        conn.execute("COMMIT")
+
+
+def _read_games(
+    conn: sqlite3.Connection, where: str, args: Sequence[Any], *, moves: bool = True
+) -> list[GameRecord]:
+    """Return the games ``WHERE where`` with their seats and (with ``moves``) their move
+    logs and owed posts, read in one snapshot."""
+    conn.execute("BEGIN")
+    try:
+        rows = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", args).fetchall()
+        records = [_game(row) for row in rows]
+        _fill(conn, records, moves=moves)
+        return records
+    finally:
+        conn.execute("COMMIT")
+
+
+def _fill(conn: sqlite3.Connection, records: list[GameRecord], *, moves: bool = True) -> None:
+    if not records:
+        return
+    by_id = {r.id: r for r in records}
+    marks = ",".join("?" * len(by_id))
+    ids = tuple(by_id)
+    for game_id, seat, user_id, name, level in conn.execute(
+        f"SELECT game_id, seat, user_id, name, level FROM seats WHERE game_id IN ({marks})", ids
+    ):
+        by_id[game_id].seats[seat] = SeatRecord(seat, user_id, name, level)
+    if not moves:
+        return
+    for game_id, move in conn.execute(
+        f"SELECT game_id, move FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply", ids
+    ):
+        by_id[game_id].moves.append(move)
+    for game_id, post in conn.execute(
+        f"SELECT game_id, post FROM outbox WHERE game_id IN ({marks}) ORDER BY game_id, post", ids
+    ):
+        by_id[game_id].owed.append(post)
+
+
+def _recent_games(conn: sqlite3.Connection, guild_id: int, limit: int) -> list[FinishedGame]:
+    conn.execute("BEGIN")
+    try:
+        rows = conn.execute(
+            f"SELECT {_GAME_COLUMNS}, ended_at FROM games"
+            " WHERE guild_id = ? AND status = 'finished'"
+            " ORDER BY ended_at DESC, id DESC LIMIT ?",
+            (guild_id, limit),
+        ).fetchall()
+        records = [_game(row) for row in rows]
+        _fill(conn, records, moves=False)
+        results: dict[int, dict[int, tuple[int, float]]] = {}
+        ids = tuple(r.id for r in records)
+        if ids:
+            marks = ",".join("?" * len(ids))
+            for game_id, seat, score, win in conn.execute(
+                f"SELECT game_id, seat, score, win FROM results WHERE game_id IN ({marks})",
+                ids,
+            ):
+                results.setdefault(game_id, {})[seat] = (int(score), float(win))
+    finally:
+        conn.execute("COMMIT")
+    return [
+        FinishedGame(record, float(row[-1] or 0.0), results.get(record.id, {}))
+        for record, row in zip(records, rows, strict=True)
+    ]
+
+
+def _rating_statements(
+    conn: sqlite3.Connection,
+    game_id: int,
+    guild_id: int,
+    rows: Sequence[SeatResult],
+    now: float,
+) -> Statements:
+    """Inside the finishing transaction: read the players' ratings and return the
+    statements that store their updates (a game needs two seats to be rated)."""
+    if len(rows) < 2:
+        return []
+    found = conn.execute("SELECT game FROM games WHERE id = ?", (game_id,)).fetchone()
+    game = str(found[0]) if found else "dupe"
+    seats = [(player_key(r.user_id, r.level), r.score) for r in rows]
+    keys = sorted({key for key, _ in seats})
+    marks = ",".join("?" * len(keys))
+    current = {
+        row[0]: (Rating(row[1], row[2]), row[3])
+        for row in conn.execute(
+            f"SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ?"
+            f" AND player IN ({marks})",
+            (guild_id, game, *keys),
+        )
+    }
+    updated = rate_game(seats, {key: rating for key, (rating, _) in current.items()})
+    return [
+        (
+            "INSERT OR REPLACE INTO ratings"
+            " (guild_id, game, player, mu, sigma, games, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, game, key, rating.mu, rating.sigma, current.get(key, (None, 0))[1] + 1, now),
+        )
+        for key, rating in updated.items()
+    ]
 
 
 def _statements(script: str) -> list[str]:

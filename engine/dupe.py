@@ -555,6 +555,11 @@ class DupeState:
         return tuple(Move(seat, action) for seat, action in self._moves)
 
     @property
+    def move_count(self) -> int:
+        """Return how many moves have been made since the start of the game."""
+        return len(self._moves)
+
+    @property
     def totals(self) -> tuple[int, ...]:
         """Return each seat's cumulative score over the deals scored so far."""
         return self._totals

@@ -11,9 +11,13 @@ or the game ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
+import functools
 import io
 import logging
+from collections import Counter
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +37,9 @@ log = logging.getLogger(__name__)
 
 # An interaction token lives 15 minutes; stop using one a little before that.
 TOKEN_LIFETIME = 14 * 60
+# After a restart, stale table messages are edited this far apart (Discord allows a bot
+# about 50 requests a second in all).
+_STALE_EDIT_SPACING = 0.025
 
 
 @dataclass(slots=True)
@@ -44,7 +51,7 @@ class _HandHandle:
 def _moves_made(table: Table) -> int:
     """Return how far the game has got (its move count), to tell whether a hand rendered
     earlier is still current."""
-    return -1 if table.state is None else len(table.state.moves)
+    return -1 if table.state is None else table.state.move_count
 
 
 def seat_infos(table: Table) -> dict[int, SeatInfo]:
@@ -158,6 +165,11 @@ class DupeController:
         self.edit_interval = edit_interval
         self._now = sessions.clock
         self._hands: dict[tuple[int, int], _HandHandle] = {}
+        # Edits of a seat's hand message in flight (answers and refreshes), and the seats
+        # whose hand changed meanwhile: edits of one message are never raced, and a burst
+        # of changes makes one more edit at the end, not one each.
+        self._hand_busy: Counter[tuple[int, int]] = Counter()
+        self._hand_dirty: set[tuple[int, int]] = set()
         self.scheduler = sessions.scheduler
         self._pictured: dict[int, tuple[int, int, str] | None] = {}  # table → trick shown
         self._tasks: set[asyncio.Task[None]] = set()
@@ -212,20 +224,39 @@ class DupeController:
         message (the hand itself), otherwise as a new private message — a hand must never
         replace a public message, even when a forged button names one."""
         shown = self._hand(table, seat, notice=notice, assignment=assignment)
-        made = _moves_made(table)
         message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            await _edit_response(interaction, shown)
-        else:
-            await _send_response(interaction, shown, ephemeral=True)
+        private = message is not None and message.flags.ephemeral
+        async with self._editing_hand(table, seat, replacing=private):
+            if private:
+                await _edit_response(interaction, shown)
+            else:
+                await _send_response(interaction, shown, ephemeral=True)
         self._remember_hand(table, seat, interaction)
-        await self._catch_up(table, seat, made)
+        await self._catch_up(table, seat)
 
-    async def _catch_up(self, table: Table, seat: int, made: int) -> None:
-        """A hand answer is rendered before it is sent; if others moved meanwhile (while it
-        waited out a 429, say), a newer hand may have been shown first and this older one
-        landed over it: show the hand as it is now."""
-        if _moves_made(table) != made:
+    @contextlib.asynccontextmanager
+    async def _editing_hand(
+        self, table: Table, seat: int, *, replacing: bool
+    ) -> AsyncIterator[None]:
+        """Mark an answer that shows the seat's hand as in flight. When it replaces the
+        hand message in place while a refresh of it is in flight too, the refresh edits
+        once more afterwards, so that an older picture of the hand cannot land last."""
+        key = (table.id, seat)
+        if replacing and self._hand_busy[key]:
+            self._hand_dirty.add(key)
+        self._hand_busy[key] += 1
+        try:
+            yield
+        finally:
+            self._hand_busy[key] -= 1
+            if not self._hand_busy[key]:
+                del self._hand_busy[key]
+
+    async def _catch_up(self, table: Table, seat: int) -> None:
+        """After an answer: if the hand changed while it was on its way (a refresh was
+        asked for meanwhile), show the hand as it is now."""
+        key = (table.id, seat)
+        if key in self._hand_dirty and not self._hand_busy[key]:
             await self._refresh_hand(table, seat)
 
     # --- slash commands ------------------------------------------------------------
@@ -345,10 +376,10 @@ class DupeController:
             raise UserError("You are not playing at this table; you can watch the table message.")
         if table.status == "lobby" or table.state is None:
             raise UserError("The game has not started yet: your cards are dealt when it does.")
-        made = _moves_made(table)
-        await _send_response(interaction, self._hand(table, seat), ephemeral=True)
+        async with self._editing_hand(table, seat, replacing=False):
+            await _send_response(interaction, self._hand(table, seat), ephemeral=True)
         self._remember_hand(table, seat, interaction)
-        await self._catch_up(table, seat, made)
+        await self._catch_up(table, seat)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """“Rematch” under a finished game's standings: the first player opens the new
@@ -526,28 +557,12 @@ class DupeController:
     async def on_outcome(self, outcome: Outcome, answered: tuple[int, ...] = ()) -> None:
         """Show a committed change: table message, other members' hands, scoring."""
         table = outcome.table
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         for result in outcome.new_results:
-            shown = render.deal_scoring(result, seat_infos(table))
-            file = None
-            if table.options.pictures:
-                data = await pictures.render_off_loop(
-                    pictures.scoring_picture, result, _picture_names(table)
-                )
-                file = discord.File(
-                    io.BytesIO(data), filename=pictures.picture_filename("scoring", result.deal)
-                )
-            await self._send(channel, shown, file)
+            await self._post(table, f"deal{result.deal}")
         if outcome.finished:
-            assert table.state is not None
-            await self._send(
-                channel,
-                render.final_standings(
-                    table.state.totals, table.state.winners, seat_infos(table), game_id=table.id
-                ),
-            )
+            await self._post(table, "end")
             log.info("game %s: finished", table.id)
-            await self._edit_table_now(table)
+            await self._post(table, "table")
             for seat in table.human_seats():
                 if seat not in answered:
                     await self._refresh_hand(table, seat)  # “The game is over.”, no buttons
@@ -559,41 +574,139 @@ class DupeController:
                 if seat not in answered:
                     self._spawn(self._refresh_hand(table, seat), f"dupe-hand-{table.id}-{seat}")
 
+    # --- public posts that must not be lost ------------------------------------------
+
+    async def _post(self, table: Table, post: str) -> None:
+        """Send one public post the game owes its channel — ``deal<n>`` (that deal's
+        scoring), ``end`` (the final standings) or ``table`` (the table message's last
+        edit) — then strike it from the outbox, where it was written in the same
+        transaction as the moves that made it due. A process killed in between sends it
+        after its restart; Discord's ``enforce_nonce`` makes a repeated post return the
+        first instead of appearing twice."""
+        try:
+            if post == "table":
+                done = await self._edit_table_now(table)
+            else:
+                done = await self._send_post(table, post)
+        except Exception:
+            log.exception("game %s: could not send %s; it is sent again at restart", table.id, post)
+            return
+        if not done:
+            return
+        try:
+            await self.sessions.store.posted(table.id, post)
+        except Exception:
+            log.exception("game %s: %s sent, but not struck from the outbox", table.id, post)
+
+    async def _send_post(self, table: Table, post: str) -> bool:
+        state = table.state
+        assert state is not None
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        file = None
+        if post == "end":
+            shown = render.final_standings(
+                state.totals, state.winners, seat_infos(table), game_id=table.id
+            )
+        else:
+            result = state.results[int(post.removeprefix("deal")) - 1]
+            shown = render.deal_scoring(result, seat_infos(table))
+            if table.options.pictures:
+                data = await pictures.render_off_loop(
+                    pictures.scoring_picture, result, _picture_names(table)
+                )
+                file = discord.File(
+                    io.BytesIO(data), filename=pictures.picture_filename("scoring", result.deal)
+                )
+        return await self._send(channel, shown, file, nonce=f"{table.id}:{post}")
+
+    def start_delivering_owed(self) -> None:
+        """Start :meth:`deliver_owed` in the background (it must not hold up the start)."""
+        self._spawn(self.deliver_owed(), "dupe-deliver-owed")
+
+    async def deliver_owed(self) -> None:
+        """After a restart: send what the previous process owed the channels — posts of
+        finished games and of live ones — and bring stale table messages up to date,
+        spread out so that a thousand of them do not all go at once."""
+        for table in self.sessions.finished_owing:
+            for post in table.owed:
+                await self._post(table, post)
+            if table.owed:
+                log.info("game %s: sent %s after the restart", table.id, ", ".join(table.owed))
+        self.sessions.finished_owing.clear()
+        stale = 0
+        for table in list(self.sessions.tables.values()):
+            owed, table.owed = table.owed, []
+            for post in owed:
+                await self._post(table, post)
+            if table.message_stale and table.status == "playing":
+                table.message_stale = False
+                key = ("edit", table.id)
+                if not self.scheduler.pending(key):
+                    when = self._now() + self.edit_interval + stale * _STALE_EDIT_SPACING
+                    self.scheduler.at(key, when, functools.partial(self._edit_job, table))
+                    stale += 1
+        if stale:
+            log.info("%d table message(s) are brought up to date after the restart", stale)
+
     async def _send(
         self,
         channel: discord.abc.Messageable,
         shown: render.Rendered,
         file: discord.File | None = None,
-    ) -> None:
+        *,
+        nonce: str | None = None,
+    ) -> bool:
+        """Post a public message; return whether that is settled: sent, or refused for
+        good (a 4xx: no access, channel gone), as opposed to a server error."""
         try:
             extra: dict[str, Any] = {}
             if file is not None:
                 extra["file"] = file
             if shown.view is not None:
                 extra["view"] = shown.view
+            if nonce is not None:
+                extra["nonce"] = nonce
             await channel.send(content=shown.content, embeds=shown.embeds, **extra)
         except discord.HTTPException as error:
             log.warning("could not post to channel: %s", error)
+            return error.status < 500
+        return True
 
     async def _refresh_hand(self, table: Table, seat: int) -> None:
-        handle = self._hands.get((table.id, seat))
-        if handle is None or table.state is None:
+        """Edit the seat's hand message (through the member's latest interaction token) to
+        show the hand as it is. While another edit of it is in flight, only note that it
+        is due: the edit in flight makes it when it is done."""
+        key = (table.id, seat)
+        if self._hand_busy[key]:
+            self._hand_dirty.add(key)
             return
-        if self._now() - handle.created > TOKEN_LIFETIME:
-            self._hands.pop((table.id, seat), None)
-            return
+        self._hand_busy[key] += 1
         try:
             while True:
-                made = _moves_made(table)
+                self._hand_dirty.discard(key)
+                handle = self._hands.get(key)
+                if handle is None or table.state is None:
+                    return
+                if self._now() - handle.created > TOKEN_LIFETIME:
+                    self._hands.pop(key, None)
+                    return
                 shown = self._hand(table, seat)
-                await handle.interaction.edit_original_response(
-                    content=shown.content, embeds=shown.embeds, view=shown.buttons()
-                )
-                if _moves_made(table) == made:
-                    break  # else an edit of a later state may have landed first: again
-        except discord.HTTPException as error:
-            log.debug("game %s: hand message of seat %s not updated: %s", table.id, seat, error)
-            self._hands.pop((table.id, seat), None)
+                try:
+                    await handle.interaction.edit_original_response(
+                        content=shown.content, embeds=shown.embeds, view=shown.buttons()
+                    )
+                except discord.HTTPException as error:
+                    log.debug(
+                        "game %s: hand message of seat %s not updated: %s", table.id, seat, error
+                    )
+                    if self._hands.get(key) is handle:
+                        self._hands.pop(key, None)
+                if key not in self._hand_dirty:
+                    return
+        finally:
+            self._hand_busy[key] -= 1
+            if not self._hand_busy[key]:
+                del self._hand_busy[key]
 
     def refresh_table(self, table: Table) -> None:
         """Bring the public table message up to date ``edit_interval`` after this change,
@@ -603,7 +716,7 @@ class DupeController:
         if table.message_id is None or self.scheduler.pending(key):
             return
         self.scheduler.at(
-            key, self._now() + self.edit_interval, lambda: self._edit_table_now(table)
+            key, self._now() + self.edit_interval, functools.partial(self._edit_job, table)
         )
 
     def _forget(self, table: Table) -> None:
@@ -612,12 +725,19 @@ class DupeController:
         self._pictured.pop(table.id, None)
         for seat in range(4):
             self._hands.pop((table.id, seat), None)
+            self._hand_dirty.discard((table.id, seat))
 
-    async def _edit_table_now(self, table: Table) -> None:
+    async def _edit_job(self, table: Table) -> None:
+        await self._edit_table_now(table)
+
+    async def _edit_table_now(self, table: Table) -> bool:
+        """Edit the table message to show the table as it is; return whether that is
+        settled (edited, no message, or refused for good)."""
         if table.message_id is None:
-            return
+            return True
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
+            made = _moves_made(table)
             shown = render_table(table)
             extra: dict[str, Any] = {}
             picture = _trick_to_picture(table)
@@ -637,6 +757,13 @@ class DupeController:
                 self._pictured[table.id] = key
         except discord.HTTPException as error:
             log.warning("game %s: table message not updated: %s", table.id, error)
+            return error.status < 500
+        if table.status == "playing":
+            try:
+                await self.sessions.store.shown(table.id, made)
+            except Exception:  # then a restart edits this message once more, that is all
+                log.exception("game %s: could not record the edit", table.id)
+        return True
 
     async def safely(self, interaction: discord.Interaction, coro: object) -> None:
         """Run a handler; any failure is answered privately through the error funnel."""

@@ -75,6 +75,7 @@ DEFAULT_TOKEN = "MTQwMDAwMDAwMDAwMDAwMDAw.GLoop1.loopback-discord-token-01234567
 
 INTERACTION_DEADLINE = 3.0  # seconds to answer an interaction
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token works on the webhook routes
+NONCE_WINDOW = 2 * 60.0  # "the past few minutes" of enforce_nonce, taken at its shortest
 
 # message flags
 SUPPRESS_EMBEDS = 1 << 2
@@ -353,6 +354,7 @@ class Message:
     webhook_id: int | None = None
     interaction_metadata: Json | None = None
     deleted: bool = False
+    nonce: str | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -383,7 +385,7 @@ class Message:
             "pinned": False,
             "type": self.type,
             "flags": self.flags,
-            "nonce": None,
+            "nonce": self.nonce,
         }
         if self.webhook_id is not None:
             body["webhook_id"] = str(self.webhook_id)
@@ -581,6 +583,9 @@ class FakeDiscord:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        # (author, nonce) → (message id, when): what ``enforce_nonce`` checks against
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        self.nonce_repeats = 0  # posts answered with the earlier message of their nonce
         self.interactions: dict[int, Interaction] = {}
         self._by_token: dict[str, Interaction] = {}
         self.global_commands: list[Json] = []
@@ -1558,6 +1563,18 @@ class FakeDiscord:
         channel = self._channel(request)
         self._require_valid(request)
         body = request.body
+        nonce = None if body.get("nonce") is None else str(body["nonce"])
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: "If true and nonce is present, it will be checked for uniqueness in
+            # the past few minutes. If another message was created by the same author with
+            # the same nonce, that message will be returned and no new message will be
+            # created." (Create Message, enforce_nonce)
+            earlier = self.nonces.get((self.bot_user.id, nonce))
+            if earlier is not None and time.monotonic() - earlier[1] < NONCE_WINDOW:
+                found = self.messages.get(earlier[0])
+                if found is not None and not found.deleted:
+                    self.nonce_repeats += 1
+                    return 200, found.payload()
         message = Message(
             id=self.snowflake(),
             channel_id=channel.id,
@@ -1570,6 +1587,10 @@ class FakeDiscord:
         if not (message.content or message.embeds or message.components or message.attachments):
             raise DiscordError(400, 50006, "Cannot send an empty message")
         self.messages[message.id] = message
+        if nonce is not None:
+            message.nonce = nonce
+            if body.get("enforce_nonce"):
+                self.nonces[self.bot_user.id, nonce] = (message.id, time.monotonic())
         return 200, message.payload()
 
     async def _channel_message(self, request: _Request) -> tuple[int, Any]:
