@@ -15,7 +15,7 @@ from bot.dupe.buttons import DupeButton, LeaderboardButton, answer_unknown, is_o
 from bot.dupe.cog import DupeCog, HelpCog, LeaderboardCog
 from bot.dupe.controller import DupeController
 from bot.dupe.history import HistoryCog, ReplayButton, is_replay
-from bot.errors import answer_error
+from bot.errors import answer_error, too_late
 from bot.scheduler import Scheduler
 from bot.sessions import Sessions
 from bot.store import Store
@@ -30,6 +30,11 @@ def _utc_clock() -> float:
 
 
 _WAKE_EVENT = "dupe_scheduler_wake"
+
+
+class _Tree(discord.app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return not too_late(interaction)
 
 
 class DupeBot(commands.Bot):
@@ -49,6 +54,7 @@ class DupeBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # the bot never reads old messages: keep no message cache
+            tree_cls=_Tree,
             **options,
         )
         self.settings = settings

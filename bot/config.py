@@ -77,6 +77,17 @@ class Settings(BaseSettings):
     computer_level: Literal["random", "greedy", "expert"] = Field(
         default="expert", description="Default level of computer players filling empty seats."
     )
+    late_interaction_seconds: float = Field(
+        default=2.5,
+        ge=0,
+        le=3,
+        description=(
+            "A click or command older than this (by its id's timestamp) when the bot gets to "
+            "it is left alone, unanswered and without effect: Discord stops waiting for an "
+            "answer at 3 s and tells the member it failed. An overloaded bot then catches up "
+            "instead of spending its time on clicks nobody can see answered. 0: never."
+        ),
+    )
     table_edit_seconds: float = Field(
         default=1.5,
         ge=0,

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import reply_private
+from bot.errors import reply_private, too_late
 
 __all__ = ["DupeButton", "LeaderboardButton", "answer_unknown", "is_ours"]
 
@@ -50,6 +50,9 @@ class _Routed:
         /,
     ) -> Any:
         return cls(match.group(0), match.groupdict())
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return not too_late(interaction)
 
 
 class DupeButton(_Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_DUPE):

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.errors import too_late
 from bot.render import SeatInfo
 from bot.replay import replay_steps
 from bot.sessions import TableOptions, UserError
@@ -124,6 +125,9 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_REP
         /,
     ) -> ReplayButton:
         return cls(match.group(0), int(match["game"]), int(match["step"]))
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return not too_late(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = interaction.client

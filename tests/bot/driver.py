@@ -60,6 +60,7 @@ class World:
     channel: simcord.ChannelHandle
     seed: int = 1
     old_bots: list[DupeBot] = field(default_factory=list)
+    left_unanswered: set[int] = field(default_factory=set)  # on purpose: too late, say
 
     def pin_seed(self, seed: int) -> None:
         """Make the bot deal every new table from ``seed`` (tests replay exact games)."""

@@ -20,6 +20,8 @@ def make_bot(db: Path, **overrides: Any) -> DupeBot:
     pictures unless overridden: drawing them only slows tests that are not about them)."""
     overrides.setdefault("table_edit_seconds", 0)
     overrides.setdefault("pictures", False)
+    # simcord's ids carry its virtual clock, not the wall clock the bot compares them with
+    overrides.setdefault("late_interaction_seconds", 0)
     return create_bot(Settings(token=TOKEN, database=db, **overrides))
 
 
