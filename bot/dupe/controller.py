@@ -37,8 +37,10 @@ log = logging.getLogger(__name__)
 
 # An interaction token lives 15 minutes; stop using one a little before that.
 TOKEN_LIFETIME = 14 * 60
-# After a restart, stale table messages are edited this far apart (Discord allows a bot
-# about 50 requests a second in all).
+# After a restart, stale table messages are edited from this long after the start (the
+# members' first clicks, which a restart has kept waiting, come first), this far apart
+# (Discord allows a bot about 50 requests a second in all).
+_STALE_EDIT_AFTER = 5.0
 _STALE_EDIT_SPACING = 0.025
 
 
@@ -642,7 +644,7 @@ class DupeController:
                 table.message_stale = False
                 key = ("edit", table.id)
                 if not self.scheduler.pending(key):
-                    when = self._now() + self.edit_interval + stale * _STALE_EDIT_SPACING
+                    when = self._now() + _STALE_EDIT_AFTER + stale * _STALE_EDIT_SPACING
                     self.scheduler.at(key, when, functools.partial(self._edit_job, table))
                     stale += 1
         if stale:

@@ -58,7 +58,7 @@ async def test_posts_lost_with_the_process_are_sent_after_the_restart(world: Wor
     assert shown[0] < moves
     before = description(game.message)
     await world.restart(table_edit_seconds=1.5)
-    await world.env.advance_time(5)
+    await world.env.advance_time(10)
     (shown,) = world.query("SELECT shown_plies FROM games WHERE id = ?", (game.id,))
     assert shown[0] == moves
     assert description(game.message) != before

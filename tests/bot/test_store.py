@@ -286,3 +286,49 @@ async def test_processes_opening_a_new_file_at_once_migrate_it_once(tmp_path: Pa
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_owed_posts_are_written_with_the_moves_and_struck_off_once_sent(
+    store: Store,
+) -> None:
+    live = await open_game(store, 1, [10, None, None, None])
+    await store.append_moves(live, 0, [(0, "N:2S", False)], NOW, None, owed=["deal1"])
+    (record,) = await store.live_games()
+    assert record.owed == ["deal1"] and record.shown_plies == 0
+    await store.shown(live, 1)
+    await store.shown(live, 0)  # an older edit landing late does not go back
+    await store.posted(live, "deal1")
+    (record,) = await store.live_games()
+    assert record.owed == [] and record.shown_plies == 1
+
+    # A finished game keeps owing its standings and last table edit until they are sent.
+    done = await open_game(store, 2, [11, None, None, None])
+    results = [
+        (seat, 11 if seat == 0 else None, None if seat == 0 else "random", seat, 0.0)
+        for seat in range(4)
+    ]
+    await store.append_moves(
+        done,
+        0,
+        [(0, "N:3S", False)],
+        NOW,
+        None,
+        results=results,
+        guild_id=GUILD,
+        owed=["deal4", "end", "table"],
+    )
+    assert [g.id for g in await store.live_games()] == [live]
+    (owing,) = await store.owed_finished()
+    assert (owing.id, owing.owed, owing.moves) == (done, ["deal4", "end", "table"], ["N:3S"])
+    for post in ("deal4", "end", "table"):
+        await store.posted(done, post)
+    assert await store.owed_finished() == []
+
+
+async def test_a_failed_transaction_leaves_no_owed_post(store: Store) -> None:
+    game_id = await open_game(store, 1, [10, None, None, None])
+    await store.append_moves(game_id, 0, [(0, "N:2S", False)], NOW, None)
+    with pytest.raises(sqlite3.IntegrityError):  # ply 0 exists: the whole write is refused
+        await store.append_moves(game_id, 0, [(0, "N:2S", False)], NOW, None, owed=["deal1"])
+    (record,) = await store.live_games()
+    assert record.owed == [] and record.moves == ["N:2S"]

@@ -432,7 +432,7 @@ def test_new_game_deals_thirteen_distinct_cards_to_each_seat() -> None:
         assert (state.deal, state.trick) == (1, 1)
         assert state.to_act == SEATS
         assert state.taker is None
-        assert state.moves == ()
+        assert state.moves == () and state.move_count == 0
         assert state.totals == (0, 0, 0, 0)
         assert state.results == ()
         assert state.winners == ()
@@ -686,7 +686,7 @@ def test_a_tie_puts_each_card_on_its_own_won_pile() -> None:
     assert last is not None
     assert last.taker is None
     assert last.cards == last.received == tuple(cards)
-    assert len(state.moves) == 4
+    assert len(state.moves) == state.move_count == 4
 
 
 def test_a_deal_is_scored_after_the_thirteenth_trick() -> None:
