@@ -2,7 +2,7 @@
 ``python -m bot`` as a subprocess on the loopback Discord, killed with SIGKILL at random
 moments and restarted on the same database.
 
-    .venv/bin/python bench/crash.py --kills 100 --games 8 --seed 1
+    .venv/bin/python bench/crash.py --kills 100 --games 10 --seed 1
     .venv/bin/python bench/crash.py --kills 0 --games 2 --share-429 0.25 --drops 5
 
 The kills are spread over the games by counting the members' clicks; each is one of:

@@ -41,6 +41,7 @@ TOKEN_LIFETIME = 14 * 60
 # members' first clicks, which a restart has kept waiting, come first), this far apart
 # (Discord allows a bot about 50 requests a second in all).
 _STALE_EDIT_AFTER = 5.0
+_OWED_AT_ONCE = 8  # tables whose owed posts are sent side by side after a restart
 _STALE_EDIT_SPACING = 0.025
 
 
@@ -629,17 +630,23 @@ class DupeController:
         """After a restart: send what the previous process owed the channels — posts of
         finished games and of live ones — and bring stale table messages up to date,
         spread out so that a thousand of them do not all go at once."""
-        for table in self.sessions.finished_owing:
-            for post in table.owed:
-                await self._post(table, post)
-            if table.owed:
-                log.info("game %s: sent %s after the restart", table.id, ", ".join(table.owed))
+        owing = [t for t in self.sessions.finished_owing if t.owed]
+        owing += [t for t in self.sessions.tables.values() if t.owed]
         self.sessions.finished_owing.clear()
+        # Each table's posts in order, the tables side by side (a few at a time): a game's
+        # channel gets its posts in sequence however many other games owe some.
+        gate = asyncio.Semaphore(_OWED_AT_ONCE)
+
+        async def deliver(table: Table) -> None:
+            async with gate:
+                owed, table.owed = table.owed, []
+                for post in owed:
+                    await self._post(table, post)
+                log.info("game %s: sent %s after the restart", table.id, ", ".join(owed))
+
+        await asyncio.gather(*(deliver(table) for table in sorted(owing, key=lambda t: t.id)))
         stale = 0
         for table in list(self.sessions.tables.values()):
-            owed, table.owed = table.owed, []
-            for post in owed:
-                await self._post(table, post)
             if table.message_stale and table.status == "playing":
                 table.message_stale = False
                 key = ("edit", table.id)

@@ -873,8 +873,8 @@ class Harness:
         if self._kills_left <= 0:
             self._next_kill_at = None
             return
-        # Aim to be done with the kills by about 70 % of the way: the estimate is rough.
-        gap = 0.7 * self._estimate_clicks_left() / (self._kills_left + 1)
+        # Aim to be done with the kills by about 60 % of the way: the estimate is rough.
+        gap = 0.6 * self._estimate_clicks_left() / (self._kills_left + 1)
         self._next_kill_at = self.clicks + max(3, int(gap * self.chaos.uniform(0.3, 1.5)))
 
     def _after_dispatch(self, interaction: Interaction, pick: Pick, game: Game) -> None:
@@ -1126,9 +1126,12 @@ class Harness:
         return lambda: len(self.server.requests) > count or self._all_standings_posted()
 
     def _all_standings_posted(self) -> bool:
-        """Whether every game shows its end: the final standings, the table at game over."""
+        """Whether every game shows its end: each deal's scoring and the final standings
+        posted, the table at game over. (Posts owed from before a kill may still be on
+        their way from the last process.)"""
+        wanted = {f"Dupe — deal {d} scored" for d in range(1, 5)} | {"Dupe — final standings"}
         return all(
-            any(m.title == "Dupe — final standings" for m in game.channel.messages())
+            wanted <= {m.title for m in game.channel.messages()}
             and game.channel.message(game.table_message_id).title == "Dupe — game over"
             for game in self.games
         )
