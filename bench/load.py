@@ -11,7 +11,9 @@ opens My hand. Then every member plays in its own task, acting as soon as the bo
 answered its previous action and its private hand offers something to press (a card; as
 taker, the distribution steps and Confirm), for ``--tricks`` tricks of each game (52: whole
 games). ``--think S`` makes members pause a random time (mean S seconds) before each
-decision instead. It prints:
+decision instead, and ``--stagger S`` lets the games begin at moments spread over S seconds
+(tables on a real bot are not in step; started together, think times keep them bunched
+for several tricks). It prints:
 
 - interaction latency, event sent → callback received (the server's ``sent_at`` to the
   callback request's arrival): median, p99, max, overall and by kind of action;
@@ -428,8 +430,10 @@ class Load:
             return turn, self.rng.choice(cards), "card"
         return turn, None, "wait"
 
-    async def play_seat(self, game: Game, seat: Seat) -> None:
-        """Play until the game reaches ``--tricks`` (or ends)."""
+    async def play_seat(self, game: Game, seat: Seat, start: float = 0.0) -> None:
+        """Play until the game reaches ``--tricks`` (or ends), from ``start`` seconds on."""
+        if start:
+            await asyncio.sleep(start)
         server = self.server
         think = self.args.think
         thought = False
@@ -515,10 +519,37 @@ def print_requests(load: Load, phase: str, tricks: int) -> None:
         print(f"  answered with an error: {dict(refused)}")
 
 
+class GcPauses:
+    """The driver's own collections that took over 20 ms: each delays every answer that
+    arrives meanwhile, which the latency figures then count against the bot."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[float, float]] = []  # (start, seconds), monotonic
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.monotonic()
+        elif (took := time.monotonic() - self._start) > 0.02:
+            self.pauses.append((self._start, took))
+
+    def report(self, since: float) -> str:
+        mine = [took for start, took in self.pauses if start >= since]
+        if not mine:
+            return "driver garbage collections over 20 ms during play: none"
+        return (
+            f"driver garbage collections over 20 ms during play: {len(mine)}, "
+            f"{sum(mine):.1f} s in all, longest {max(mine) * 1000:.0f} ms (answers arriving "
+            "meanwhile are timed late by the driver, not the bot)"
+        )
+
+
 async def run(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     if args.pin:
         os.sched_setaffinity(0, {0})
+    driver_gc = GcPauses()
     server = BenchDiscord(validate_every=args.validate_every)
     if args.debug:
         server.history = {}
@@ -533,7 +564,7 @@ async def run(args: argparse.Namespace) -> None:
     load = Load(loopback, args)
     print(
         f"load: {args.games} games of 4 members, {args.tricks} tricks each, think "
-        f"{args.think:g} s, pictures {args.pictures}, seed {args.seed}"
+        f"{args.think:g} s, stagger {args.stagger:g} s, pictures {args.pictures}, seed {args.seed}"
         + (f", bot from {args.bot_path}" if args.bot_path else "")
         + "; bodies validated: "
         + (f"1 in {args.validate_every}" if args.validate_every else "none")
@@ -568,11 +599,15 @@ async def run(args: argparse.Namespace) -> None:
         # --- play ---
         load.harvest()
         load.phase = "play"
+        play_started = time.monotonic()
         before = Cpu.now(pid)
         rss_before = peak_rss_mb(pid)
+        starts = random.Random(args.seed).sample(range(len(load.games)), len(load.games))
         tasks = [
-            asyncio.ensure_future(load.play_seat(game, seat))
-            for game in load.games
+            asyncio.ensure_future(
+                load.play_seat(game, seat, args.stagger * starts[g] / max(1, len(load.games)))
+            )
+            for g, game in enumerate(load.games)
             for seat in game.seats
         ]
         progress = asyncio.get_running_loop().create_task(report_progress(load, before.at, pid))
@@ -587,6 +622,9 @@ async def run(args: argparse.Namespace) -> None:
         progress.cancel()
         watch.task.cancel()
         await stop_py_spy(spy, args.py_spy)
+        died = [t.exception() for t in _done if not t.cancelled() and t.exception() is not None]
+        if died:
+            print(f"!!! {len(died)} member task(s) died; the first: {died[0]!r}", file=sys.stderr)
         load.harvest()
         played = Cpu.now(pid) - before
         load.phase = "after"
@@ -619,6 +657,7 @@ async def run(args: argparse.Namespace) -> None:
             f"{played.bot / max(1, interactions) * 1000:.2f} ms per interaction)"
         )
         print(f"CPU during play: {played.describe()}")
+        print(driver_gc.report(play_started))
         print(
             f"bot peak RSS (VmHWM): {rss:.0f} MB (after setup {rss_before:.0f} MB; "
             "target ≤ 300 MB at 1,000 games)"
@@ -811,6 +850,13 @@ def main() -> None:
     parser.add_argument("--restart", action="store_true", help="also measure a restart")
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean pause before each decision (s)"
+    )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="games begin to play at evenly spread moments over this many seconds (in a "
+        "random order), as tables on a real bot do, instead of all at once",
     )
     parser.add_argument(
         "--max-seconds", type=float, default=900, help="stop the play phase after this long"

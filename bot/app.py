@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
+import time
 from typing import Any
 
 import discord
@@ -30,6 +32,32 @@ def _utc_clock() -> float:
 
 
 _WAKE_EVENT = "dupe_scheduler_wake"
+_GC_PAUSE_WARNING = 0.1  # seconds
+
+
+def _watch_collections() -> None:
+    """Log every full garbage collection that stops the bot for longer than 0.1 s: each
+    one delays every click waiting at that moment."""
+    if any(getattr(c, "_dupe", False) for c in gc.callbacks):
+        return
+    started: list[float] = []
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            pause = time.perf_counter() - started[0]
+            if pause > _GC_PAUSE_WARNING:
+                log.warning(
+                    "a full garbage collection stopped the bot for %.0f ms (%d objects freed)",
+                    pause * 1000,
+                    info.get("collected", 0),
+                )
+
+    callback._dupe = True  # type: ignore[attr-defined]
+    gc.callbacks.append(callback)
 
 
 class _Tree(discord.app_commands.CommandTree):
@@ -67,6 +95,7 @@ class DupeBot(commands.Bot):
         return shard_of(guild_id, settings.shard_count) in settings.shard_ids
 
     async def setup_hook(self) -> None:
+        _watch_collections()
         settings = self.settings
         self.store = await Store.open(settings.database)
         self.scheduler = Scheduler(_utc_clock, wait=self._scheduler_wait, wake=self._scheduler_wake)
