@@ -41,8 +41,16 @@ TOKEN_LIFETIME = 14 * 60
 # members' first clicks, which a restart has kept waiting, come first), this far apart
 # (Discord allows a bot about 50 requests a second in all).
 _STALE_EDIT_AFTER = 5.0
+_POST_RETRY_SECONDS = 30.0
 _OWED_AT_ONCE = 8  # tables whose owed posts are sent side by side after a restart
 _STALE_EDIT_SPACING = 0.025
+
+
+def _settled(error: discord.HTTPException) -> bool:
+    """Whether a failed post or edit is final: refused for good (no access, channel or
+    message gone, a bad body), as opposed to Discord being busy (429 after discord.py's own
+    retries) or failing (5xx), when it is worth sending again."""
+    return error.status < 500 and error.status != 429
 
 
 @dataclass(slots=True)
@@ -593,8 +601,14 @@ class DupeController:
                 done = await self._send_post(table, post)
         except Exception:
             log.exception("game %s: could not send %s; it is sent again at restart", table.id, post)
-            return
+            done = False
         if not done:
+            # Discord was busy or failing: try again shortly (and after a restart anyway).
+            self.scheduler.at(
+                ("post", table.id, post),
+                self._now() + _POST_RETRY_SECONDS,
+                functools.partial(self._post, table, post),
+            )
             return
         try:
             await self.sessions.store.posted(table.id, post)
@@ -678,7 +692,7 @@ class DupeController:
             await channel.send(content=shown.content, embeds=shown.embeds, **extra)
         except discord.HTTPException as error:
             log.warning("could not post to channel: %s", error)
-            return error.status < 500
+            return _settled(error)
         return True
 
     async def _refresh_hand(self, table: Table, seat: int) -> None:
@@ -722,11 +736,12 @@ class DupeController:
         together with every change made meanwhile: one edit for a burst of changes (four
         plays and the reveal, say), and never more than one edit per interval."""
         key = ("edit", table.id)
-        if table.message_id is None or self.scheduler.pending(key):
+        when = self._now() + self.edit_interval
+        due = self.scheduler.due(key)
+        if table.message_id is None or (due is not None and due <= when):
             return
-        self.scheduler.at(
-            key, self._now() + self.edit_interval, functools.partial(self._edit_job, table)
-        )
+        # (A later one is the slow catch-up edit after a restart: a change comes first.)
+        self.scheduler.at(key, when, functools.partial(self._edit_job, table))
 
     def _forget(self, table: Table) -> None:
         """Drop what is kept for a table that has ended."""
@@ -766,7 +781,7 @@ class DupeController:
                 self._pictured[table.id] = key
         except discord.HTTPException as error:
             log.warning("game %s: table message not updated: %s", table.id, error)
-            return error.status < 500
+            return _settled(error)
         if table.status == "playing":
             try:
                 await self.sessions.store.shown(table.id, made)

@@ -19,6 +19,7 @@ KEYS = (  # every key but the token
     "turn_seconds",
     "computer_level",
     "table_edit_seconds",
+    "late_interaction_seconds",
     "pictures",
     "api_base_url",
     "gateway_url",
@@ -71,6 +72,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
         "turn_seconds": 120,
         "computer_level": "expert",
         "table_edit_seconds": 1.5,
+        "late_interaction_seconds": 2.5,
         "pictures": True,
         "api_base_url": "https://discord.com/api/v10",
         "gateway_url": "wss://gateway.discord.gg/",
@@ -90,6 +92,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             "turn_seconds = 45\n"
             'computer_level = "greedy"\n'
             "table_edit_seconds = 0\n"
+            "late_interaction_seconds = 0\n"
             "pictures = false\n"
             'api_base_url = "http://127.0.0.1:8080/api/v10/"\n'
             'gateway_url = "ws://127.0.0.1:8080/gateway"\n'
@@ -103,6 +106,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "turn_seconds": 45,
                 "computer_level": "greedy",
                 "table_edit_seconds": 0,
+                "late_interaction_seconds": 0,
                 "pictures": False,
                 "api_base_url": "http://127.0.0.1:8080/api/v10",
                 "gateway_url": "ws://127.0.0.1:8080/gateway",
@@ -121,6 +125,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "DUPE_TURN_SECONDS": "300",
                 "DUPE_COMPUTER_LEVEL": "random",
                 "DUPE_TABLE_EDIT_SECONDS": "2.5",
+                "DUPE_LATE_INTERACTION_SECONDS": "2",
                 "DUPE_PICTURES": "false",
                 "DUPE_API_BASE_URL": "https://proxy.example/api/v10",
                 "DUPE_GATEWAY_URL": "wss://gateway.example/",
@@ -134,6 +139,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "turn_seconds": 300,
                 "computer_level": "random",
                 "table_edit_seconds": 2.5,
+                "late_interaction_seconds": 2,
                 "pictures": False,
                 "api_base_url": "https://proxy.example/api/v10",
                 "gateway_url": "wss://gateway.example/",
@@ -222,6 +228,7 @@ def test_settings_take_every_key_as_keyword(tmp_path: Path) -> None:
         ("turn_seconds", "fast"),
         ("table_edit_seconds", -1),
         ("table_edit_seconds", 61),
+        ("late_interaction_seconds", 4),
         ("dev_guild_id", 0),
         ("computer_level", "genius"),
         ("log_level", "LOUD"),
