@@ -12,10 +12,11 @@ transaction; only a power cut or OS crash can lose the last few commits.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -722,18 +723,13 @@ def _finish_statements(
 # ``sqlite3`` connection; the loop only waits for its result.
 
 
-def _transaction(
-    conn: sqlite3.Connection,
-    statements: Sequence[tuple[str, Sequence[Any]]],
-    then: Callable[[sqlite3.Connection], Statements] | None = None,
-) -> None:
+@contextlib.contextmanager
+def _writing(conn: sqlite3.Connection) -> Iterator[None]:
+    """Run the block as one write transaction: committed at its end, rolled back if it
+    raises."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for sql, params in statements:
-            conn.execute(sql, params)
-        if then is not None:
-            for sql, params in then(conn):
-                conn.execute(sql, params)
+        yield
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -741,9 +737,31 @@ def _transaction(
         raise
 
 
-def _create_game(conn: sqlite3.Connection, row: tuple[Any, ...], seat: tuple[Any, ...]) -> int:
-    conn.execute("BEGIN IMMEDIATE")
+@contextlib.contextmanager
+def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """Run the block's reads in one read transaction, so that they see one state."""
+    conn.execute("BEGIN")
     try:
+        yield
+    finally:
+        conn.execute("COMMIT")
+
+
+def _transaction(
+    conn: sqlite3.Connection,
+    statements: Sequence[tuple[str, Sequence[Any]]],
+    then: Callable[[sqlite3.Connection], Statements] | None = None,
+) -> None:
+    with _writing(conn):
+        for sql, params in statements:
+            conn.execute(sql, params)
+        if then is not None:
+            for sql, params in then(conn):
+                conn.execute(sql, params)
+
+
+def _create_game(conn: sqlite3.Connection, row: tuple[Any, ...], seat: tuple[Any, ...]) -> int:
+    with _writing(conn):
         cursor = conn.execute(
             "INSERT INTO games (game, guild_id, channel_id, host_id, seed, options, status,"
             " created_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
@@ -755,23 +773,15 @@ def _create_game(conn: sqlite3.Connection, row: tuple[Any, ...], seat: tuple[Any
             "INSERT INTO seats (game_id, seat, user_id, name, level) VALUES (?, ?, ?, ?, ?)",
             (game_id, *seat),
         )
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
     return game_id
 
 
 def _read_all(
     conn: sqlite3.Connection, reads: Sequence[tuple[str, Sequence[Any]]]
 ) -> list[list[Any]]:
-    """Run the queries in one read transaction (one snapshot); return each one's rows."""
-    conn.execute("BEGIN")
-    try:
+    """Run the queries in one snapshot; return each one's rows."""
+    with _snapshot(conn):
         return [conn.execute(sql, params).fetchall() for sql, params in reads]
-    finally:
-        conn.execute("COMMIT")
 
 
 def _read_games(
@@ -779,14 +789,11 @@ def _read_games(
 ) -> list[GameRecord]:
     """Return the games ``WHERE where`` with their seats and (with ``moves``) their move
     logs and owed posts, read in one snapshot."""
-    conn.execute("BEGIN")
-    try:
+    with _snapshot(conn):
         rows = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", args).fetchall()
         records = [_game(row) for row in rows]
         _fill(conn, records, moves=moves)
         return records
-    finally:
-        conn.execute("COMMIT")
 
 
 def _fill(conn: sqlite3.Connection, records: list[GameRecord], *, moves: bool = True) -> None:
@@ -812,8 +819,7 @@ def _fill(conn: sqlite3.Connection, records: list[GameRecord], *, moves: bool = 
 
 
 def _recent_games(conn: sqlite3.Connection, guild_id: int, limit: int) -> list[FinishedGame]:
-    conn.execute("BEGIN")
-    try:
+    with _snapshot(conn):
         rows = conn.execute(
             f"SELECT {_GAME_COLUMNS}, ended_at FROM games"
             " WHERE guild_id = ? AND status = 'finished'"
@@ -831,8 +837,6 @@ def _recent_games(conn: sqlite3.Connection, guild_id: int, limit: int) -> list[F
                 ids,
             ):
                 results.setdefault(game_id, {})[seat] = (int(score), float(win))
-    finally:
-        conn.execute("COMMIT")
     return [
         FinishedGame(record, float(row[-1] or 0.0), results.get(record.id, {}))
         for record, row in zip(records, rows, strict=True)

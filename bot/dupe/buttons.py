@@ -34,7 +34,7 @@ _LEADERBOARD = re.compile(
 )
 
 
-class _Routed:
+class RoutedButton:
     """A button known by its custom_id alone: the template's groups say what it does."""
 
     def __init__(self, custom_id: str, match: dict[str, Any]) -> None:
@@ -55,7 +55,7 @@ class _Routed:
         return not too_late(interaction)
 
 
-class DupeButton(_Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_DUPE):
+class DupeButton(RoutedButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_DUPE):
     """Every Dupe button: lobby, My hand, cards, distribution steps."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -99,7 +99,7 @@ class DupeButton(_Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 
 
 class LeaderboardButton(
-    _Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_LEADERBOARD
+    RoutedButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_LEADERBOARD
 ):
     """Previous/next page of ``/leaderboard``."""
 

@@ -17,7 +17,7 @@ import functools
 import io
 import logging
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,8 +60,7 @@ class _HandHandle:
 
 
 def _moves_made(table: Table) -> int:
-    """Return how far the game has got (its move count), to tell whether a hand rendered
-    earlier is still current."""
+    """Return how far the game has got (its move count): what a table edit shows."""
     return -1 if table.state is None else table.state.move_count
 
 
@@ -237,7 +236,12 @@ class DupeController:
         shown = self._hand(table, seat, notice=notice, assignment=assignment)
         message = interaction.message
         private = message is not None and message.flags.ephemeral
-        async with self._editing_hand(table, seat, replacing=private):
+        key = (table.id, seat)
+        if private and self._hand_busy[key]:
+            # This answer replaces the hand message while a refresh of it is in flight:
+            # the refresh edits once more afterwards, so an older hand cannot land last.
+            self._hand_dirty.add(key)
+        with self._hand_in_flight(key):
             if private:
                 await _edit_response(interaction, shown)
             else:
@@ -245,16 +249,9 @@ class DupeController:
         self._remember_hand(table, seat, interaction)
         await self._catch_up(table, seat)
 
-    @contextlib.asynccontextmanager
-    async def _editing_hand(
-        self, table: Table, seat: int, *, replacing: bool
-    ) -> AsyncIterator[None]:
-        """Mark an answer that shows the seat's hand as in flight. When it replaces the
-        hand message in place while a refresh of it is in flight too, the refresh edits
-        once more afterwards, so that an older picture of the hand cannot land last."""
-        key = (table.id, seat)
-        if replacing and self._hand_busy[key]:
-            self._hand_dirty.add(key)
+    @contextlib.contextmanager
+    def _hand_in_flight(self, key: tuple[int, int]) -> Iterator[None]:
+        """Count an answer or refresh of the seat ``key``'s hand message as in flight."""
         self._hand_busy[key] += 1
         try:
             yield
@@ -387,7 +384,7 @@ class DupeController:
             raise UserError("You are not playing at this table; you can watch the table message.")
         if table.status == "lobby" or table.state is None:
             raise UserError("The game has not started yet: your cards are dealt when it does.")
-        async with self._editing_hand(table, seat, replacing=False):
+        with self._hand_in_flight((table.id, seat)):
             await _send_response(interaction, self._hand(table, seat), ephemeral=True)
         self._remember_hand(table, seat, interaction)
         await self._catch_up(table, seat)
@@ -663,11 +660,8 @@ class DupeController:
         for table in list(self.sessions.tables.values()):
             if table.message_stale and table.status == "playing":
                 table.message_stale = False
-                key = ("edit", table.id)
-                if not self.scheduler.pending(key):
-                    when = self._now() + _STALE_EDIT_AFTER + stale * _STALE_EDIT_SPACING
-                    self.scheduler.at(key, when, functools.partial(self._edit_job, table))
-                    stale += 1
+                when = self._now() + _STALE_EDIT_AFTER + stale * _STALE_EDIT_SPACING
+                stale += self._edit_by(table, when)
         if stale:
             log.info("%d table message(s) are brought up to date after the restart", stale)
 
@@ -680,7 +674,7 @@ class DupeController:
         nonce: str | None = None,
     ) -> bool:
         """Post a public message; return whether that is settled: sent, or refused for
-        good (a 4xx: no access, channel gone), as opposed to a server error."""
+        good (see :func:`_settled`)."""
         try:
             extra: dict[str, Any] = {}
             if file is not None:
@@ -703,8 +697,7 @@ class DupeController:
         if self._hand_busy[key]:
             self._hand_dirty.add(key)
             return
-        self._hand_busy[key] += 1
-        try:
+        with self._hand_in_flight(key):
             while True:
                 self._hand_dirty.discard(key)
                 handle = self._hands.get(key)
@@ -726,22 +719,22 @@ class DupeController:
                         self._hands.pop(key, None)
                 if key not in self._hand_dirty:
                     return
-        finally:
-            self._hand_busy[key] -= 1
-            if not self._hand_busy[key]:
-                del self._hand_busy[key]
 
     def refresh_table(self, table: Table) -> None:
         """Bring the public table message up to date ``edit_interval`` after this change,
         together with every change made meanwhile: one edit for a burst of changes (four
         plays and the reveal, say), and never more than one edit per interval."""
+        self._edit_by(table, self._now() + self.edit_interval)
+
+    def _edit_by(self, table: Table, when: float) -> bool:
+        """Have the table message edited at ``when`` unless an edit is due by then (a later
+        one, a restart's slow catch-up, moves up); return whether this planned one."""
         key = ("edit", table.id)
-        when = self._now() + self.edit_interval
         due = self.scheduler.due(key)
         if table.message_id is None or (due is not None and due <= when):
-            return
-        # (A later one is the slow catch-up edit after a restart: a change comes first.)
+            return False
         self.scheduler.at(key, when, functools.partial(self._edit_job, table))
+        return True
 
     def _forget(self, table: Table) -> None:
         """Drop what is kept for a table that has ended."""

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.errors import too_late
+from bot.dupe.buttons import RoutedButton
 from bot.render import SeatInfo
 from bot.replay import replay_steps
 from bot.sessions import TableOptions, UserError
@@ -108,26 +108,16 @@ class HistoryCog(commands.Cog, name="History"):
             )
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_REPLAY):
+class ReplayButton(RoutedButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_REPLAY):
     """Previous / Next / Deal N of a replay."""
 
-    def __init__(self, custom_id: str, game: int, step: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=custom_id, label="·"))
-        self.game = game
-        self.step = step
+    @property
+    def game(self) -> int:
+        return int(self.match["game"])
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ReplayButton:
-        return cls(match.group(0), int(match["game"]), int(match["step"]))
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        return not too_late(interaction)
+    @property
+    def step(self) -> int:
+        return int(self.match["step"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = interaction.client

@@ -10,10 +10,21 @@ import pytest
 import simcord
 
 from bot.app import DupeBot
+from bot.store import Store
 from tests.bot.driver import World
 from tests.bot.helpers import make_bot
 
 SEED = 20240611
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    """Return an open store on a fresh database file (closed afterwards)."""
+    opened = await Store.open(tmp_path / "dupe.sqlite3")
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 @pytest.fixture

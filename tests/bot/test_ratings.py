@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -41,15 +40,6 @@ def test_players_are_keyed_by_member_or_level() -> None:
     with pytest.raises(ValueError, match="member or a computer level"):
         player_key(None, None)
     assert DEFAULT.conservative == pytest.approx(0.0)
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "dupe.sqlite3")
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def ratings_in(path: Path) -> dict[str, tuple[float, float, int]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -12,15 +12,6 @@ from bot.store import MIGRATIONS, LiveTableExistsError, SeatRecord, Store, Store
 
 GUILD = 500
 NOW = 1_700_000_000.0
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "dupe.sqlite3")
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def query(path: Path, sql: str) -> list[tuple[object, ...]]:
