@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import Text
 from bot.scheduler import Scheduler
 from bot.store import GameRecord, LiveTableExistsError, SeatRecord, SeatResult, Store
 from engine.dupe import (
@@ -46,7 +47,16 @@ Clock = Callable[[], float]
 
 
 class UserError(Exception):
-    """A refused request; ``str()`` is the private reply the member gets."""
+    """A refused request: ``text`` is the private reply the member gets, in their own
+    language (a catalogue key and its parameters, see :mod:`bot.i18n`); ``str()`` is the
+    English sentence, for logs."""
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        self.text = Text(key, **params)
+        super().__init__(key)
+
+    def __str__(self) -> str:
+        return str(self.text)
 
 
 @dataclass(slots=True, frozen=True)

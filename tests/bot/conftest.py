@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
+from simcord import interactions as simcord_interactions
 
 from bot.app import DupeBot
 from bot.store import Store
@@ -40,7 +42,31 @@ def dupe_bot(db: Path) -> DupeBot:
 
 
 @pytest.fixture
-async def env(dupe_bot: DupeBot, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[simcord.Env]:
+def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
+    """Return the members' Discord locales by user id (``en-US`` unless set).
+
+    simcord writes ``en-US`` as every interaction's ``locale`` and ``guild_locale``; this
+    gives each interaction its member's locale and its server's ``preferred_locale``, as
+    Discord does."""
+    chosen: dict[int, str] = {}
+    build = simcord_interactions.base_payload
+
+    def base_payload(backend: Any, **fields: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = build(backend, **fields)
+        payload["locale"] = chosen.get(fields["user_id"], "en-US")
+        if fields.get("guild_id") is not None:
+            guild = backend.get_guild(fields["guild_id"])
+            payload["guild_locale"] = guild.preferred_locale
+        return record, payload
+
+    monkeypatch.setattr(simcord_interactions, "base_payload", base_payload)
+    return chosen
+
+
+@pytest.fixture
+async def env(
+    dupe_bot: DupeBot, monkeypatch: pytest.MonkeyPatch, locales: dict[int, str]
+) -> AsyncIterator[simcord.Env]:
     """Return a running simcord environment around the bot; on teardown, fail on any error
     the bot raised and close every bot's database."""
     # simcord settles each action by polling every `idle` seconds (real time) while a

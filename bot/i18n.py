@@ -1,0 +1,154 @@
+"""English and German: one message catalogue, and the translator for slash commands.
+
+Every sentence a member can read has a key in the catalogue, ``bot/locales/<area>.toml``,
+with its English and German text side by side::
+
+    [open_title]                    # key "table.open_title" in bot/locales/table.toml
+    en = "Dupe — a table is open"
+    de = "Dupe — ein Tisch ist offen"
+
+A text with a count has a singular and a plural form (``en = {one = "…", other = "…"}``),
+chosen by the parameter ``n``. Placeholders are ``str.format`` fields and must be the same
+in both languages; ``tests/bot/test_i18n.py`` fails when a key, a language or a field is
+missing, or when code asks for a key the catalogue does not have.
+
+Private replies are written in the member's language (``interaction.locale``) and public
+messages in the server's (``guild.preferred_locale``); any locale other than German reads
+English. Slash commands, their options, choices and descriptions are translated by
+:class:`Translator` when the command tree is synced, so Discord shows them in the member's
+own language.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import resources
+from typing import Any, Literal, TypeAlias
+
+import discord
+from discord import app_commands
+
+__all__ = [
+    "LANGS",
+    "Lang",
+    "Text",
+    "Translator",
+    "catalogue",
+    "command_text",
+    "lang_of",
+    "seat_letter",
+    "seat_name",
+    "t",
+]
+
+Lang: TypeAlias = Literal["en", "de"]
+LANGS: tuple[Lang, ...] = ("en", "de")
+_FORMS = ("one", "other")
+Entry: TypeAlias = str | Mapping[str, str]
+
+
+def lang_of(locale: discord.Locale | str | None) -> Lang:
+    """Return the catalogue language for a Discord locale: German for ``de``, else English."""
+    value = locale.value if isinstance(locale, discord.Locale) else str(locale or "")
+    return "de" if value.split("-")[0].lower() == "de" else "en"
+
+
+@cache
+def catalogue() -> dict[str, dict[str, Entry]]:
+    """Return every key of every ``bot/locales/*.toml`` file, as ``{key: {lang: text}}``.
+
+    A key is the file's name, a dot and the table's name (``table.open_title``)."""
+    entries: dict[str, dict[str, Entry]] = {}
+    folder = resources.files("bot") / "locales"
+    for item in sorted(folder.iterdir(), key=lambda entry: entry.name):
+        if not item.name.endswith(".toml"):
+            continue
+        area = item.name.removesuffix(".toml")
+        for name, texts in tomllib.loads(item.read_text("utf-8")).items():
+            entries[f"{area}.{name}"] = texts
+    return entries
+
+
+def _pick(entry: Entry, n: Any) -> str:
+    if isinstance(entry, str):
+        return entry
+    return entry["one" if n == 1 else "other"]
+
+
+def t(lang: Lang, key: str, /, **params: Any) -> str:
+    """Return the catalogue's text for ``key`` in ``lang`` with ``params`` filled in.
+
+    A parameter that is itself a :class:`Text` is written in the same language. An unknown
+    key raises ``KeyError`` (the catalogue test finds those before they ship); a text
+    missing in German falls back to English."""
+    texts = catalogue()[key]
+    entry = texts.get(lang) or texts["en"]
+    values = {k: v(lang) if isinstance(v, Text) else v for k, v in params.items()}
+    return _pick(entry, params.get("n")).format(**values)
+
+
+class Text:
+    """A sentence to be written later in its reader's language: a key and its parameters.
+
+    ``str(text)`` is the English sentence (for logs and exceptions); ``text(lang)`` is the
+    sentence in ``lang``."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        self.key = key
+        self.params = params
+
+    def __call__(self, lang: Lang) -> str:
+        return t(lang, self.key, **self.params)
+
+    def __str__(self) -> str:
+        return self("en")
+
+    def __repr__(self) -> str:
+        return f"Text({self.key!r}, **{self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and self.key == other.key and self.params == other.params
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def command_text(key: str) -> app_commands.locale_str:
+    """Return a command's name, description or choice for a decorator: the English text,
+    carrying ``key`` so :class:`Translator` can find its German."""
+    return app_commands.locale_str(t("en", key), key=key)
+
+
+def command_keys(prefix: str = "commands.") -> Iterator[str]:
+    """Yield the catalogue keys of slash-command texts."""
+    return (key for key in catalogue() if key.startswith(prefix))
+
+
+class Translator(app_commands.Translator):
+    """Gives Discord the German of every command text that carries a catalogue key."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key")
+        if key is None or locale is not discord.Locale.german:
+            return None
+        entry = catalogue().get(key, {}).get("de")
+        return entry if isinstance(entry, str) else None
+
+
+def seat_name(lang: Lang, seat: int) -> str:
+    """Return a seat's name (``North`` … ``West``) in ``lang``."""
+    return t(lang, f"common.seat_{seat}")
+
+
+def seat_letter(lang: Lang, seat: int) -> str:
+    """Return a seat's letter as text shows it (``N E S W``; German ``N O S W``)."""
+    return t(lang, f"common.letter_{seat}")
