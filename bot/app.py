@@ -18,6 +18,7 @@ from bot.dupe.cog import DupeCog, HelpCog, LeaderboardCog
 from bot.dupe.controller import DupeController
 from bot.dupe.history import HistoryCog, ReplayButton, is_replay
 from bot.errors import answer_error, too_late
+from bot.i18n import Translator
 from bot.scheduler import Scheduler
 from bot.sessions import Sessions
 from bot.store import Store
@@ -116,6 +117,7 @@ class DupeBot(commands.Bot):
         await self.add_cog(HistoryCog(self))
         await self.add_cog(HelpCog(self))
         self.tree.error(self._on_tree_error)
+        await self.tree.set_translator(Translator())  # German command texts, before the sync
         if settings.dev_guild_id is not None:
             guild = discord.Object(id=settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.i18n import Lang, Translator, command_text, lang_of, t
 from bot.sessions import TableOptions, UserError
 
 if TYPE_CHECKING:
@@ -19,54 +20,59 @@ __all__ = ["DupeCog", "HelpCog", "LeaderboardCog"]
 PAGE_SIZE = 10
 
 MEMORY_CHOICES = [
-    app_commands.Choice(name="strict — won cards stay face down until scoring", value="strict"),
-    app_commands.Choice(name="open — you may look at your own won cards", value="open"),
+    app_commands.Choice(name=command_text("commands.memory_strict"), value="strict"),
+    app_commands.Choice(name=command_text("commands.memory_open"), value="open"),
 ]
 TURN_CHOICES = [
-    app_commands.Choice(name="30 seconds", value=30),
-    app_commands.Choice(name="1 minute", value=60),
-    app_commands.Choice(name="2 minutes", value=120),
-    app_commands.Choice(name="5 minutes", value=300),
-    app_commands.Choice(name="15 minutes", value=900),
-    app_commands.Choice(name="1 hour", value=3600),
-    app_commands.Choice(name="1 day", value=86400),
+    app_commands.Choice(name=command_text("commands.turn_30"), value=30),
+    app_commands.Choice(name=command_text("commands.turn_60"), value=60),
+    app_commands.Choice(name=command_text("commands.turn_120"), value=120),
+    app_commands.Choice(name=command_text("commands.turn_300"), value=300),
+    app_commands.Choice(name=command_text("commands.turn_900"), value=900),
+    app_commands.Choice(name=command_text("commands.turn_3600"), value=3600),
+    app_commands.Choice(name=command_text("commands.turn_86400"), value=86400),
 ]
 PICTURE_CHOICES = [
-    app_commands.Choice(name="on — pictures as well as text", value="on"),
-    app_commands.Choice(name="off — text only", value="off"),
+    app_commands.Choice(name=command_text("commands.pictures_on"), value="on"),
+    app_commands.Choice(name=command_text("commands.pictures_off"), value="off"),
 ]
 SEATING_CHOICES = [
-    app_commands.Choice(
-        name="join order — the host sits North, then as members join", value="join"
-    ),
-    app_commands.Choice(name="random — seats are shuffled when the game starts", value="random"),
+    app_commands.Choice(name=command_text("commands.seating_join"), value="join"),
+    app_commands.Choice(name=command_text("commands.seating_random"), value="random"),
 ]
-OPTION_TEXT = {
-    "memory": "Whether players may look at their own won cards during a deal",
-    "turn_time": "Time for each decision before a computer player decides for you",
-    "computers": "Computer players that fill empty seats when the host starts",
-    "seating": "Seats in the order members joined, or shuffled at the start",
-    "pictures": "Whether tricks, scorings and hands are also shown as pictures",
+OPTION_NAMES = {
+    "memory": command_text("commands.memory_name"),
+    "turn_time": command_text("commands.turn_time_name"),
+    "computers": command_text("commands.computers_name"),
+    "seating": command_text("commands.seating_name"),
+    "pictures": command_text("commands.pictures_name"),
 }
-GAME_CHOICES = [app_commands.Choice(name="Dupe", value="dupe")]
+OPTION_TEXT = {
+    "memory": command_text("commands.memory_description"),
+    "turn_time": command_text("commands.turn_time_description"),
+    "computers": command_text("commands.computers_description"),
+    "seating": command_text("commands.seating_description"),
+    "pictures": command_text("commands.pictures_description"),
+}
+GAME_CHOICES = [app_commands.Choice(name=command_text("commands.game_dupe"), value="dupe")]
 SORT_CHOICES = [
-    app_commands.Choice(name="rating — the skill the system is sure of (μ − 3σ)", value="rating"),
-    app_commands.Choice(name="wins — games won, ties shared", value="wins"),
-    app_commands.Choice(name="points — cumulative score", value="points"),
+    app_commands.Choice(name=command_text("commands.sort_rating"), value="rating"),
+    app_commands.Choice(name=command_text("commands.sort_wins"), value="wins"),
+    app_commands.Choice(name=command_text("commands.sort_points"), value="points"),
 ]
 COMPUTER_CHOICES = [
-    app_commands.Choice(name="expert — the strongest", value="expert"),
-    app_commands.Choice(name="greedy — feeds its dupe, plays at random", value="greedy"),
-    app_commands.Choice(name="random — plays at random", value="random"),
-    app_commands.Choice(name="none — wait for four members", value="none"),
+    app_commands.Choice(name=command_text("commands.computers_expert"), value="expert"),
+    app_commands.Choice(name=command_text("commands.computers_greedy"), value="greedy"),
+    app_commands.Choice(name=command_text("commands.computers_random"), value="random"),
+    app_commands.Choice(name=command_text("commands.computers_none"), value="none"),
 ]
 
 
 @app_commands.guild_only()
 class DupeCog(
     commands.GroupCog,
-    group_name="dupe",
-    group_description="Play Dupe, a card game by David Parlett",
+    group_name=command_text("commands.dupe_name"),
+    group_description=command_text("commands.dupe_description"),
 ):
     """The ``/dupe`` command group."""
 
@@ -74,7 +80,11 @@ class DupeCog(
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="start", description="Open a Dupe table in this channel")
+    @app_commands.command(
+        name=command_text("commands.dupe_start_name"),
+        description=command_text("commands.dupe_start_description"),
+    )
+    @app_commands.rename(**OPTION_NAMES)
     @app_commands.describe(**OPTION_TEXT)
     @app_commands.choices(
         memory=MEMORY_CHOICES,
@@ -110,8 +120,10 @@ class DupeCog(
         await self.bot.dupe.start_table(interaction, TableOptions.from_json(options))
 
     @app_commands.command(
-        name="defaults", description="This server's defaults for new tables (managers set them)"
+        name=command_text("commands.dupe_defaults_name"),
+        description=command_text("commands.dupe_defaults_description"),
     )
+    @app_commands.rename(**OPTION_NAMES)
     @app_commands.describe(**OPTION_TEXT)
     @app_commands.choices(
         memory=MEMORY_CHOICES,
@@ -135,13 +147,13 @@ class DupeCog(
     async def _defaults(self, interaction: discord.Interaction, chosen: dict[str, Any]) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
-            raise UserError("Defaults belong to a server.")
+            raise UserError("cog.defaults_need_server")
         store = self.bot.store
         current = await store.defaults(guild_id)
         if chosen:
             permissions = interaction.permissions
             if not (permissions and permissions.manage_guild):
-                raise UserError("Only a member who can manage this server can change its defaults.")
+                raise UserError("cog.defaults_managers_only")
             current.update(chosen)
             await store.set_defaults(
                 guild_id, current, interaction.user.id, discord.utils.utcnow().timestamp()
@@ -157,20 +169,30 @@ class DupeCog(
             render.defaults_text(shown, changed=bool(chosen)), ephemeral=True
         )
 
-    @app_commands.command(name="hand", description="See your hand and identity card (privately)")
+    @app_commands.command(
+        name=command_text("commands.dupe_hand_name"),
+        description=command_text("commands.dupe_hand_description"),
+    )
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.bot.dupe.safely(interaction, self.bot.dupe.show_hand_command(interaction))
 
-    @app_commands.command(name="status", description="Show this channel's Dupe table (privately)")
+    @app_commands.command(
+        name=command_text("commands.dupe_status_name"),
+        description=command_text("commands.dupe_status_description"),
+    )
     async def status(self, interaction: discord.Interaction) -> None:
         await self.bot.dupe.safely(interaction, self.bot.dupe.status(interaction))
 
-    @app_commands.command(name="rules", description="A short summary of the rules of Dupe")
+    @app_commands.command(
+        name=command_text("commands.dupe_rules_name"),
+        description=command_text("commands.dupe_rules_description"),
+    )
     async def rules(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(render.rules_text(), ephemeral=True)
 
     @app_commands.command(
-        name="cancel", description="Cancel this channel's table (host or server manager)"
+        name=command_text("commands.dupe_cancel_name"),
+        description=command_text("commands.dupe_cancel_description"),
     )
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self.bot.dupe.safely(interaction, self.bot.dupe.cancel_command(interaction))
@@ -205,10 +227,16 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
         self.bot = bot
 
     @app_commands.command(
-        name="leaderboard", description="This server's players by rating, wins or points"
+        name=command_text("commands.leaderboard_name"),
+        description=command_text("commands.leaderboard_description"),
+    )
+    @app_commands.rename(
+        game=command_text("commands.leaderboard_game_name"),
+        sort=command_text("commands.leaderboard_sort_name"),
     )
     @app_commands.describe(
-        game="Which game's leaderboard", sort="What to rank by (rating by default)"
+        game=command_text("commands.leaderboard_game_description"),
+        sort=command_text("commands.leaderboard_sort_description"),
     )
     @app_commands.choices(game=GAME_CHOICES, sort=SORT_CHOICES)
     @app_commands.guild_only()
@@ -219,7 +247,7 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
         sort: app_commands.Choice[str] | None = None,
     ) -> None:
         if interaction.guild_id is None:
-            raise UserError("The leaderboard belongs to a server.")
+            raise UserError("cog.leaderboard_need_server")
         await self.bot.dupe.safely(
             interaction,
             self.show_page(
@@ -232,8 +260,12 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
             ),
         )
 
-    @app_commands.command(name="stats", description="A member's record and rating here")
-    @app_commands.describe(member="Whose record (yours if you leave it out)")
+    @app_commands.command(
+        name=command_text("commands.stats_name"),
+        description=command_text("commands.stats_description"),
+    )
+    @app_commands.rename(member=command_text("commands.stats_member_name"))
+    @app_commands.describe(member=command_text("commands.stats_member_description"))
     @app_commands.guild_only()
     async def stats(
         self, interaction: discord.Interaction, member: discord.Member | None = None
@@ -242,7 +274,7 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
 
     async def _stats(self, interaction: discord.Interaction, member: discord.Member | None) -> None:
         if interaction.guild_id is None:
-            raise UserError("Records belong to a server.")
+            raise UserError("cog.stats_need_server")
         who = member or interaction.user
         stats = await self.bot.store.player_stats(interaction.guild_id, who.id)
         name = discord.utils.escape_markdown(who.display_name)
@@ -264,7 +296,7 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
     ) -> None:
         """Show one page of the leaderboard (a new private reply, or an edit when paging)."""
         if interaction.guild_id != guild_id:
-            raise UserError("That leaderboard belongs to another server.")
+            raise UserError("cog.leaderboard_other_server")
         rows, total = await self.bot.store.leaderboard(
             guild_id,
             game=game,
@@ -275,7 +307,7 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
         )
         pages = max(1, -(-total // PAGE_SIZE))
         if page >= pages:
-            raise UserError("That page of the leaderboard no longer exists.")
+            raise UserError("cog.leaderboard_page_gone")
         embed = render.leaderboard_page(
             rows,
             game=game,
@@ -287,16 +319,17 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
         )
         view = discord.ui.View(timeout=None)
         if pages > 1:
+            lang = lang_of(interaction.locale)
             view.add_item(
                 discord.ui.Button(
-                    label="◀ Previous",
+                    label=t(lang, "cog.leaderboard_previous"),
                     custom_id=f"lb:{guild_id}:{game}:{sort}:{max(page - 1, 0)}",
                     disabled=page == 0,
                 )
             )
             view.add_item(
                 discord.ui.Button(
-                    label="Next ▶",
+                    label=t(lang, "cog.leaderboard_next"),
                     custom_id=f"lb:{guild_id}:{game}:{sort}:{min(page + 1, pages - 1)}",
                     disabled=page >= pages - 1,
                 )
@@ -317,25 +350,57 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
 
 
 class HelpCog(commands.Cog, name="Help"):
-    """``/help``: every command, privately."""
+    """``/help``: every command, privately, in the member's language."""
 
     def __init__(self, bot: DupeBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="help", description="What this bot's commands do")
+    @app_commands.command(
+        name=command_text("commands.help_name"),
+        description=command_text("commands.help_description"),
+    )
     async def help(self, interaction: discord.Interaction) -> None:
-        lines = []
-        for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
-            if isinstance(command, app_commands.Group):
-                for sub in command.commands:
-                    lines.append(f"**/{command.name} {sub.name}** — {sub.description}")
-            elif isinstance(command, app_commands.Command):
-                lines.append(f"**/{command.name}** — {command.description}")
+        lang = lang_of(interaction.locale)
+        lines = await command_lines(self.bot.tree, lang)
+        group, start = t(lang, "commands.dupe_name"), t(lang, "commands.dupe_start_name")
         embed = discord.Embed(
-            title="Dupe bot — commands",
+            title=t(lang, "cog.help_title"),
             description="\n".join(lines)
-            + "\n\nStart with **/dupe start** in a channel; everyone joins with the button. "
-            "Your cards always come privately: press **My hand** on the table.",
+            + "\n\n"
+            + t(lang, "cog.help_start", start=f"/{group} {start}"),
             colour=render.COLOUR,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def command_lines(tree: app_commands.CommandTree[Any], lang: Lang) -> list[str]:
+    """Return a line per slash command, ``**/name** — description``, as Discord shows it to
+    a member reading ``lang`` (a text without a German translation reads English), by name
+    and a group's subcommands in their own order."""
+    translator = Translator()
+    shown: list[tuple[str, list[str]]] = []
+    for command in tree.get_commands():
+        if not isinstance(command, app_commands.Command | app_commands.Group):
+            continue
+        payload = await command.get_translated_payload(tree, translator)
+        name = _shown(payload, "name", lang)
+        if isinstance(command, app_commands.Group):
+            subcommands = [o for o in payload.get("options", []) if o.get("type") == 1]
+            lines = [
+                f"**/{name} {_shown(sub, 'name', lang)}** — {_shown(sub, 'description', lang)}"
+                for sub in subcommands
+            ]
+        else:
+            lines = [f"**/{name}** — {_shown(payload, 'description', lang)}"]
+        shown.append((name, lines))
+    return [line for _, lines in sorted(shown, key=lambda item: item[0]) for line in lines]
+
+
+def _shown(payload: dict[str, Any], field: str, lang: Lang) -> str:
+    """Return a command payload's ``name`` or ``description`` in ``lang``."""
+    if lang == "de":
+        localized = payload.get(f"{field}_localizations") or {}
+        german = localized.get(discord.Locale.german.value)
+        if german:
+            return str(german)
+    return str(payload[field])
