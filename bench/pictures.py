@@ -1,11 +1,15 @@
-"""Card pictures: time and size of each picture kind (trick, scoring, hand).
+"""Card pictures: time and size of each picture kind (trick, scoring, hand, rules example),
+in English and German.
 
     .venv/bin/python bench/pictures.py [--games 4] [--per-kind 200]
 
 Plays seeded games between ``greedy`` computer players, collects their revealed tricks,
 scored deals and hands (as North sees them), then renders ``--per-kind`` pictures of each
-kind, cycling through what was collected. Prints the first (cold, caches empty) render,
-the median and p99 time per picture, and the mean and largest PNG size in bytes; then the
+kind in each language, cycling through what was collected. The rules example is one
+picture per language, kept once drawn; it is timed as drawn afresh (``rules``, a tenth as
+many renders) and as the bot serves it (``rules*``, from the cache). Prints the first
+(cold, caches empty) render, the median and p99 time per picture, and the mean and largest
+PNG size in bytes; then the
 longest stall of an asyncio event loop while scoring pictures are rendered on it and in a
 worker thread, and whether rendering should leave the event loop (budget: 5 ms). Figures, not
 assertions: the test suite never times anything.
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import statistics
 import sys
 import time
@@ -24,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import pictures
+from bot.i18n import LANGS, Lang
 from engine.cards import Card
 from engine.dupe import DealResult, Phase, TrickRecord, new_game
 from engine.players import make_player
@@ -104,26 +110,45 @@ def main() -> None:
         f"{len(hands)} hands; {args.per_kind} renders per kind\n"
     )
 
-    def trick(i: int) -> bytes:
+    def trick(i: int, lang: Lang = "en") -> bytes:
         t = tricks[i % len(tricks)]
-        return pictures.trick_picture(t.cards, NAMES, t.taker, t.received)
+        return pictures.trick_picture(t.cards, NAMES, t.taker, t.received, lang=lang)
 
-    def scoring(i: int) -> bytes:
-        return pictures.scoring_picture(results[i % len(results)], NAMES)
+    def scoring(i: int, lang: Lang = "en") -> bytes:
+        return pictures.scoring_picture(results[i % len(results)], NAMES, lang=lang)
 
-    def hand(i: int) -> bytes:
-        return pictures.hand_picture(hands[i % len(hands)])
+    def hand(i: int, lang: Lang = "en") -> bytes:
+        return pictures.hand_picture(hands[i % len(hands)], lang=lang)
 
-    print(f"{'kind':<8} {'cold ms':>8} {'median ms':>10} {'p99 ms':>8} {'mean B':>8} {'max B':>8}")
+    def rules(i: int, lang: Lang = "en") -> bytes:
+        pictures._rules_png.cache_clear()
+        return pictures.rules_example_picture(lang)
+
+    def rules_served(i: int, lang: Lang = "en") -> bytes:
+        return pictures.rules_example_picture(lang)
+
+    print(
+        f"{'kind':<8} {'lang':<4} {'cold ms':>8} {'median ms':>10} {'p99 ms':>8} "
+        f"{'mean B':>8} {'max B':>8}"
+    )
     slowest = 0.0
-    for kind, render in (("trick", trick), ("scoring", scoring), ("hand", hand)):
-        cold, times, sizes = measure(render, args.per_kind)
-        p99 = statistics.quantiles(times, n=100, method="inclusive")[98]
-        slowest = max(slowest, statistics.median(times))
-        print(
-            f"{kind:<8} {cold:>8.1f} {statistics.median(times):>10.1f} {p99:>8.1f} "
-            f"{statistics.fmean(sizes):>8.0f} {max(sizes):>8}"
-        )
+    kinds: tuple[tuple[str, Callable[[int, Lang], bytes], int], ...] = (
+        ("trick", trick, args.per_kind),
+        ("scoring", scoring, args.per_kind),
+        ("hand", hand, args.per_kind),
+        ("rules", rules, max(20, args.per_kind // 10)),
+        ("rules*", rules_served, args.per_kind),
+    )
+    for kind, render, n in kinds:
+        for lang in LANGS:
+            cold, times, sizes = measure(functools.partial(render, lang=lang), n)
+            p99 = statistics.quantiles(times, n=100, method="inclusive")[98]
+            if kind != "rules":  # drawn once per language, then served from the cache
+                slowest = max(slowest, statistics.median(times))
+            print(
+                f"{kind:<8} {lang:<4} {cold:>8.1f} {statistics.median(times):>10.1f} "
+                f"{p99:>8.1f} {statistics.fmean(sizes):>8.0f} {max(sizes):>8}"
+            )
     print("\nlongest event-loop stall while rendering 50 scoring pictures:")
     for threaded in (False, True):
         lag = asyncio.run(loop_lag(scoring, 50, threaded))

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
 from PIL import Image, ImageChops
 
 from bot import pictures
+from bot.i18n import t
 from bot.pictures import (
     CARD_SIZE,
+    RULES_EXAMPLE,
+    breakdown_text,
     hand_picture,
     picture_filename,
     render_off_loop,
+    rules_example_caption,
+    rules_example_picture,
     scoring_picture,
     trick_picture,
 )
-from engine.cards import DECK, Card, Rank, Suit, parse_cards
+from engine.cards import DECK, Card, Rank, Suit, by_suit, parse_cards
 from engine.dupe import SEAT_NAMES, DealResult, DupeState, TrickRecord, new_game, score_hand
 from engine.players import make_player
 
@@ -24,6 +30,9 @@ LIMIT = 150_000  # bytes; Discord allows far more, phones on slow links do not
 NAMES = ("Alice", "Bøb Ørsted 🎲", "🤖 greedy", "Zoë-Françoise, who has a very long name indeed")
 RED = (200, 24, 40)
 GOLD = (255, 196, 40)
+SKY = (120, 200, 255)
+FELT = (24, 92, 52)
+DISCORD_LIMIT = 10 * 1024 * 1024
 
 
 def open_png(data: bytes) -> Image.Image:
@@ -208,6 +217,7 @@ def test_filenames_reveal_nothing() -> None:
     assert picture_filename("trick") == "trick.png"
     assert picture_filename("hand") == "hand.png"
     assert picture_filename("scoring", 2) == "scoring-deal-2.png"
+    assert picture_filename("rules") == "rules-example.png"
     with pytest.raises(ValueError):
         picture_filename("scoring")
     # The name depends on the kind of picture and the deal only, never on the cards shown.
@@ -223,3 +233,188 @@ async def test_render_off_loop_gives_the_same_bytes() -> None:
     assert await render_off_loop(trick_picture, cards, SEAT_NAMES, 0) == trick_picture(
         cards, SEAT_NAMES, 0
     )
+
+
+# --------------------------------------------------------------------------------------
+# Languages
+
+
+def edges_are_felt(image: Image.Image, edge: int = 8) -> bool:
+    """Return whether a strip ``edge`` px wide along each side is bare felt: no caption
+    runs off the picture."""
+    w, h = image.size
+    strips = [(0, 0, edge, h), (w - edge, 0, w, h), (0, 0, w, edge), (0, h - edge, w, h)]
+    return all(count(image, FELT, box) == (box[2] - box[0]) * (box[3] - box[1]) for box in strips)
+
+
+def test_german_pictures_have_german_words_that_fit(
+    game: tuple[list[TrickRecord], DupeState],
+) -> None:
+    tricks, state = game
+    trick = next(t for t in tricks if t.taker is not None)
+    nobody = parse_cards("9S 9H 4D 4C")
+    pairs = [  # English, German, how much taller the German is
+        (
+            trick_picture(trick.cards, NAMES, trick.taker, trick.received),
+            trick_picture(trick.cards, NAMES, trick.taker, trick.received, lang="de"),
+            0,
+        ),
+        (
+            trick_picture(nobody, received=nobody),
+            trick_picture(nobody, received=nobody, lang="de"),
+            36,  # the note saying nobody takes has a second line
+        ),
+        (
+            scoring_picture(state.results[0], NAMES),
+            scoring_picture(state.results[0], NAMES, lang="de"),
+            0,
+        ),
+        (hand_picture([]), hand_picture([], lang="de"), 0),
+    ]
+    for english, german, taller in pairs:
+        assert english != german
+        en, de = check(english), check(german)
+        assert (de.width, de.height) == (en.width, en.height + taller)
+        assert len(german) < DISCORD_LIMIT
+        assert edges_are_felt(en) and edges_are_felt(de)  # no word runs off the picture
+    # A picture without words is the same in both languages.
+    assert hand_picture(DECK[:13], lang="de") == hand_picture(DECK[:13])
+    # The default is English.
+    assert trick_picture(nobody, lang="en") == trick_picture(nobody)
+
+
+def test_german_seat_names_replace_the_english_ones_not_the_members() -> None:
+    assert pictures._seat_label("de", 2, SEAT_NAMES) == ("♣ Süd", "")
+    assert pictures._seat_label("de", 2, ("", "", "Süd", "")) == ("♣ Süd", "")
+    assert pictures._seat_label("de", 1, ("", "Jürgen", "", "")) == ("♥ Ost", "Jürgen")
+    assert pictures._seat_label("en", 1, ("", "East", "", "")) == ("♥ East", "")
+
+
+def test_german_letters_the_font_lacks_are_drawn() -> None:
+    assert not pictures._has_glyph("ü")  # the built-in font has none of these ...
+    # ... so they are drawn: the letter with its dots above, „ as a lowered quote, ß as ss.
+    drawn = []
+    for text in ("Sud", "Süd"):
+        canvas = pictures._canvas(200, 60)
+        pictures._draw_text(canvas, (10, 45), text, 28, (255, 255, 255))
+        drawn.append(canvas.convert("L").point(lambda v: 255 if v > 128 else 0))
+    plain, umlaut = drawn
+    assert umlaut.tobytes() != plain.tobytes()
+    (left, top, right, bottom), box = plain.getbbox(), umlaut.getbbox()
+    assert box is not None and (box[0], box[2], box[3]) == (left, right, bottom)
+    assert box[1] >= top - 1  # the dots rise no higher than the d
+    low, _, top_low = pictures._run_mask("„a", 28, 0)
+    high, _, top_high = pictures._run_mask("\u201da", 28, 0)
+    assert top_low + low.height > top_high + high.height  # „ reaches below the baseline
+    assert pictures._text_width("Größe", 28) == pictures._text_width("Grosse", 28)
+    for char in "äöüÄÖÜ":
+        assert pictures._run_mask(char, 30, 1)[0].getbbox() is not None
+    assert pictures._displayable("Jürgen Groß") == "Jürgen Gross"
+    assert pictures._displayable("Ju\u0308rgen") == "Jürgen"  # combining dots too
+
+
+def test_every_picture_text_fits_its_place() -> None:
+    """The words drawn in a fixed place fit it in both languages (at most a little
+    smaller, never cut)."""
+    for lang in ("en", "de"):
+        assert pictures._text_width(t(lang, "pictures.takes"), 24) < 196 - 40
+        gets = pictures._text_width(t(lang, "pictures.gets") + " 10♠", 26)
+        assert gets < 196 - 20
+        for seat in range(4):
+            label = pictures._seat_label(lang, seat, SEAT_NAMES)[0]
+            assert pictures._text_width(label, 32) < 196 - 8
+        credit = pictures._text_width(t(lang, "pictures.credited_to"), 28)
+        assert credit + pictures._text_width("Nord", 34) < 900 / 2
+        note = t(lang, "pictures.nobody_takes")
+        assert len(pictures._wrap(note, 28, 816 - 48)) == (1 if lang == "en" else 2)
+    # The German note takes a second line; the picture grows by it.
+    english = check(trick_picture(parse_cards("9S 9H 4D 4C")))
+    german = check(trick_picture(parse_cards("9S 9H 4D 4C"), lang="de"))
+    assert german.height == english.height + 36
+    assert edges_are_felt(english) and edges_are_felt(german)
+
+
+def test_breakdown_is_the_engines_in_english_and_translated_in_german(
+    game: tuple[list[TrickRecord], DupeState],
+) -> None:
+    _, state = game
+    rng = random.Random(7)
+    hands = [tuple(hand) for result in state.results for hand in result.won]
+    hands += [tuple(rng.sample(DECK, rng.randrange(1, 27))) for _ in range(500)]
+    hands += [tuple(parse_cards("2S 2H 2D 2C 5S 5H 5D 5C 8S 8H 8D 8C JS")), tuple(DECK)]
+    for hand in hands:
+        score = score_hand(hand)
+        assert breakdown_text(score) == str(score)
+        german = breakdown_text(score, "de")
+        assert german.endswith(f"= {score.total}")
+        assert "four" not in german and "no sequence" not in german
+    worst = score_hand(parse_cards("2S 2H 2D 2C 5S 5H 5D 5C 8S 8H 8D 8C JS"))
+    assert breakdown_text(worst, "de") == "4♠ × 1 (keine Folge) + 24 (vier 8, vier 5, vier 2) = 28"
+
+
+# --------------------------------------------------------------------------------------
+# The rules' worked example
+
+
+def test_rules_example_scores_31_by_the_engine_as_the_rules_say() -> None:
+    assert sorted(RULES_EXAMPLE, key=by_suit) == sorted(
+        parse_cards("JS 10S 4S QH 10H 5H AC 4C AD KD 10D 8D 4D"), key=by_suit
+    )
+    score = score_hand(RULES_EXAMPLE)
+    assert score.total == 31
+    assert (score.suit_length, score.longest_suit) == (5, Suit.DIAMONDS)
+    assert score.sequence_length == 5 and score.sequence[0] == Rank.TEN
+    assert score.bonus == 6 and score.sets == ((Rank.FOUR, 3),)
+    # The rules' own display of this hand.
+    assert breakdown_text(score) == "5♦ × 5 (10–A) + 6 (4s) = 31"
+    assert breakdown_text(score, "de") == "5♦ × 5 (10–A) + 6 (drei 4) = 31"
+
+
+def test_rules_example_picture_in_both_languages() -> None:
+    english, german = rules_example_picture(), rules_example_picture("de")
+    assert english != german
+    assert rules_example_picture("en") is english  # drawn once
+    for data in (english, german):
+        image = check(data, max_width=1000, max_height=1000)
+        assert len(data) < 100_000 < DISCORD_LIMIT
+        assert edges_are_felt(image)
+        # Five cards outlined in gold (the sequence), three in blue (the set of 4s), each
+        # with its tag.
+        assert count(image, GOLD) > 5 * 500
+        assert count(image, SKY) > 3 * 500
+
+
+def test_rules_example_picture_shows_the_example_and_marks_its_parts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    placed: list[Card] = []
+    place = pictures._place_card
+
+    def spy(canvas: Image.Image, card: Card, x: int, y: int) -> None:
+        placed.append(card)
+        place(canvas, card, x, y)
+
+    monkeypatch.setattr(pictures, "_place_card", spy)
+    pictures._rules_canvas("de")
+    assert placed == sorted(RULES_EXAMPLE, key=by_suit)  # the won hand grouped by suit
+    example = pictures._Example(RULES_EXAMPLE)
+    assert {str(card) for card in example.in_sequence} == {"10♦", "J♠", "Q♥", "K♦", "A♦"}
+    assert {str(card) for card in example.in_sets} == {"4♠", "4♣", "4♦"}
+    assert example.idle == [Rank.TEN]
+
+
+def test_rules_example_caption_is_the_example_in_words() -> None:
+    english, german = rules_example_caption(), rules_example_caption("de")
+    hand = "♠J 10 4 ♥Q 10 5 ♣A 4 ♦A K 10 8 4"
+    assert hand in english and hand in german
+    assert english.splitlines()[-1] == "Score: 5♦ × 5 (10–A) + 6 (4s) = 31"
+    assert german.splitlines()[-1] == "Punktzahl: 5♦ × 5 (10–A) + 6 (drei 4) = 31"
+    assert [line[:5] for line in english.splitlines()[1:4]] == ["L = 5", "S = 5", "B = 6"]
+    assert "längsten Farbe" in german
+
+
+async def test_render_off_loop_passes_the_language() -> None:
+    cards = parse_cards("AS KH 10D 2C")
+    drawn = await render_off_loop(trick_picture, cards, SEAT_NAMES, 0, lang="de")
+    assert drawn == trick_picture(cards, SEAT_NAMES, 0, lang="de")
+    assert await render_off_loop(rules_example_picture, "de") == rules_example_picture("de")
