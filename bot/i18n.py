@@ -37,7 +37,9 @@ __all__ = [
     "Translator",
     "catalogue",
     "command_text",
+    "decimal",
     "lang_of",
+    "percent",
     "seat_letter",
     "seat_name",
     "t",
@@ -152,3 +154,16 @@ def seat_name(lang: Lang, seat: int) -> str:
 def seat_letter(lang: Lang, seat: int) -> str:
     """Return a seat's letter as text shows it (``N E S W``; German ``N O S W``)."""
     return t(lang, f"common.letter_{seat}")
+
+
+def decimal(lang: Lang, value: float, digits: int | None = 1) -> str:
+    """Return ``value`` with ``digits`` decimals (``None``: only those it needs, as ``:g``
+    writes it), with a decimal comma in German: ``12.3`` / ``12,3``."""
+    text = format(value, "g" if digits is None else f".{digits}f")
+    return text.replace(".", ",") if lang == "de" else text
+
+
+def percent(lang: Lang, share: float) -> str:
+    """Return a share as a whole percentage: ``42%``; German ``42 %`` (no-break space)."""
+    text = format(share, ".0%")
+    return text[:-1] + "\u00a0%" if lang == "de" else text

@@ -5,6 +5,9 @@ Every public message is built from ``state.public_view()`` and every private one
 audience know. Custom ids carry everything a button means (``dupe:play:<game>:<seat>:
 <turn>:<card>``), so buttons keep working after a restart; the DynamicItem classes in
 ``bot.dupe.buttons`` parse them.
+
+Every function that writes text takes ``lang`` and writes all of it in that language from
+the catalogue (``bot/locales/render.toml``); custom ids never depend on it.
 """
 
 from __future__ import annotations
@@ -15,17 +18,18 @@ from typing import Any
 
 import discord
 
+from bot.i18n import Lang, decimal, percent, seat_letter, seat_name, t
 from bot.ratings import Rating
 from bot.replay import DealStart, Final, Step
 from bot.store import FinishedGame, LeaderboardRow, PlayerStats
 from engine.cards import Card, Suit, by_suit
 from engine.dupe import (
     SEAT_LETTERS,
-    SEAT_NAMES,
     SEAT_SUITS,
     TRICKS,
     DealResult,
     DupeView,
+    HandScore,
     Phase,
     TrickRecord,
     seat_of_suit,
@@ -44,15 +48,32 @@ __all__ = [
     "player_stats",
     "replay_step",
     "rules_text",
+    "score_text",
     "table_message",
     "turn_index",
 ]
 
 COLOUR = discord.Colour(0x2E7D32)
-MEMORY_TEXT = {
-    "strict": "strict (won cards stay face down until the deal is scored)",
-    "open": "open (each player may look at their own won cards)",
-}
+MEMORY_RULES = ("strict", "open")
+SORTS = ("rating", "wins", "points")
+GAMES = ("dupe",)
+
+
+def _memory(lang: Lang, memory: str) -> str:
+    return t(lang, f"render.memory_{memory}") if memory in MEMORY_RULES else memory
+
+
+def _game(lang: Lang, game: str) -> str:
+    return t(lang, f"render.game_{game}") if game in GAMES else game
+
+
+def _and(lang: Lang, names: Sequence[str]) -> str:
+    return f" {t(lang, 'render.and')} ".join(names)
+
+
+def _letters(lang: Lang, cards: Sequence[Card]) -> str:
+    """Return the four cards of a trick by seat: ``N 5♠ · E 9♥ · S 2♣ · W K♦``."""
+    return " · ".join(f"{seat_letter(lang, s)} {cards[s]}" for s in range(4))
 
 
 @dataclass(slots=True)
@@ -99,18 +120,39 @@ def card_label(card: Card) -> str:
     return str(card)
 
 
-def _seat_heading(seat: int, seats: Mapping[int, SeatInfo]) -> str:
+def _seat_heading(seat: int, seats: Mapping[int, SeatInfo], lang: Lang = "en") -> str:
     info = seats.get(seat)
     who = info.label if info else "—"
-    return f"{SEAT_SUITS[seat].symbol} {SEAT_NAMES[seat]} · {who}"
+    return f"{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)} · {who}"
 
 
-def _trick_line(trick: TrickRecord, seats: Mapping[int, SeatInfo]) -> str:
-    played = " · ".join(f"{SEAT_LETTERS[s]} {trick.cards[s]}" for s in range(4))
+def _trick_line(trick: TrickRecord, seats: Mapping[int, SeatInfo], lang: Lang = "en") -> str:
+    played = _letters(lang, trick.cards)
     if trick.taker is None:
-        return f"{played}\nNo single highest or lowest card: each player keeps their own card."
-    gave = ", ".join(f"{SEAT_LETTERS[s]} {trick.received[s]}" for s in range(4))
-    return f"{played}\n**{SEAT_NAMES[trick.taker]}** took it and gave: {gave}"
+        return f"{played}\n{t(lang, 'render.trick_kept')}"
+    gave = ", ".join(f"{seat_letter(lang, s)} {trick.received[s]}" for s in range(4))
+    taken = t(lang, "render.trick_taken", taker=seat_name(lang, trick.taker), gave=gave)
+    return f"{played}\n{taken}"
+
+
+def score_text(score: HandScore, lang: Lang = "en") -> str:
+    """Return a won hand's score with its breakdown, as ``str(score)`` writes it in
+    English: ``5♠ × 3 (9–J) + 6 (Ks) = 21``."""
+    if score.sequence:
+        seq = f"{score.sequence[0].symbol}–{score.sequence[-1].symbol}"
+    else:
+        seq = t(lang, "render.score_no_sequence")
+    text = (
+        f"{score.suit_length}{score.longest_suit.symbol} × {score.sequence_length} ({seq})"
+        f" + {score.bonus}"
+    )
+    if score.sets:
+        parts = [
+            t(lang, "render.score_three" if count == 3 else "render.score_four", rank=rank.symbol)
+            for rank, count in score.sets
+        ]
+        text += f" ({', '.join(parts)})"
+    return f"{text} = {score.total}"
 
 
 @dataclass(slots=True)
@@ -132,43 +174,51 @@ class TableInfo:
     invited: Sequence[tuple[int, int, str]] = ()
 
 
-def _rules_line(info: TableInfo) -> str:
-    fill = (
-        f"computer players ({info.level}) fill empty seats"
-        if info.level
-        else "no computers fill empty seats"
-    )
+def _rules_line(info: TableInfo, lang: Lang = "en") -> str:
+    if info.level:
+        fill = t(lang, "render.rules_computers", level=info.level)
+    else:
+        fill = t(lang, "render.rules_no_computers")
     minutes = info.turn_seconds / 60
-    turn = f"{info.turn_seconds} s" if info.turn_seconds < 120 else f"{minutes:g} min"
-    pictures = "pictures on" if info.pictures else "pictures off"
-    seating = "random seats" if info.seating == "random" else "seats in join order"
-    return f"Memory: {info.memory} · Turn time: {turn} · {fill} · {seating} · {pictures}"
+    if info.turn_seconds < 120:
+        turn = f"{info.turn_seconds} s"
+    else:
+        turn = f"{decimal(lang, minutes, None)} min"
+    pictures = t(lang, "render.rules_pictures_on" if info.pictures else "render.rules_pictures_off")
+    random = info.seating == "random"
+    seating = t(lang, "render.rules_seats_random" if random else "render.rules_seats_join")
+    return t(
+        lang,
+        "render.rules_line",
+        memory=_memory(lang, info.memory),
+        turn=turn,
+        fill=fill,
+        seating=seating,
+        pictures=pictures,
+    )
 
 
-def lobby_message(info: TableInfo) -> Rendered:
+def lobby_message(info: TableInfo, *, lang: Lang = "en") -> Rendered:
     """Return the public lobby: seats so far and the Join/Leave/Add computer/Start/Cancel row."""
-    lines = [_seat_heading(seat, info.seats) for seat in range(4)]
+    lines = [_seat_heading(seat, info.seats, lang) for seat in range(4)]
     waiting = [(seat, name) for seat, _, name in info.invited if seat not in info.seats]
     for seat, name in waiting:
-        lines[seat] = (
-            f"{SEAT_SUITS[seat].symbol} {SEAT_NAMES[seat]} · ⏳ waiting for "
-            f"{discord.utils.escape_markdown(name)} to press Rematch"
-        )
+        wait = t(lang, "render.lobby_rematch_waiting", name=discord.utils.escape_markdown(name))
+        lines[seat] = f"{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)} · {wait}"
+    host = t(lang, "render.lobby_host", host=info.host_id)
     if info.rematch_of is not None:
         embed = discord.Embed(
-            title=f"Dupe — rematch of game #{info.rematch_of}",
+            title=t(lang, "render.lobby_rematch_title", game=info.rematch_of),
             description=(
-                f"Host: <@{info.host_id}>\n" + "\n".join(lines) + "\n\n"
-                "The same seats and rules with a new deal. It starts when every player of "
-                "that game has pressed **Rematch** under its final standings."
+                f"{host}\n" + "\n".join(lines) + "\n\n" + t(lang, "render.lobby_rematch_text")
             ),
             colour=COLOUR,
         )
-        embed.set_footer(text=_rules_line(info))
+        embed.set_footer(text=_rules_line(info, lang))
         view = discord.ui.View(timeout=None)
         for label, what, style in (
-            ("Start now", "start", discord.ButtonStyle.primary),
-            ("Cancel", "cancel", discord.ButtonStyle.danger),
+            (t(lang, "render.button_start_now"), "start", discord.ButtonStyle.primary),
+            (t(lang, "render.button_cancel"), "cancel", discord.ButtonStyle.danger),
         ):
             view.add_item(
                 discord.ui.Button(
@@ -176,90 +226,97 @@ def lobby_message(info: TableInfo) -> Rendered:
                 )
             )
         return Rendered(content=None, embeds=[embed], view=_finished(view))
+    join = "render.lobby_join_computers" if info.level else "render.lobby_join_four"
     embed = discord.Embed(
-        title="Dupe — a table is open",
-        description=(
-            f"Host: <@{info.host_id}>\n" + "\n".join(lines) + "\n\n"
-            "Press **Join** to take a seat. The host starts the game"
-            + (" (empty seats get computer players)." if info.level else " once four are seated.")
-        ),
+        title=t(lang, "render.lobby_title"),
+        description=f"{host}\n" + "\n".join(lines) + "\n\n" + t(lang, join),
         colour=COLOUR,
     )
-    embed.set_footer(text=_rules_line(info))
+    embed.set_footer(text=_rules_line(info, lang))
     view = discord.ui.View(timeout=None)
     gid = info.game_id
     full = len(info.seats) >= 4
     lobby_buttons = (
-        ("Join", "join", discord.ButtonStyle.success, full),
-        ("Leave", "leave", discord.ButtonStyle.secondary, False),
-        ("Add computer", "addcpu", discord.ButtonStyle.secondary, full),
-        ("Start", "start", discord.ButtonStyle.primary, False),
-        ("Cancel", "cancel", discord.ButtonStyle.danger, False),
+        ("render.button_join", "join", discord.ButtonStyle.success, full),
+        ("render.button_leave", "leave", discord.ButtonStyle.secondary, False),
+        ("render.button_add_computer", "addcpu", discord.ButtonStyle.secondary, full),
+        ("render.button_start", "start", discord.ButtonStyle.primary, False),
+        ("render.button_cancel", "cancel", discord.ButtonStyle.danger, False),
     )
-    for label, what, style, disabled in lobby_buttons:
+    for key, what, style, disabled in lobby_buttons:
         view.add_item(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"dupe:lobby:{what}:{gid}", disabled=disabled
+                label=t(lang, key),
+                style=style,
+                custom_id=f"dupe:lobby:{what}:{gid}",
+                disabled=disabled,
             )
         )
     return Rendered(content=None, embeds=[embed], view=_finished(view))
 
 
-def table_message(info: TableInfo, view: DupeView) -> Rendered:
+def _progress(lang: Lang, view: DupeView) -> str:
+    return t(lang, "render.deal_trick", deal=view.deal, trick=view.trick, tricks=TRICKS)
+
+
+def table_message(info: TableInfo, view: DupeView, *, lang: Lang = "en") -> Rendered:
     """Return the public table: seats with ✓ for chosen (never what), the current or last
     trick and its distribution, totals, warnings and the rules in force."""
     assert view.seat is None, "the table message is built from the public view only"
     if view.phase is Phase.OVER:
-        title = "Dupe — game over"
+        title = t(lang, "render.table_over_title")
     else:
-        title = f"Dupe — deal {view.deal} of 4 · trick {view.trick} of {TRICKS}"
+        title = f"Dupe — {_progress(lang, view)}"
     seat_lines = []
     for seat in range(4):
         mark = ""
         if view.phase is Phase.CHOOSE:
             mark = " ✓" if view.chosen[seat] else " …"
         elif view.phase is Phase.DISTRIBUTE and view.taker == seat:
-            mark = " — distributing"
-        total = view.totals[seat]
-        seat_lines.append(f"{_seat_heading(seat, info.seats)}{mark} — {total} pts")
+            mark = f" — {t(lang, 'render.table_distributing')}"
+        total = t(lang, "render.points", points=view.totals[seat])
+        seat_lines.append(f"{_seat_heading(seat, info.seats, lang)}{mark} — {total}")
     parts = ["\n".join(seat_lines)]
     if view.phase is Phase.DISTRIBUTE and view.revealed is not None and view.taker is not None:
-        played = " · ".join(f"{SEAT_LETTERS[s]} {view.revealed[s]}" for s in range(4))
         parts.append(
-            f"**Revealed:** {played}\n**{SEAT_NAMES[view.taker]}** takes the trick and is "
-            "giving one card to each player."
+            t(
+                lang,
+                "render.table_revealed",
+                played=_letters(lang, view.revealed),
+                taker=seat_name(lang, view.taker),
+            )
         )
     elif view.last_trick is not None and view.last_trick.deal == view.deal:
-        parts.append(
-            f"**Trick {view.last_trick.trick}:** {_trick_line(view.last_trick, info.seats)}"
-        )
+        line = _trick_line(view.last_trick, info.seats, lang)
+        parts.append(t(lang, "render.table_trick", trick=view.last_trick.trick, line=line))
     elif view.last_trick is not None and view.phase is Phase.OVER:
-        parts.append(f"**Last trick:** {_trick_line(view.last_trick, info.seats)}")
+        line = _trick_line(view.last_trick, info.seats, lang)
+        parts.append(t(lang, "render.table_last_trick", line=line))
     if view.phase is Phase.CHOOSE:
-        waiting = [SEAT_NAMES[s] for s in view.to_act]
-        parts.append(
-            "Everyone chooses a card face down. Waiting for: " + ", ".join(waiting)
-            if waiting
-            else ""
-        )
+        waiting = [seat_name(lang, s) for s in view.to_act]
+        parts.append(t(lang, "render.table_waiting", names=", ".join(waiting)) if waiting else "")
     if info.warned and info.deadline is not None and view.phase is not Phase.OVER:
-        names = ", ".join(SEAT_NAMES[s] for s in info.warned)
         parts.append(
-            f"⏰ {names}: time is nearly up (<t:{int(info.deadline)}:R>); then a computer "
-            "player decides for you this once."
+            t(
+                lang,
+                "render.table_warning",
+                n=len(info.warned),
+                names=", ".join(seat_name(lang, s) for s in info.warned),
+                deadline=int(info.deadline),
+            )
         )
     if view.phase is Phase.OVER:
-        winners = ", ".join(SEAT_NAMES[s] for s in view.winners)
-        parts.append(f"🏆 Winner: {winners}")
+        winners = ", ".join(seat_name(lang, s) for s in view.winners)
+        parts.append(t(lang, "render.table_winner", winners=winners))
     embed = discord.Embed(
         title=title, description="\n\n".join(p for p in parts if p), colour=COLOUR
     )
-    embed.set_footer(text=_rules_line(info) + " · Press “My hand” to see your cards.")
+    embed.set_footer(text=t(lang, "render.table_footer", rules=_rules_line(info, lang)))
     buttons = discord.ui.View(timeout=None)
     if view.phase is not Phase.OVER:
         buttons.add_item(
             discord.ui.Button(
-                label="My hand",
+                label=t(lang, "render.button_my_hand"),
                 emoji="🂠",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"dupe:hand:{info.game_id}",
@@ -274,14 +331,13 @@ def _card_style(card: Card) -> discord.ButtonStyle:
     return discord.ButtonStyle.secondary
 
 
-def _identity_line(view: DupeView) -> str:
+def _identity_line(view: DupeView, lang: Lang = "en") -> str:
     assert view.identity is not None and view.seat is not None
     dupe = seat_of_suit(view.identity)
-    who = "you are your own dupe" if dupe == view.seat else f"{SEAT_NAMES[dupe]} is your dupe"
-    return (
-        f"**Your identity card: {view.identity.symbol}** — {who}: you score "
-        f"{'your own' if dupe == view.seat else SEAT_NAMES[dupe] + '’s'} won cards this deal."
-    )
+    suit = view.identity.symbol
+    if dupe == view.seat:
+        return t(lang, "render.identity_own", suit=suit)
+    return t(lang, "render.identity_other", suit=suit, dupe=seat_name(lang, dupe))
 
 
 def hand_message(
@@ -291,39 +347,44 @@ def hand_message(
     notice: str | None = None,
     assignment: str = "",
     pictures: bool = False,
+    *,
+    lang: Lang = "en",
 ) -> Rendered:
     """Return a seat's private message: identity card, hand as card buttons, trick state;
     for the taker, the distribution steps (``assignment`` holds the seat letters chosen so
     far for the revealed cards, in order); with ``pictures``, a button for a picture of
-    the hand."""
+    the hand. ``notice`` is already written in ``lang``."""
     seat = view.seat
     assert seat is not None
     lines: list[str] = []
     if notice:
         lines.append(notice)
-    lines.append(
-        f"**{SEAT_SUITS[seat].symbol} {SEAT_NAMES[seat]}** · deal {view.deal} of 4 · "
-        f"trick {view.trick} of {TRICKS}"
-    )
+    lines.append(f"**{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)}** · {_progress(lang, view)}")
     if view.phase is not Phase.OVER:
-        lines.append(_identity_line(view))
+        lines.append(_identity_line(view, lang))
     if view.last_trick is not None and view.last_trick.deal == view.deal:
-        lines.append(f"Trick {view.last_trick.trick}: {_trick_line(view.last_trick, seats)}")
+        line = _trick_line(view.last_trick, seats, lang)
+        lines.append(t(lang, "render.hand_trick", trick=view.last_trick.trick, line=line))
     if view.won is not None:
-        won = " ".join(map(str, sorted(view.won, key=by_suit))) or "none yet"
-        lines.append(f"Your won cards: {won}")
+        won = " ".join(map(str, sorted(view.won, key=by_suit))) or t(lang, "render.hand_won_none")
+        lines.append(t(lang, "render.hand_won", cards=won))
     buttons = discord.ui.View(timeout=None)
     turn = turn_index(view.deal, view.trick)
     hand = sorted(view.hand, key=by_suit)
     if view.phase is Phase.OVER:
-        lines.append("The game is over.")
+        lines.append(t(lang, "render.hand_over"))
     elif view.phase is Phase.CHOOSE:
         if view.choice is None:
-            lines.append("Choose a card for this trick (face down; a choice is final):")
+            lines.append(t(lang, "render.hand_choose"))
         else:
-            waiting = ", ".join(SEAT_NAMES[s] for s in view.to_act)
+            waiting = ", ".join(seat_name(lang, s) for s in view.to_act)
             lines.append(
-                f"You chose **{view.choice}** for this trick. Waiting for: {waiting or 'nobody'}."
+                t(
+                    lang,
+                    "render.hand_chosen",
+                    card=view.choice,
+                    waiting=waiting or t(lang, "render.hand_nobody"),
+                )
             )
         for i, card in enumerate(hand):
             buttons.add_item(
@@ -337,18 +398,18 @@ def hand_message(
             )
     else:
         assert view.revealed is not None and view.taker is not None
-        played = " · ".join(f"{SEAT_LETTERS[s]} {view.revealed[s]}" for s in range(4))
-        lines.append(f"Revealed: {played}")
+        lines.append(t(lang, "render.hand_revealed", played=_letters(lang, view.revealed)))
         if view.taker != seat:
-            lines.append(f"{SEAT_NAMES[view.taker]} takes the trick and is distributing it.")
+            taker = seat_name(lang, view.taker)
+            lines.append(t(lang, "render.hand_taker_distributing", taker=taker))
         else:
-            _distribution_controls(game_id, view, seat, turn, assignment, lines, buttons)
+            _distribution_controls(game_id, view, seat, turn, assignment, lines, buttons, lang)
         if hand:
-            lines.append("Your hand: " + " ".join(map(str, hand)))
+            lines.append(t(lang, "render.hand_cards", cards=" ".join(map(str, hand))))
     if pictures and hand and view.phase is not Phase.OVER:
         buttons.add_item(
             discord.ui.Button(
-                label="🖼 Picture of my hand",
+                label=t(lang, "render.button_picture"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"dupe:pic:{game_id}",
                 row=4,
@@ -365,19 +426,18 @@ def _distribution_controls(
     assignment: str,
     lines: list[str],
     buttons: discord.ui.View,
+    lang: Lang = "en",
 ) -> None:
     assert view.revealed is not None
     cards = sorted(view.revealed, key=by_suit)
     given = dict(zip(cards, assignment, strict=False))
     base = f"dupe:give:{game_id}:{seat}:{turn}"
-    lines.append("**You take the trick.** Give one card to each player, yourself included.")
+    lines.append(t(lang, "render.give_intro"))
     if given:
-        lines.append(
-            "So far: "
-            + ", ".join(
-                f"{card} → {SEAT_NAMES[SEAT_LETTERS.index(to)]}" for card, to in given.items()
-            )
+        so_far = ", ".join(
+            f"{card} → {seat_name(lang, SEAT_LETTERS.index(to))}" for card, to in given.items()
         )
+        lines.append(t(lang, "render.give_so_far", given=so_far))
 
     def add(
         label: str, style: discord.ButtonStyle, custom_id: str, row: int, disabled: bool = False
@@ -390,41 +450,46 @@ def _distribution_controls(
 
     if len(assignment) < 4:
         card = cards[len(assignment)]
-        lines.append(f"Who gets **{card}**?")
+        lines.append(t(lang, "render.give_who", card=card))
         for target in range(4):
-            suffix = " (your dupe)" if view.dupe == target else ""
             letter = SEAT_LETTERS[target]
             custom_id = f"{base}:{assignment}{letter}"
-            label = f"{SEAT_NAMES[target]}{suffix}"
+            label = seat_name(lang, target)
+            if view.dupe == target:
+                label = t(lang, "render.give_your_dupe", seat=label)
             add(label, discord.ButtonStyle.primary, custom_id, 0, disabled=letter in assignment)
     else:
-        lines.append("Confirm this distribution? Everyone will see who got which card.")
+        lines.append(t(lang, "render.give_confirm"))
         confirm = f"dupe:giveok:{game_id}:{seat}:{turn}:{assignment}"
-        add("Confirm", discord.ButtonStyle.success, confirm, 0)
+        add(t(lang, "render.button_confirm"), discord.ButtonStyle.success, confirm, 0)
     if assignment:
-        add("Start over", discord.ButtonStyle.secondary, f"{base}:", 1)
+        add(t(lang, "render.button_start_over"), discord.ButtonStyle.secondary, f"{base}:", 1)
 
 
-def deal_scoring(result: DealResult, seats: Mapping[int, SeatInfo]) -> Rendered:
+def deal_scoring(
+    result: DealResult, seats: Mapping[int, SeatInfo], *, lang: Lang = "en"
+) -> Rendered:
     """Return the public scoring of a deal: identity cards, every won hand with its
     breakdown, whom it credits, and the running totals."""
-    embed = discord.Embed(title=f"Dupe — deal {result.deal} scored", colour=COLOUR)
+    embed = discord.Embed(title=t(lang, "render.scoring_title", deal=result.deal), colour=COLOUR)
     for owner in range(4):
         holder = next(s for s in range(4) if seat_of_suit(result.identities[s]) == owner)
         hand = " ".join(map(str, sorted(result.won[owner], key=by_suit)))
+        identity = t(lang, "render.identity_card", suit=result.identities[owner].symbol)
+        won = t(
+            lang,
+            "render.scoring_hand",
+            cards=hand,
+            score=score_text(result.scores[owner], lang),
+            holder=seat_name(lang, holder),
+        )
         embed.add_field(
-            name=f"{_seat_heading(owner, seats)}",
-            value=(
-                f"Identity card {result.identities[owner].symbol}\n"
-                f"Won: {hand}\n`{result.scores[owner]}`\n"
-                f"→ credited to **{SEAT_NAMES[holder]}**"
-            ),
-            inline=False,
+            name=_seat_heading(owner, seats, lang), value=f"{identity}\n{won}", inline=False
         )
     totals = " · ".join(
-        f"{SEAT_NAMES[s]} +{result.credited[s]} = {result.totals[s]}" for s in range(4)
+        f"{seat_name(lang, s)} +{result.credited[s]} = {result.totals[s]}" for s in range(4)
     )
-    embed.add_field(name="Totals", value=totals, inline=False)
+    embed.add_field(name=t(lang, "render.scoring_totals"), value=totals, inline=False)
     return Rendered(content=None, embeds=[embed], view=None)
 
 
@@ -433,6 +498,8 @@ def final_standings(
     winners: Sequence[int],
     seats: Mapping[int, SeatInfo],
     game_id: int | None = None,
+    *,
+    lang: Lang = "en",
 ) -> Rendered:
     """Return the end-of-game message: standings by total and the winner(s); with
     ``game_id``, the Rematch and Replay buttons."""
@@ -440,46 +507,46 @@ def final_standings(
     lines = []
     for place, seat in enumerate(order, start=1):
         crown = " 🏆" if seat in winners else ""
-        lines.append(f"{place}. {_seat_heading(seat, seats)} — **{totals[seat]}**{crown}")
-    names = " and ".join(seats[s].label if s in seats else SEAT_NAMES[s] for s in winners)
-    verb = "share the win" if len(winners) > 1 else "wins"
+        lines.append(f"{place}. {_seat_heading(seat, seats, lang)} — **{totals[seat]}**{crown}")
+    names = _and(lang, [seats[s].label if s in seats else seat_name(lang, s) for s in winners])
+    won = t(lang, "render.final_winners", n=len(winners), names=names)
     embed = discord.Embed(
-        title="Dupe — final standings",
-        description="\n".join(lines) + f"\n\n{names} {verb}!",
+        title=t(lang, "render.final_title"),
+        description="\n".join(lines) + f"\n\n{won}",
         colour=COLOUR,
     )
     if game_id is None:
         return Rendered(content=None, embeds=[embed], view=None)
-    embed.set_footer(text="Rematch: same seats and rules, a new deal — each player says yes.")
+    embed.set_footer(text=t(lang, "render.final_footer"))
     view = discord.ui.View(timeout=None)
     view.add_item(
         discord.ui.Button(
-            label="🔁 Rematch",
+            label=t(lang, "render.button_rematch"),
             style=discord.ButtonStyle.success,
             custom_id=f"dupe:rematch:{game_id}",
         )
     )
     view.add_item(
         discord.ui.Button(
-            label="📜 Replay", style=discord.ButtonStyle.secondary, custom_id=f"rp:{game_id}:0:d1"
+            label=t(lang, "render.button_replay"),
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"rp:{game_id}:0:d1",
         )
     )
     return Rendered(content=None, embeds=[embed], view=_finished(view))
 
 
-SORT_TEXT = {
-    "rating": "by rating (the conservative estimate μ − 3σ)",
-    "wins": "by wins (ties share a win)",
-    "points": "by cumulative score over all games",
-}
-GAME_NAMES = {"dupe": "Dupe"}
-
-
-def rating_text(rating: Rating | None) -> str:
+def rating_text(rating: Rating | None, *, lang: Lang = "en") -> str:
     """Return a rating as shown: the conservative estimate, then ``μ ± 3σ``."""
     if rating is None:
-        return "unrated"
-    return f"rating {rating.conservative:.1f} ({rating.mu:.1f} ± {3 * rating.sigma:.1f})"
+        return t(lang, "render.unrated")
+    return t(
+        lang,
+        "render.rating",
+        conservative=decimal(lang, rating.conservative),
+        mu=decimal(lang, rating.mu),
+        spread=decimal(lang, 3 * rating.sigma),
+    )
 
 
 def leaderboard_page(
@@ -491,53 +558,81 @@ def leaderboard_page(
     pages: int,
     first_place: int,
     viewer_id: int,
+    lang: Lang = "en",
 ) -> discord.Embed:
     """Return one page of a server's leaderboard; the viewer's own line is marked."""
     lines = []
     for place, row in enumerate(rows, start=first_place):
-        who = f"🤖 {row.level} (computer)" if row.user_id is None else f"<@{row.user_id}>"
-        me = " ← you" if row.user_id == viewer_id else ""
+        if row.user_id is None:
+            who = t(lang, "render.leaderboard_computer", level=row.level)
+        else:
+            who = f"<@{row.user_id}>"
+        me = t(lang, "render.leaderboard_you") if row.user_id == viewer_id else ""
         lines.append(
-            f"**{place}.** {who} — {row.points} pts · {row.games} games · {row.wins:g} wins"
-            f" · {rating_text(row.rating)}{me}"
+            t(
+                lang,
+                "render.leaderboard_line",
+                place=place,
+                who=who,
+                points=t(lang, "render.points", points=row.points),
+                games=t(lang, "render.leaderboard_games", n=row.games, games=row.games),
+                wins=t(
+                    lang, "render.leaderboard_wins", n=row.wins, wins=decimal(lang, row.wins, None)
+                ),
+                rating=rating_text(row.rating, lang=lang),
+                me=me,
+            )
         )
-    name = GAME_NAMES.get(game, game)
     embed = discord.Embed(
-        title=f"{name} leaderboard",
-        description="\n".join(lines) or "No finished games in this server yet.",
+        title=t(lang, "render.leaderboard_title", game=_game(lang, game)),
+        description="\n".join(lines) or t(lang, "render.no_games_server"),
         colour=COLOUR,
     )
-    embed.set_footer(text=f"Page {page + 1} of {pages} · sorted {SORT_TEXT[sort]}")
+    sort_text = t(lang, f"render.sort_{sort}") if sort in SORTS else sort
+    embed.set_footer(
+        text=t(lang, "render.leaderboard_footer", page=page + 1, pages=pages, sort=sort_text)
+    )
     return embed
 
 
-def player_stats(name: str, stats: PlayerStats | None, game: str = "dupe") -> discord.Embed:
+def player_stats(
+    name: str, stats: PlayerStats | None, game: str = "dupe", *, lang: Lang = "en"
+) -> discord.Embed:
     """Return a member's record in this server's games."""
-    title = f"{name} — {GAME_NAMES.get(game, game)} in this server"
+    title = t(lang, "render.stats_title", name=name, game=_game(lang, game))
     if stats is None:
-        return discord.Embed(title=title, description="No finished games yet.", colour=COLOUR)
+        return discord.Embed(
+            title=title, description=t(lang, "render.stats_no_games"), colour=COLOUR
+        )
     embed = discord.Embed(title=title, colour=COLOUR)
-    embed.add_field(name="Games", value=str(stats.games))
-    embed.add_field(name="Wins", value=f"{stats.wins:g} ({stats.win_share:.0%})")
-    embed.add_field(name="Mean score", value=f"{stats.mean_score:.1f}")
-    embed.add_field(name="Best score", value=str(stats.best_score))
+    wins = f"{decimal(lang, stats.wins, None)} ({percent(lang, stats.win_share)})"
+    best_deal = "—" if stats.best_deal is None else str(stats.best_deal)
+    embed.add_field(name=t(lang, "render.stats_games"), value=str(stats.games))
+    embed.add_field(name=t(lang, "render.stats_wins"), value=wins)
+    embed.add_field(name=t(lang, "render.stats_mean_score"), value=decimal(lang, stats.mean_score))
+    embed.add_field(name=t(lang, "render.stats_best_score"), value=str(stats.best_score))
+    embed.add_field(name=t(lang, "render.stats_best_deal"), value=best_deal)
     embed.add_field(
-        name="Best deal", value="—" if stats.best_deal is None else str(stats.best_deal)
+        name=t(lang, "render.stats_favourite_seat"), value=seat_name(lang, stats.favourite_seat)
     )
-    embed.add_field(name="Favourite seat", value=SEAT_NAMES[stats.favourite_seat])
     rating = stats.rating
     if rating is not None:
-        text = (
-            f"{rating.conservative:.1f} — skill {rating.mu:.1f}, "
-            f"uncertainty ± {3 * rating.sigma:.1f}"
+        text = t(
+            lang,
+            "render.stats_rating_value",
+            conservative=decimal(lang, rating.conservative),
+            mu=decimal(lang, rating.mu),
+            spread=decimal(lang, 3 * rating.sigma),
         )
     else:
-        text = "unrated"
-    embed.add_field(name="Rating", value=text, inline=False)
+        text = t(lang, "render.unrated")
+    embed.add_field(name=t(lang, "render.stats_rating"), value=text, inline=False)
     return embed
 
 
-def history_page(games: Sequence[FinishedGame], guild_id: int) -> discord.Embed:
+def history_page(
+    games: Sequence[FinishedGame], guild_id: int, *, lang: Lang = "en"
+) -> discord.Embed:
     """Return the server's recent games: when, where, who, and who won."""
     lines = []
     for game in games:
@@ -546,57 +641,78 @@ def history_page(games: Sequence[FinishedGame], guild_id: int) -> discord.Embed:
             f"<@{seat.user_id}>" if seat.user_id is not None else f"🤖 {seat.level}"
             for _, seat in sorted(record.seats.items())
         )
-        winners = " and ".join(
-            f"<@{record.seats[s].user_id}>"
-            if record.seats[s].user_id is not None
-            else f"🤖 {record.seats[s].level}"
-            for s in game.winners
-            if s in record.seats
+        winners = _and(
+            lang,
+            [
+                f"<@{record.seats[s].user_id}>"
+                if record.seats[s].user_id is not None
+                else f"🤖 {record.seats[s].level}"
+                for s in game.winners
+                if s in record.seats
+            ],
         )
         best = max((score for score, _ in game.results.values()), default=0)
         where = f"https://discord.com/channels/{guild_id}/{record.channel_id}"
         lines.append(
-            f"**#{record.id}** <t:{int(game.ended_at)}:d> in {where}\n"
-            f"{players}\n🏆 {winners or '—'} with {best} · `/replay {record.id}`"
+            t(
+                lang,
+                "render.history_game",
+                game=record.id,
+                ended=int(game.ended_at),
+                channel=where,
+                players=players,
+                winners=winners or "—",
+                best=best,
+            )
         )
     return discord.Embed(
-        title="Recent Dupe games in this server",
-        description="\n\n".join(lines) or "No finished games in this server yet.",
+        title=t(lang, "render.history_title"),
+        description="\n\n".join(lines) or t(lang, "render.no_games_server"),
         colour=COLOUR,
     )
 
 
 def replay_step(
-    game_id: int, steps: Sequence[Step], index: int, seats: Mapping[int, SeatInfo]
+    game_id: int,
+    steps: Sequence[Step],
+    index: int,
+    seats: Mapping[int, SeatInfo],
+    *,
+    lang: Lang = "en",
 ) -> Rendered:
     """Return one step of a finished game's replay, with Previous / Next / deal buttons."""
     step = steps[index]
     if isinstance(step, DealResult):
-        embed = deal_scoring(step, seats).embeds[0]
+        embed = deal_scoring(step, seats, lang=lang).embeds[0]
     elif isinstance(step, Final):
-        embed = final_standings(step.totals, step.winners, seats).embeds[0]
+        embed = final_standings(step.totals, step.winners, seats, lang=lang).embeds[0]
     elif isinstance(step, DealStart):
-        embed = discord.Embed(title=f"Dupe — deal {step.deal} dealt", colour=COLOUR)
+        embed = discord.Embed(
+            title=t(lang, "render.replay_dealt_title", deal=step.deal), colour=COLOUR
+        )
         for seat in range(4):
-            dupe = SEAT_NAMES[seat_of_suit(step.identities[seat])]
+            dupe = seat_name(lang, seat_of_suit(step.identities[seat]))
             hand = " ".join(map(str, sorted(step.hands[seat], key=by_suit)))
+            suit = step.identities[seat].symbol
             embed.add_field(
-                name=_seat_heading(seat, seats),
-                value=f"Identity card {step.identities[seat].symbol} ({dupe} is the dupe)\n{hand}",
+                name=_seat_heading(seat, seats, lang),
+                value=t(lang, "render.replay_dealt_seat", suit=suit, dupe=dupe, cards=hand),
                 inline=False,
             )
     else:
         embed = discord.Embed(
-            title=f"Dupe — deal {step.deal}, trick {step.trick}",
-            description=_trick_line(step, seats),
+            title=t(lang, "render.replay_trick_title", deal=step.deal, trick=step.trick),
+            description=_trick_line(step, seats, lang),
             colour=COLOUR,
         )
-    embed.set_footer(text=f"Replay of game #{game_id} · step {index + 1} of {len(steps)}")
+    embed.set_footer(
+        text=t(lang, "render.replay_footer", game=game_id, step=index + 1, steps=len(steps))
+    )
     view = discord.ui.View(timeout=None)
     last = len(steps) - 1
     view.add_item(
         discord.ui.Button(
-            label="◀ Previous",
+            label=t(lang, "render.button_previous"),
             custom_id=f"rp:{game_id}:{max(index - 1, 0)}:p",
             disabled=index == 0,
             row=0,
@@ -604,7 +720,7 @@ def replay_step(
     )
     view.add_item(
         discord.ui.Button(
-            label="Next ▶",
+            label=t(lang, "render.button_next"),
             custom_id=f"rp:{game_id}:{min(index + 1, last)}:n",
             disabled=index >= last,
             row=0,
@@ -614,7 +730,7 @@ def replay_step(
     for deal, start in enumerate(starts, start=1):
         view.add_item(
             discord.ui.Button(
-                label=f"Deal {deal}",
+                label=t(lang, "render.button_deal", deal=deal),
                 custom_id=f"rp:{game_id}:{start}:d{deal}",
                 style=discord.ButtonStyle.secondary,
                 row=1,
@@ -623,37 +739,28 @@ def replay_step(
     return Rendered(content=None, embeds=[embed], view=_finished(view))
 
 
-def defaults_text(options: Mapping[str, Any], changed: bool) -> str:
+def defaults_text(options: Mapping[str, Any], changed: bool, *, lang: Lang = "en") -> str:
     """Return a server's defaults for new tables, as ``/dupe defaults`` shows them."""
     level = options.get("level")
     turn = int(options.get("turn_seconds", 120))
+    random = options.get("seating") == "random"
+    pictures = "render.on" if options.get("pictures", True) else "render.off"
     lines = [
-        "**Defaults for new Dupe tables in this server**" + (" (saved)" if changed else ""),
-        f"• Memory: {options.get('memory', 'strict')}",
-        f"• Turn time: {turn} s",
-        f"• Computers for empty seats: {level or 'none'}",
-        f"• Seating: {'random' if options.get('seating') == 'random' else 'join order'}",
-        f"• Pictures: {'on' if options.get('pictures', True) else 'off'}",
-        "Anyone starting a table can still choose otherwise in /dupe start.",
+        t(lang, "render.defaults_title_saved" if changed else "render.defaults_title"),
+        t(lang, "render.defaults_memory", memory=_memory(lang, options.get("memory", "strict"))),
+        t(lang, "render.defaults_turn", seconds=turn),
+        t(lang, "render.defaults_computers", level=level or t(lang, "render.none")),
+        t(
+            lang,
+            "render.defaults_seating",
+            seating=t(lang, "render.seating_random" if random else "render.seating_join"),
+        ),
+        t(lang, "render.defaults_pictures", pictures=t(lang, pictures)),
+        t(lang, "render.defaults_otherwise"),
     ]
     return "\n".join(lines)
 
 
-def rules_text() -> str:
+def rules_text(*, lang: Lang = "en") -> str:
     """Return a private summary of the rules."""
-    return (
-        "**Dupe** (David Parlett) — four players, four deals.\n"
-        "• Seats own suits: North ♠, East ♥, South ♣, West ♦.\n"
-        "• Each deal you secretly get an identity card. Its suit names your **dupe**: at the "
-        "end of the deal you score what your dupe’s won cards are worth (you may be your "
-        "own dupe).\n"
-        "• Thirteen tricks: everyone picks a card face down, then all four are revealed.\n"
-        "• The single highest rank takes the trick; if the highest is shared, the single lowest "
-        "takes it; if that is shared too, everyone keeps their own card. Suits don’t matter.\n"
-        "• The taker gives one of the four cards to each player, themself included.\n"
-        "• Won cards stay face down (strict memory) — remember who got what!\n"
-        "• Scoring a won hand: cards in the longest suit × length of the longest run of "
-        "consecutive ranks (any suits, ace high or low) + 6 per three of a rank and 8 per four, "
-        "not counting the one card of each rank the run uses.\n"
-        "• Your won cards are your next hand. Highest total after four deals wins."
-    )
+    return t(lang, "render.rules")
