@@ -22,7 +22,7 @@ own language.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any, Literal, TypeAlias
@@ -123,11 +123,6 @@ def command_text(key: str) -> app_commands.locale_str:
     """Return a command's name, description or choice for a decorator: the English text,
     carrying ``key`` so :class:`Translator` can find its German."""
     return app_commands.locale_str(t("en", key), key=key)
-
-
-def command_keys(prefix: str = "commands.") -> Iterator[str]:
-    """Yield the catalogue keys of slash-command texts."""
-    return (key for key in catalogue() if key.startswith(prefix))
 
 
 class Translator(app_commands.Translator):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import pictures, render
 from bot.i18n import Lang, Translator, command_text, lang_of, t
 from bot.sessions import TableOptions, UserError
 
@@ -165,8 +166,9 @@ class DupeCog(
             "pictures": settings.pictures,
             **current,
         }
+        lang = lang_of(interaction.locale)
         await interaction.response.send_message(
-            render.defaults_text(shown, changed=bool(chosen)), ephemeral=True
+            render.defaults_text(shown, changed=bool(chosen), lang=lang), ephemeral=True
         )
 
     @app_commands.command(
@@ -188,7 +190,21 @@ class DupeCog(
         description=command_text("commands.dupe_rules_description"),
     )
     async def rules(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(render.rules_text(), ephemeral=True)
+        await self.bot.dupe.safely(interaction, self._rules(interaction))
+
+    async def _rules(self, interaction: discord.Interaction) -> None:
+        """The rules, privately, with the rules' third worked scoring example as text and
+        (unless this bot has pictures off) as a picture."""
+        lang = lang_of(interaction.locale)
+        text = render.rules_text(lang=lang) + "\n\n" + pictures.rules_example_caption(lang)
+        if not self.bot.settings.pictures:
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        data = await pictures.render_off_loop(pictures.rules_example_picture, lang)
+        name = pictures.picture_filename("rules")
+        await interaction.response.send_message(
+            text, file=discord.File(io.BytesIO(data), filename=name), ephemeral=True
+        )
 
     @app_commands.command(
         name=command_text("commands.dupe_cancel_name"),
@@ -279,7 +295,7 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
         stats = await self.bot.store.player_stats(interaction.guild_id, who.id)
         name = discord.utils.escape_markdown(who.display_name)
         await interaction.response.send_message(
-            embed=render.player_stats(name, stats),
+            embed=render.player_stats(name, stats, lang=lang_of(interaction.locale)),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -316,6 +332,7 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
             pages=pages,
             first_place=page * PAGE_SIZE + 1,
             viewer_id=interaction.user.id,
+            lang=lang_of(interaction.locale),
         )
         view = discord.ui.View(timeout=None)
         if pages > 1:

@@ -25,10 +25,11 @@ import discord
 
 from bot import pictures, render
 from bot.errors import answer_error, reply_private
+from bot.i18n import Lang, Text, lang_of, seat_name, t
 from bot.render import SeatInfo, TableInfo
 from bot.sessions import Outcome, Sessions, Table, TableOptions, UserError
 from engine.cards import Card, by_suit, parse_card
-from engine.dupe import SEAT_LETTERS, SEAT_NAMES, Distribute, Phase, play
+from engine.dupe import SEAT_LETTERS, Distribute, Phase, play
 from engine.errors import ParseError
 
 __all__ = ["DupeController"]
@@ -76,23 +77,23 @@ def seat_infos(table: Table) -> dict[int, SeatInfo]:
     }
 
 
-def _picture_names(table: Table) -> list[str]:
+def _picture_names(table: Table, lang: Lang) -> list[str]:
     """Return who sits in each seat, as the pictures write it."""
     names = []
     for seat in range(4):
         record = table.seats.get(seat)
         if record is None:
-            names.append(SEAT_NAMES[seat])
+            names.append(seat_name(lang, seat))
         elif record.user_id is None:
-            names.append(f"CPU ({record.level})")
+            names.append(t(lang, "table.cpu_name", level=record.level))
         else:
             names.append(record.name)
     return names
 
 
 def _trick_to_picture(
-    table: Table,
-) -> tuple[tuple[int, int, str], tuple[Any, ...]] | None:
+    table: Table, lang: Lang
+) -> tuple[tuple[int, int, str, str], tuple[Any, ...]] | None:
     """Return the trick the table message shows, as a key and ``trick_picture``'s
     arguments: the revealed trick awaiting its distribution, or the last one completed
     (``None`` when there is none, or pictures are off)."""
@@ -100,14 +101,15 @@ def _trick_to_picture(
     if not table.options.pictures or state is None or table.status != "playing":
         return None
     view = state.public_view()
-    names = _picture_names(table)
+    names = _picture_names(table, lang)
     if view.revealed is not None:
-        return (view.deal, view.trick, "revealed"), (view.revealed, names, view.taker, None)
+        key = (view.deal, view.trick, "revealed", lang)
+        return key, (view.revealed, names, view.taker, None)
     last = view.last_trick
     if last is None or last.deal != view.deal:
         return None
     received = last.received if last.taker is not None else None
-    return (last.deal, last.trick, "given"), (last.cards, names, last.taker, received)
+    return (last.deal, last.trick, "given", lang), (last.cards, names, last.taker, received)
 
 
 def table_info(table: Table) -> TableInfo:
@@ -132,18 +134,17 @@ def table_info(table: Table) -> TableInfo:
     )
 
 
-def render_table(table: Table) -> render.Rendered:
-    """Return the public table message as it should look now."""
+def render_table(table: Table, lang: Lang = "en") -> render.Rendered:
+    """Return the public table message as it should look now, in ``lang``."""
     if table.status == "lobby":
-        return render.lobby_message(table_info(table))
+        return render.lobby_message(table_info(table), lang=lang)
     if table.status == "cancelled":
+        title = t(lang, "table.cancelled_title")
         return render.Rendered(
-            content=None,
-            embeds=[discord.Embed(title="Dupe — table cancelled", colour=render.COLOUR)],
-            view=None,
+            content=None, embeds=[discord.Embed(title=title, colour=render.COLOUR)], view=None
         )
     assert table.state is not None
-    return render.table_message(table_info(table), table.state.public_view())
+    return render.table_message(table_info(table), table.state.public_view(), lang=lang)
 
 
 async def _send_response(
@@ -181,7 +182,7 @@ class DupeController:
         self._hand_busy: Counter[tuple[int, int]] = Counter()
         self._hand_dirty: set[tuple[int, int]] = set()
         self.scheduler = sessions.scheduler
-        self._pictured: dict[int, tuple[int, int, str] | None] = {}  # table → trick shown
+        self._pictured: dict[int, tuple[int, int, str, str] | None] = {}  # table → trick shown
         self._tasks: set[asyncio.Task[None]] = set()
         sessions.notify = self.on_outcome
 
@@ -200,17 +201,28 @@ class DupeController:
             f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
         )
 
+    def public_lang(self, table: Table) -> Lang:
+        """Return the language of the table's public messages: its server's."""
+        guild = self.bot.get_guild(table.guild_id)
+        return lang_of(guild.preferred_locale if guild is not None else None)
+
     def _hand(
-        self, table: Table, seat: int, notice: str | None = None, assignment: str = ""
+        self,
+        table: Table,
+        seat: int,
+        lang: Lang,
+        notice: Text | None = None,
+        assignment: str = "",
     ) -> render.Rendered:
         assert table.state is not None
         return render.hand_message(
             table.id,
             table.state.view(seat),
             seat_infos(table),
-            notice=notice,
+            notice=None if notice is None else f"⚠️ {notice(lang)}",
             assignment=assignment,
             pictures=table.options.pictures,
+            lang=lang,
         )
 
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
@@ -227,13 +239,14 @@ class DupeController:
         interaction: discord.Interaction,
         table: Table,
         seat: int,
-        notice: str | None = None,
+        notice: Text | None = None,
         assignment: str = "",
     ) -> None:
         """Answer with the seat's hand: in place when the pressed button was on a private
         message (the hand itself), otherwise as a new private message — a hand must never
         replace a public message, even when a forged button names one."""
-        shown = self._hand(table, seat, notice=notice, assignment=assignment)
+        lang = lang_of(interaction.locale)
+        shown = self._hand(table, seat, lang, notice=notice, assignment=assignment)
         message = interaction.message
         private = message is not None and message.flags.ephemeral
         key = (table.id, seat)
@@ -272,13 +285,10 @@ class DupeController:
     async def start_table(self, interaction: discord.Interaction, options: TableOptions) -> None:
         """``/dupe start``: open a table with a public lobby message."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserError("Dupe is played in a server channel, not in direct messages.")
+            raise UserError("table.dm_only")
         existing = self.sessions.table_in(interaction.channel_id)
         if existing is not None:
-            raise UserError(
-                f"This channel already has a Dupe table: {self.jump_url(existing)} — join it "
-                "there, or start one in another channel."
-            )
+            raise UserError("table.channel_has_table", url=self.jump_url(existing))
         table = await self.sessions.open_table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -287,7 +297,7 @@ class DupeController:
             options=options,
         )
         log.info("game %s: table opened in channel %s", table.id, table.channel_id)
-        sent = await _send_response(interaction, render_table(table))
+        sent = await _send_response(interaction, render_table(table, self.public_lang(table)))
         message_id = sent.message_id
         if message_id is None:  # Discord did not say: ask for the message
             message_id = (await interaction.original_response()).id
@@ -295,10 +305,10 @@ class DupeController:
 
     def _channel_table(self, interaction: discord.Interaction) -> Table:
         if interaction.channel_id is None:
-            raise UserError("Dupe is played in a server channel.")
+            raise UserError("table.server_channel")
         table = self.sessions.table_in(interaction.channel_id)
         if table is None:
-            raise UserError("There is no Dupe table in this channel. Start one with /dupe start.")
+            raise UserError("table.no_table_here")
         return table
 
     async def show_hand_command(self, interaction: discord.Interaction) -> None:
@@ -309,9 +319,12 @@ class DupeController:
     async def status(self, interaction: discord.Interaction) -> None:
         """``/dupe status``: the table as everyone sees it, privately."""
         table = self._channel_table(interaction)
-        shown = render_table(table)
+        lang = lang_of(interaction.locale)
+        shown = render_table(table, lang)
         await interaction.response.send_message(
-            content=f"The table: {self.jump_url(table)}", embeds=shown.embeds, ephemeral=True
+            content=t(lang, "table.status_link", url=self.jump_url(table)),
+            embeds=shown.embeds,
+            ephemeral=True,
         )
 
     async def cancel_command(self, interaction: discord.Interaction) -> None:
@@ -338,11 +351,11 @@ class DupeController:
             await self._cancel(interaction, game_id, from_table=True)
             return
         else:
-            raise UserError("That button is not one of this table's.")
+            raise UserError("table.not_a_lobby_button")
         await self._answer_on_table(interaction, table)
 
     async def _answer_on_table(self, interaction: discord.Interaction, table: Table) -> None:
-        shown = render_table(table)
+        shown = render_table(table, self.public_lang(table))
         message = interaction.message
         if table.message_id is None and message is not None and not message.flags.ephemeral:
             # A click on the lobby before /dupe start finished recording its message id:
@@ -369,9 +382,10 @@ class DupeController:
             and interaction.message is not None
             and (interaction.message.id == table.message_id)
         ):
-            await _edit_response(interaction, render_table(table))
+            await _edit_response(interaction, render_table(table, self.public_lang(table)))
         else:
-            await interaction.response.send_message("The table is cancelled.", ephemeral=True)
+            text = t(lang_of(interaction.locale), "table.cancelled_reply")
+            await interaction.response.send_message(text, ephemeral=True)
             await self._edit_table_now(table)
 
     # --- hands and moves -------------------------------------------------------------
@@ -381,11 +395,12 @@ class DupeController:
         table = self.sessions.table(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise UserError("You are not playing at this table; you can watch the table message.")
+            raise UserError("table.not_playing")
         if table.status == "lobby" or table.state is None:
-            raise UserError("The game has not started yet: your cards are dealt when it does.")
+            raise UserError("table.not_started")
+        shown = self._hand(table, seat, lang_of(interaction.locale))
         with self._hand_in_flight((table.id, seat)):
-            await _send_response(interaction, self._hand(table, seat), ephemeral=True)
+            await _send_response(interaction, shown, ephemeral=True)
         self._remember_hand(table, seat, interaction)
         await self._catch_up(table, seat)
 
@@ -394,21 +409,21 @@ class DupeController:
         table (a new public message), the others say yes to it."""
         record = await self.sessions.store.game(game_id)
         if record is None or record.guild_id != interaction.guild_id:
-            raise UserError("That game is not one of this server's.")
+            raise UserError("table.not_this_server")
         if record.status != "finished":
-            raise UserError("That game is not over, so it cannot be played again yet.")
+            raise UserError("table.not_over")
         user = interaction.user
         table, outcome, created = await self.sessions.rematch(record, user.id, user.display_name)
         if created:
             log.info("game %s: rematch of game %s opened", table.id, game_id)
-            sent = await _send_response(interaction, render_table(table))
+            sent = await _send_response(interaction, render_table(table, self.public_lang(table)))
             message_id = sent.message_id
             if message_id is None:
                 message_id = (await interaction.original_response()).id
             await self.sessions.set_message(table, message_id)
         else:
-            started = " It starts now." if outcome is not None else ""
-            await reply_private(interaction, f"You are in the rematch.{started}")
+            key = "table.in_rematch_starts" if outcome is not None else "table.in_rematch"
+            await reply_private(interaction, t(lang_of(interaction.locale), key))
             self.refresh_table(table)
         if outcome is not None:
             log.info("game %s: started", table.id)
@@ -419,18 +434,19 @@ class DupeController:
         table = self.sessions.table(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise UserError("You are not playing at this table; you can watch the table message.")
+            raise UserError("table.not_playing")
         if table.state is None:
-            raise UserError("The game has not started yet: your cards are dealt when it does.")
+            raise UserError("table.not_started")
         if not table.options.pictures:
-            raise UserError("Pictures are turned off at this table.")
+            raise UserError("table.pictures_off")
         hand = table.state.view(seat).hand
         if not hand:
-            raise UserError("You have no cards in hand right now.")
+            raise UserError("table.no_cards")
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await pictures.render_off_loop(pictures.hand_picture, hand)
+        cards = " ".join(map(str, sorted(hand, key=by_suit)))
         await interaction.followup.send(
-            f"Your hand ({len(hand)} cards): " + " ".join(map(str, sorted(hand, key=by_suit))),
+            t(lang_of(interaction.locale), "table.hand_caption", n=len(hand), cards=cards),
             file=discord.File(io.BytesIO(data), filename=pictures.picture_filename("hand")),
             ephemeral=True,
         )
@@ -442,12 +458,12 @@ class DupeController:
         try:
             card = parse_card(code)
         except ParseError:
-            raise UserError("That button does not name a card.") from None
+            raise UserError("table.not_a_card") from None
         table = self.sessions.table(game_id)
         try:
             outcome = await self.sessions.act(game_id, interaction.user.id, seat, turn, play(card))
         except UserError as error:
-            await self._refresh_stale(interaction, table, seat, str(error))
+            await self._refresh_stale(interaction, table, seat, error.text)
             return
         await self._answer_move(interaction, outcome, seat)
 
@@ -465,7 +481,7 @@ class DupeController:
         await self.on_outcome(outcome, answered=(seat,))
 
     async def _refresh_stale(
-        self, interaction: discord.Interaction, table: Table, seat: int, reason: str
+        self, interaction: discord.Interaction, table: Table, seat: int, reason: Text
     ) -> None:
         """Answer a refused click; when it came from the presser's own hand, show the
         hand as it is now with the reason on top."""
@@ -476,9 +492,9 @@ class DupeController:
             and own.user_id == interaction.user.id
             and table.status == "playing"
         ):
-            await self._answer_with_hand(interaction, table, seat, notice=f"⚠️ {reason}")
+            await self._answer_with_hand(interaction, table, seat, notice=reason)
             return
-        await reply_private(interaction, reason)
+        await reply_private(interaction, reason(lang_of(interaction.locale)))
 
     def _revealed_in_order(self, table: Table) -> list[Card]:
         assert table.state is not None
@@ -490,7 +506,7 @@ class DupeController:
         """Return the game a distribution button belongs to, if it is still being played."""
         table = self.sessions.table(game_id)
         if table.state is None or table.status != "playing":
-            raise UserError("That game is over; its buttons no longer work.")
+            raise UserError("table.buttons_over")
         return table
 
     @staticmethod
@@ -513,19 +529,17 @@ class DupeController:
         try:
             self.sessions.check_turn(table, interaction.user.id, seat, turn)
         except UserError as error:
-            await self._refresh_stale(interaction, table, seat, str(error))
+            await self._refresh_stale(interaction, table, seat, error.text)
             return
         if not self._is_taker(table, seat):
-            await self._refresh_stale(
-                interaction, table, seat, "Only the taker distributes, and only now."
-            )
+            await self._refresh_stale(interaction, table, seat, Text("table.only_taker"))
             return
         if (
             len(set(assignment)) != len(assignment)
             or any(c not in SEAT_LETTERS for c in assignment)
             or len(assignment) > 4
         ):
-            raise UserError("That distribution gives a player more than one card.")
+            raise UserError("table.one_card_each")
         await self._answer_with_hand(interaction, table, seat, assignment=assignment)
 
     async def give_confirm(
@@ -539,15 +553,11 @@ class DupeController:
         """The taker confirms a complete distribution."""
         table = self._distributing(game_id)
         if not self._is_taker(table, seat):
-            await self._refresh_stale(
-                interaction,
-                table,
-                seat,
-                "That distribution is not needed any more: the trick has been distributed.",
-            )
+            reason = Text("table.already_distributed")
+            await self._refresh_stale(interaction, table, seat, reason)
             return
         if sorted(assignment) != sorted(SEAT_LETTERS):
-            raise UserError("Give exactly one card to each of the four players.")
+            raise UserError("table.give_all_four")
         cards = self._revealed_in_order(table)
         given: dict[int, Card] = {}
         for card, letter in zip(cards, assignment, strict=True):
@@ -556,7 +566,7 @@ class DupeController:
         try:
             outcome = await self.sessions.act(game_id, interaction.user.id, seat, turn, action)
         except UserError as error:
-            await self._refresh_stale(interaction, table, seat, str(error))
+            await self._refresh_stale(interaction, table, seat, error.text)
             return
         await self._answer_move(interaction, outcome, seat)
 
@@ -616,17 +626,18 @@ class DupeController:
         state = table.state
         assert state is not None
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        lang = self.public_lang(table)
         file = None
         if post == "end":
             shown = render.final_standings(
-                state.totals, state.winners, seat_infos(table), game_id=table.id
+                state.totals, state.winners, seat_infos(table), game_id=table.id, lang=lang
             )
         else:
             result = state.results[int(post.removeprefix("deal")) - 1]
-            shown = render.deal_scoring(result, seat_infos(table))
+            shown = render.deal_scoring(result, seat_infos(table), lang=lang)
             if table.options.pictures:
                 data = await pictures.render_off_loop(
-                    pictures.scoring_picture, result, _picture_names(table)
+                    pictures.scoring_picture, result, _picture_names(table, lang), lang=lang
                 )
                 file = discord.File(
                     io.BytesIO(data), filename=pictures.picture_filename("scoring", result.deal)
@@ -706,7 +717,7 @@ class DupeController:
                 if self._now() - handle.created > TOKEN_LIFETIME:
                     self._hands.pop(key, None)
                     return
-                shown = self._hand(table, seat)
+                shown = self._hand(table, seat, lang_of(handle.interaction.locale))
                 try:
                     await handle.interaction.edit_original_response(
                         content=shown.content, embeds=shown.embeds, view=shown.buttons()
@@ -755,15 +766,18 @@ class DupeController:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             made = _moves_made(table)
-            shown = render_table(table)
+            lang = self.public_lang(table)
+            shown = render_table(table, lang)
             extra: dict[str, Any] = {}
-            picture = _trick_to_picture(table)
+            picture = _trick_to_picture(table, lang)
             key = None if picture is None else picture[0]
             if key != self._pictured.get(table.id):
                 # The shown trick changed: attach its picture (or take the old one away).
                 files = []
                 if picture is not None:
-                    data = await pictures.render_off_loop(pictures.trick_picture, *picture[1])
+                    data = await pictures.render_off_loop(
+                        pictures.trick_picture, *picture[1], lang=lang
+                    )
                     name = pictures.picture_filename("trick")
                     files.append(discord.File(io.BytesIO(data), filename=name))
                 extra["attachments"] = files

@@ -112,6 +112,6 @@ async def test_four_members_play_four_deals_to_the_final_standings(world: World)
     for seat, member in enumerate(members):
         lines = [line for line in text.splitlines() if f"<@{member.id}>" in line]
         assert len(lines) == 1, text
-        assert f"— {final.totals[seat]} pts · 1 games" in lines[0]
+        assert f"— {final.totals[seat]} pts · 1 game" in lines[0]
     places = [int(m) for m in re.findall(r"\*\*(\d+)\.\*\*", text)]
     assert places == [1, 2, 3, 4]

@@ -12,17 +12,24 @@ At each request (and each log line) the tables are recorded as they were at that
 - nobody's, until scored: other seats' hands, choices and identity cards, and every won
   pile under ``memory = "strict"``.
 
+- once a game is over, everything about it: ``/replay`` shows every hand and identity
+  card of a finished game, privately.
+
 Public payloads (channel messages, table edits, non-ephemeral responses) and log lines may
 name only public cards; a member's private payloads only public cards and their own. The
 scan reads cards as displayed (``10♠``) and as codes (``TS``) in text, and parses every
-custom id by the bot's id grammar. The last test plants leaks to show the scan sees them.
+custom id by the bot's id grammar. Pictures are checked by what they were drawn from: every
+uploaded file must be a picture the bot rendered, and the cards it was drawn from must be
+ones its message's audience may see (a deal's scoring picture: exactly that scored deal).
+The last tests plant leaks to show the scan sees them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,9 +39,11 @@ import simcord
 from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
 from bot.app import DupeBot
 from engine.cards import DECK, Card, Suit
-from engine.dupe import SEAT_NAMES, DupeState, Phase, new_game
+from engine.dupe import SEAT_NAMES, DealResult, DupeState, Phase, new_game
+from tests.bot.helpers import buttons
 from tests.bot.whole_game import (
     LOGGERS,
+    Drawn,
     Game,
     Logged,
     Moment,
@@ -91,6 +100,12 @@ def public_cards(state: DupeState | None) -> set[Card]:
     if last is not None and (last.deal == view.deal or view.phase is Phase.OVER):
         shown |= set(last.cards) | set(last.received)
     return shown
+
+
+def finished_cards(tables: Iterable[TableAt]) -> set[Card]:
+    """Return every card if a game of the moment is over (its replay shows them all)."""
+    over = any(t.state is not None and t.state.is_over for t in tables)
+    return set(DECK) if over else set()
 
 
 def own_cards(table: TableAt, seat: int) -> set[Card]:
@@ -231,7 +246,7 @@ def check_payload(payload: Payload, seeds: set[int]) -> list[str]:
     for embed in embeds:
         if not any(_scoring(embed, t, problems, where) for t in tables):
             scanned.append(embed)
-    allowed: set[Card] = set()
+    allowed: set[Card] = set() if payload.public else finished_cards(tables)
     seats: list[tuple[TableAt, int]] = []
     for table in tables:
         allowed |= public_cards(table.state)
@@ -250,6 +265,59 @@ def check_payload(payload: Payload, seeds: set[int]) -> list[str]:
             shown = " ".join(sorted(str(c) for c in leaked))
             problems.append(f"{where}: hidden card(s) {shown} in {key}: {text!r}")
         problems += check_identities(text, payload, seats, where)
+    return problems
+
+
+def cards_drawn(value: Any) -> Iterator[Card]:
+    """Yield every card in a picture's arguments (cards, lists of them, records)."""
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from cards_drawn(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for item in dataclasses.fields(value):
+            yield from cards_drawn(getattr(value, item.name))
+
+
+def check_picture(drawn: Drawn, member: int | None, where: str) -> list[str]:
+    """Return the leaks in one picture, judged by what it was drawn from."""
+    tables = list(drawn.moment.values())
+    if drawn.kind == "scoring_picture":
+        result = drawn.args[0]
+        assert isinstance(result, DealResult)
+        scored = any(
+            t.state is not None
+            and len(t.state.results) >= result.deal
+            and t.state.results[result.deal - 1] == result
+            for t in tables
+        )
+        return [] if scored else [f"{where}: a scoring picture of a deal not scored yet"]
+    allowed = set() if member is None else finished_cards(tables)
+    for table in tables:
+        allowed |= public_cards(table.state)
+        seat = table.seat_of(member)
+        if seat is not None:
+            allowed |= own_cards(table, seat)
+    leaked = set(cards_drawn(drawn.args)) - allowed
+    if leaked:
+        shown = " ".join(sorted(map(str, leaked)))
+        return [f"{where}: hidden card(s) {shown} drawn by {drawn.kind}"]
+    return []
+
+
+def check_pictures(env: simcord.Env, recorder: Recorder) -> list[str]:
+    """Return the leaks in every file the bot uploaded."""
+    problems = []
+    for upload in recorder.uploaded:
+        where = f"request {upload.request}: picture {upload.filename}"
+        drawn = recorder.drawn.get(upload.data)
+        if drawn is None:
+            problems.append(f"{where}: a file the bot did not draw as a picture")
+            continue
+        payload = audience(env, recorder.sent[upload.request])
+        assert payload is not None, where
+        problems += check_picture(drawn, payload.member, where)
     return problems
 
 
@@ -289,6 +357,8 @@ def check_identities(
     named = IDENTITY.findall(text)
     dupes = [a or b for a, b in DUPE_NAMED.findall(text)]
     own = "your own dupe" in text
+    if not payload.public and finished_cards(payload.sent.moment.values()):
+        return problems  # a finished game's replay: every identity card may be shown
     if payload.public or not seats:
         if named or dupes or own or (payload.public and DUPE_WORD.search(text)):
             problems.append(f"{where}: an identity card or dupe shown to everyone: {text!r}")
@@ -332,6 +402,7 @@ def scan(env: simcord.Env, recorder: Recorder) -> tuple[list[str], list[Payload]
         problems += check_payload(payload, recorder.seeds)
     for line in recorder.logged:
         problems += check_log(line, recorder.seeds)
+    problems += check_pictures(env, recorder)
     return problems, payloads
 
 
@@ -368,6 +439,38 @@ async def _side_trips(game: Game) -> None:
     assert again.response is not None and again.response.ephemeral
     assert again.response.content.startswith("⚠️")
     first.hand_id = old.id  # the bot now keeps this message up to date
+    running = await spectator.slash(game.channel, "replay", game=game.game_id)
+    assert running.ephemeral and not running.response.embeds
+    hand = game.hand(first)
+    assert hand is not None
+    picture = f"dupe:pic:{game.game_id}"
+    if any(b.custom_id == picture for b in buttons(hand.message)):
+        drawn = await first.actor.click(hand.message, custom_id=picture)
+        assert drawn.response is not None and drawn.ephemeral
+        assert drawn.response.attachments
+
+
+async def _after_the_game(game: Game) -> None:
+    """What members look at once the game is over: the history, records and leaderboard in
+    public or private, and the replay of the game, stepped through by a player and by a
+    spectator."""
+    spectator, last = game.spectator, game.players[-1].actor
+    for who, command, options in (
+        (spectator, "history", {}),
+        (last, "stats", {}),
+        (spectator, "leaderboard", {}),
+    ):
+        shown = await who.slash(game.channel, command, **options)
+        assert shown.response is not None and shown.response.embeds, command
+    for who in (last, spectator):
+        replay = await who.slash(game.channel, "replay", game=game.game_id)
+        assert replay.response is not None and replay.ephemeral
+        page = replay.response
+        for step in (":n", ":n", ":d2", ":d4", ":p"):  # Next, Next, Deal 2, Deal 4, Previous
+            chosen = [b.custom_id for b in buttons(page) if (b.custom_id or "").endswith(step)]
+            moved = await who.click(page, custom_id=chosen[0])
+            assert moved.response is not None
+            page = moved.response
 
 
 # Long seeds, so that a seed in a message or log line is recognised as one.
@@ -401,6 +504,7 @@ async def test_a_whole_game_leaks_nothing(
     assert game.table is None, "the game did not finish"
     after = await game.players[-1].actor.slash(game.channel, "dupe status")
     assert after.ephemeral
+    await _after_the_game(game)
 
     problems, payloads = scan(env, recorder)
     assert not problems, "\n".join(problems[:20])
@@ -415,9 +519,13 @@ async def test_a_whole_game_leaks_nothing(
         assert any(p.route == "webhook-edit" for p in private)
     scorings = [p for p in payloads if p.public and SCORED.search(str(p.body))]
     assert len(scorings) == 4
-    if pictures:  # the pictures' names were scanned with the rest
+    if pictures:  # the pictures were scanned with the rest, by name and by content
         names = [str(a.get("filename")) for p in payloads for a in p.body.get("attachments", [])]
         assert "trick.png" in names and "scoring-deal-1.png" in names, names
+        kinds = {recorder.drawn[u.data].kind for u in recorder.uploaded}
+        assert kinds == {"trick_picture", "scoring_picture", "hand_picture"}, kinds
+    replays = [p for p in private if "rp:" in str(p.body)]
+    assert {p.member for p in replays} == {game.players[-1].actor.id, game.spectator.id}
     if idle is not None:
         assert any("time ran out" in line.text for line in recorder.logged)
     assert any(line.logger.startswith("discord") for line in recorder.logged)

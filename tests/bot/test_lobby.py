@@ -65,7 +65,7 @@ async def test_one_member_fills_the_table_with_computers_and_plays_to_the_end(
     board = await alice.slash(world.channel, "leaderboard")
     text = description(board.response) if board.response else ""
     assert text.count("<@") == 1, "computer players are not on the leaderboard"
-    assert f"<@{alice.id}> — {final.totals[0]} pts · 1 games" in text
+    assert f"<@{alice.id}> — {final.totals[0]} pts · 1 game" in text
 
 
 async def test_lobby_rules_are_enforced_with_private_answers(world: World) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import simcord
 from simcord.types import HttpLogEntry
 
+from bot import pictures
 from bot.app import DupeBot
 from bot.sessions import Table
 from engine.dupe import DupeState
@@ -56,6 +57,25 @@ class Sent:
     index: int
     entry: HttpLogEntry
     moment: Moment
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One picture the bot rendered: the drawing function, its arguments and the tables
+    when it was asked for."""
+
+    kind: str
+    args: tuple[Any, ...]
+    moment: Moment
+
+
+@dataclass(frozen=True, slots=True)
+class Uploaded:
+    """One file the bot uploaded: its bytes and the index of the request that carried it."""
+
+    request: int
+    filename: str
+    data: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +122,9 @@ class Recorder:
         self.loggers = loggers
         self.sent: list[Sent] = []
         self.logged: list[Logged] = []
+        self.drawn: dict[bytes, Drawn] = {}
+        self.uploaded: list[Uploaded] = []
+        self._undo: list[Callable[[], None]] = []
         self._known: dict[int, Table] = {}
         self._tap = _LogTap(self)
 
@@ -136,11 +159,41 @@ class Recorder:
         backend.http_requests = _RecordingList(self, backend.http_requests)
         for name in self.loggers:
             logging.getLogger(name).addHandler(self._tap)
+        self._tap_pictures()
         return self
+
+    def _tap_pictures(self) -> None:
+        """Record every picture with what it was drawn from, and every uploaded file with
+        the request that carried it, so the scan can check what a picture shows."""
+        render, cdn = pictures.render_off_loop, self.env.backend.cdn
+        store = cdn.store_attachment
+
+        async def render_off_loop(fn: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+            moment = self.moment()
+            data = await render(fn, *args, **kwargs)
+            self.drawn[data] = Drawn(fn.__name__, args, moment)
+            return data
+
+        def store_attachment(
+            attachment_id: int, channel_id: int, filename: str, data: bytes, *more: Any
+        ) -> dict[str, Any]:
+            self.uploaded.append(Uploaded(len(self.sent) - 1, filename, data))
+            return store(attachment_id, channel_id, filename, data, *more)
+
+        pictures.render_off_loop = render_off_loop  # type: ignore[assignment]
+        cdn.store_attachment = store_attachment  # type: ignore[method-assign]
+
+        def undo() -> None:
+            pictures.render_off_loop = render  # type: ignore[assignment]
+            del cdn.store_attachment
+
+        self._undo.append(undo)
 
     def __exit__(self, *exc: object) -> None:
         for name in self.loggers:
             logging.getLogger(name).removeHandler(self._tap)
+        while self._undo:
+            self._undo.pop()()
 
 
 # --- driving a game as members would -----------------------------------------------
@@ -206,15 +259,23 @@ async def open_table(
     memory: str,
     seed: int,
     turn_seconds: int = 120,
+    locale: str | None = None,
+    locales: dict[int, str] | None = None,
 ) -> Game:
     """Open a table with ``humans`` members (the rest computers), exercising the lobby
-    buttons on the way, and start it; every member then opens their hand."""
+    buttons on the way, and start it; every member then opens their hand. With
+    ``locale``, the server and every member (recorded in ``locales``, the fixture of that
+    name) speak that Discord locale."""
     bot.sessions._seed_source = lambda: seed
-    guild = env.create_guild()
+    guild = env.create_guild(preferred_locale=locale)
     channel = guild.create_text_channel("dupe")
     names = ["alice", "bob", "carol", "dave"][:humans]
     actors = [guild.add_member(env.create_user(name)) for name in names]
     spectator = guild.add_member(env.create_user("eve"))
+    if locale is not None:
+        assert locales is not None, "pass the locales fixture with a locale"
+        for member in (*actors, spectator):
+            locales[member.id] = locale
     host = actors[0]
     opened = await host.slash(channel, "dupe start", memory=memory, turn_time=turn_seconds)
     lobby = opened.response
@@ -222,16 +283,21 @@ async def open_table(
     table = bot.sessions.table_in(channel.id)
     assert table is not None
     game = Game(env, bot, channel, [Player(a) for a in actors], spectator, lobby, table.id)
+
+    async def press(who: simcord.MemberActor, what: str) -> simcord.InteractionResult:
+        custom_id = f"dupe:lobby:{what}:{table.id}"
+        return await who.click(game.message(lobby.id).message, custom_id=custom_id)
+
     # The spectator sits down and stands up again; others join; a computer is added.
-    await spectator.click(game.message(lobby.id).message, label="Join")
-    await spectator.click(game.message(lobby.id).message, label="Leave")
+    await press(spectator, "join")
+    await press(spectator, "leave")
     for actor in actors[1:]:
-        await actor.click(game.message(lobby.id).message, label="Join")
+        await press(actor, "join")
     if humans < 4:
-        await host.click(game.message(lobby.id).message, label="Add computer")
-    refused = await spectator.click(game.message(lobby.id).message, label="Start")
+        await press(host, "addcpu")
+    refused = await press(spectator, "start")
     assert refused.ephemeral
-    await host.click(game.message(lobby.id).message, label="Start")
+    await press(host, "start")
     assert game.table is not None and game.table.status == "playing"
     for player in game.players:
         await game.open_hand(player)

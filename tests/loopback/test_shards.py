@@ -99,7 +99,7 @@ async def test_two_shard_slices_share_one_database(
             shown = await member.slash(guild.channel, "leaderboard")
             assert shown.ephemeral
             (score,) = [s for _, s in stored[guild.id]]
-            assert f"<@{member.id}> — {score} pts · 1 games" in shown.text, shown.text
+            assert f"<@{member.id}> — {score} pts · 1 game" in shown.text, shown.text
             other = members[1 - guilds.index(guild)]
             assert f"<@{other.id}>" not in shown.text
     assert_clean(discord, *slices)
@@ -114,6 +114,6 @@ async def test_two_shard_slices_share_one_database(
         for guild, member in zip(guilds, members, strict=True):
             shown = await member.slash(guild.channel, "leaderboard")
             (score,) = [s for _, s in results_by_guild(database)[guild.id]]
-            assert f"<@{member.id}> — {score} pts · 1 games" in shown.text, shown.text
+            assert f"<@{member.id}> — {score} pts · 1 game" in shown.text, shown.text
         await discord.settle()
     assert_clean(discord, *swapped)
