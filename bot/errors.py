@@ -3,8 +3,9 @@
 Discord shows "This interaction failed" when an interaction gets no answer within 3 s, and
 discord.py only logs exceptions raised inside component callbacks. So every callback and
 command sends its errors here: a :class:`~bot.sessions.UserError` or engine error becomes
-its own sentence; anything unexpected becomes a short apology with a reference that is also
-written to the log with the traceback. It copes with an interaction that was already
+its own sentence, in the member's language (``interaction.locale``); anything unexpected
+becomes a short apology with a reference that is also written to the log with the
+traceback. It copes with an interaction that was already
 answered (it follows up instead) or has expired (it only logs).
 """
 
@@ -18,7 +19,8 @@ import time
 import discord
 from discord import app_commands
 
-from bot.sessions import UserError
+from bot.i18n import Lang, lang_of, t
+from bot.sessions import UserError, engine_refusal
 from engine.errors import EngineError
 
 __all__ = ["answer_error", "reply_private", "too_late"]
@@ -79,22 +81,46 @@ def _unwrap(error: BaseException) -> BaseException:
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer a failed interaction privately and, for unexpected errors, log a reference."""
+    """Answer a failed interaction privately, in the member's language, and, for
+    unexpected errors, log a reference."""
     error = _unwrap(error)
+    lang = lang_of(interaction.locale)
     if isinstance(error, discord.NotFound) and error.code == _UNKNOWN_INTERACTION:
         # Too late: Discord drops an interaction not answered within 3 s and has shown
         # "This interaction failed". Its token is gone too, so there is nobody to tell.
         log.warning("interaction %s expired before it was answered", interaction.id)
         return
-    if isinstance(error, (UserError, EngineError)):
-        text = str(error)
-    elif isinstance(error, app_commands.NoPrivateMessage):
-        text = "Dupe is played in a server channel, not in direct messages."
-    elif isinstance(error, app_commands.MissingPermissions):
-        text = "You do not have the permission this command needs."
-    elif isinstance(error, app_commands.CheckFailure):
-        text = "You cannot use this command here."
-    elif isinstance(
+    try:
+        text = _sentence(error, lang, interaction.id)
+    except Exception as failure:  # a refusal the catalogue cannot write: a bug, shown as one
+        log.error("interaction %s: no sentence for %r: %r", interaction.id, error, failure)
+        text = None
+    if text is None:
+        reference = secrets.token_hex(4)
+        log.error(
+            "unexpected error (reference %s) in interaction %s",
+            reference,
+            interaction.id,
+            exc_info=(type(error), error, error.__traceback__),
+        )
+        text = t(lang, "errors.unexpected", reference=reference)
+    await reply_private(interaction, text)
+
+
+def _sentence(error: BaseException, lang: Lang, interaction_id: int) -> str | None:
+    """Return the answer to a known kind of failure in ``lang``, or ``None`` for one that
+    is unexpected."""
+    if isinstance(error, UserError):
+        return error.text(lang)
+    if isinstance(error, EngineError):
+        return engine_refusal(error)(lang)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t(lang, "errors.no_dms")
+    if isinstance(error, app_commands.MissingPermissions):
+        return t(lang, "errors.missing_permission")
+    if isinstance(error, app_commands.CheckFailure):
+        return t(lang, "errors.check_failed")
+    if isinstance(
         error,
         (
             app_commands.CommandNotFound,
@@ -104,21 +130,6 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     ):
         # The command or its options are not the ones this bot registered: an outdated
         # command list in the member's app, or a forged payload. Nothing ran.
-        log.warning("interaction %s: %s", interaction.id, error)
-        text = (
-            "This bot has no such command or option value. Pick the command and its "
-            "options again from the list Discord shows."
-        )
-    else:
-        reference = secrets.token_hex(4)
-        log.error(
-            "unexpected error (reference %s) in interaction %s",
-            reference,
-            interaction.id,
-            exc_info=(type(error), error, error.__traceback__),
-        )
-        text = (
-            "Something went wrong on our side, and nothing was changed. "
-            f"If it keeps happening, tell the server admins the reference `{reference}`."
-        )
-    await reply_private(interaction, text)
+        log.warning("interaction %s: %s", interaction_id, error)
+        return t(lang, "errors.unknown_command")
+    return None

@@ -26,20 +26,39 @@ from typing import Any
 from bot.i18n import Text
 from bot.scheduler import Scheduler
 from bot.store import GameRecord, LiveTableExistsError, SeatRecord, SeatResult, Store
+from engine.cards import format_cards
 from engine.dupe import (
     SEAT_NAMES,
     Action,
     DealResult,
+    Distribute,
     DupeOptions,
     DupeState,
     Move,
     Phase,
+    Play,
     new_game,
 )
-from engine.errors import EngineError
+from engine.errors import (
+    EngineError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+    OptionsError,
+    ParseError,
+)
 from engine.players import LEVELS, Player, make_player
 
-__all__ = ["Outcome", "Sessions", "Table", "TableOptions", "UserError"]
+__all__ = [
+    "ENGINE_ERROR_KEYS",
+    "Outcome",
+    "Sessions",
+    "Table",
+    "TableOptions",
+    "UserError",
+    "engine_refusal",
+]
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +75,10 @@ class UserError(Exception):
         super().__init__(key)
 
     def __str__(self) -> str:
-        return str(self.text)
+        try:
+            return str(self.text)
+        except (KeyError, IndexError, ValueError):  # not in the catalogue: say what it is
+            return f"{self.text.key} {self.text.params}" if self.text.params else self.text.key
 
 
 @dataclass(slots=True, frozen=True)
@@ -298,7 +320,7 @@ class Sessions:
         """Return the live table, or raise :class:`UserError` if it is over or unknown."""
         table = self.tables.get(game_id)
         if table is None:
-            raise UserError("That game is over or was cancelled; its buttons no longer work.")
+            raise UserError("errors.game_gone")
         return table
 
     def table_in(self, channel_id: int) -> Table | None:
@@ -320,9 +342,9 @@ class Sessions:
     ) -> Table:
         """Open a table in the channel with the host seated (North unless ``host_seat``)."""
         if options.level is not None and options.level not in LEVELS:
-            raise UserError(f"There is no computer level “{options.level}”.")
+            raise UserError("errors.no_level", level=options.level)
         if self.table_in(channel_id) is not None:
-            raise UserError("This channel already has a table.")
+            raise UserError("errors.channel_has_table")
         seed = self._seed_source()
         host = SeatRecord(host_seat, host_id, host_name, None)
         try:
@@ -337,7 +359,7 @@ class Sessions:
                 host_seat=host,
             )
         except LiveTableExistsError:
-            raise UserError("This channel already has a table.") from None
+            raise UserError("errors.channel_has_table") from None
         table = Table(
             id=game_id,
             guild_id=guild_id,
@@ -360,7 +382,7 @@ class Sessions:
     def _lobby(self, game_id: int) -> Table:
         table = self.table(game_id)
         if table.status != "lobby":
-            raise UserError("The game has already started.")
+            raise UserError("errors.already_started")
         return table
 
     async def join(self, game_id: int, user_id: int, name: str) -> Table:
@@ -370,10 +392,10 @@ class Sessions:
             self._lobby(game_id)
             _refuse_in_rematch(table)
             if table.seat_of(user_id) is not None:
-                raise UserError("You are already seated at this table.")
+                raise UserError("errors.already_seated")
             free = [s for s in range(4) if s not in table.seats]
             if not free:
-                raise UserError("The table is full.")
+                raise UserError("errors.table_full")
             seats = dict(table.seats)
             seats[free[0]] = SeatRecord(free[0], user_id, name, None)
             await self.store.set_seats(table.id, seats.values())
@@ -387,9 +409,9 @@ class Sessions:
             self._lobby(game_id)
             seat = table.seat_of(user_id)
             if seat is None:
-                raise UserError("You are not seated at this table.")
+                raise UserError("errors.not_seated")
             if user_id == table.host_id:
-                raise UserError("You are the host: press Cancel to close the table instead.")
+                raise UserError("errors.host_cannot_leave")
             seats = {s: r for s, r in table.seats.items() if s != seat}
             await self.store.set_seats(table.id, seats.values())
             table.seats = seats
@@ -402,10 +424,10 @@ class Sessions:
             self._lobby(game_id)
             _refuse_in_rematch(table)
             if user_id != table.host_id and table.seat_of(user_id) is None:
-                raise UserError("Only players seated at this table can add computer players.")
+                raise UserError("errors.only_seated_add_computer")
             free = [s for s in range(4) if s not in table.seats]
             if not free:
-                raise UserError("The table is full.")
+                raise UserError("errors.table_full")
             level = table.options.level or self.default_level
             seats = dict(table.seats)
             seats[free[0]] = SeatRecord(free[0], None, f"Computer ({level})", level)
@@ -420,14 +442,11 @@ class Sessions:
         async with table.lock:
             self._lobby(game_id)
             if user_id != table.host_id:
-                raise UserError("Only the host can start the game.")
+                raise UserError("errors.only_host_starts")
             seats = dict(table.seats)
             missing = [s for s in range(4) if s not in seats]
             if missing and table.options.level is None:
-                raise UserError(
-                    f"Four players are needed: {len(missing)} seat(s) are empty. Ask others to "
-                    "join, or press Add computer."
-                )
+                raise UserError("errors.seats_empty", n=len(missing))
             level = table.options.level or self.default_level
             for seat in missing:
                 seats[seat] = SeatRecord(seat, None, f"Computer ({level})", level)
@@ -470,7 +489,7 @@ class Sessions:
         table, the start's outcome if it started, and whether this call opened it."""
         seat = next((s for s, r in previous.seats.items() if r.user_id == user_id), None)
         if seat is None:
-            raise UserError("Only the players of that game can ask for a rematch.")
+            raise UserError("errors.only_players_rematch")
         table = self.table_in(previous.channel_id)
         created = table is None
         if table is None:
@@ -500,12 +519,12 @@ class Sessions:
                 await self.store.set_seats(table.id, seats.values())
                 table.seats = seats
         elif table.options.rematch_of != previous.id or table.status != "lobby":
-            raise UserError("This channel already has another table: join it, or finish it first.")
+            raise UserError("errors.channel_has_other_table")
         else:
             async with table.lock:
                 self._lobby(table.id)
                 if table.seat_of(user_id) is not None:
-                    raise UserError("You have already said yes to the rematch.")
+                    raise UserError("errors.already_said_yes")
                 seats = dict(table.seats)
                 seats[seat] = SeatRecord(seat, user_id, name, None)
                 await self.store.set_seats(table.id, seats.values())
@@ -520,9 +539,9 @@ class Sessions:
         table = self.table(game_id)
         async with table.lock:
             if table.id not in self.tables:
-                raise UserError("That game is already over.")
+                raise UserError("errors.already_over")
             if user_id != table.host_id and not can_manage:
-                raise UserError("Only the host or a server manager can cancel this table.")
+                raise UserError("errors.only_host_or_manager_cancels")
             await self.store.cancel_game(table.id, self.clock())
             table.status = "cancelled"
             self._forget(table)
@@ -533,9 +552,9 @@ class Sessions:
     def _playing(self, game_id: int) -> Table:
         table = self.table(game_id)
         if table.status == "lobby":
-            raise UserError("The game has not started yet.")
+            raise UserError("errors.not_started")
         if table.status != "playing" or table.state is None:
-            raise UserError("That game is over; its buttons no longer work.")
+            raise UserError("errors.game_over_buttons")
         return table
 
     def check_turn(self, table: Table, user_id: int, seat: int, turn: int) -> None:
@@ -543,16 +562,12 @@ class Sessions:
         holder = table.seats.get(seat)
         if holder is None or holder.user_id != user_id:
             if table.seat_of(user_id) is None:
-                raise UserError("You are not playing at this table.")
-            raise UserError("Those buttons belong to another player's hand.")
+                raise UserError("errors.not_playing")
+            raise UserError("errors.not_your_hand")
         if turn < table.turn:
-            raise UserError(
-                "Those buttons are from an earlier trick; here is your hand as it is now."
-            )
+            raise UserError("errors.earlier_trick")
         if turn != table.turn:
-            raise UserError(
-                "Those buttons do not belong to the current trick; here is your hand as it is now."
-            )
+            raise UserError("errors.not_current_trick")
 
     async def act(
         self, game_id: int, user_id: int, seat: int, turn: int, action: Action
@@ -571,14 +586,15 @@ class Sessions:
         stage = before.clone()
         moves: list[tuple[int, str, bool]] = []
         applied: list[Move] = []
-        try:
-            for seat, action, by_computer in actions:
+        for seat, action, by_computer in actions:
+            try:
                 stage.apply(seat, action)
-                move = Move(seat, action)
-                moves.append((seat, str(move), by_computer))
-                applied.append(move)
-        except EngineError as error:
-            raise UserError(str(error)) from None
+            except EngineError as error:
+                refusal = engine_refusal(error, stage, action)
+                raise UserError(refusal.key, **refusal.params) from None
+            move = Move(seat, action)
+            moves.append((seat, str(move), by_computer))
+            applied.append(move)
         for move in _run_computers(stage, table.seats, table.players):
             moves.append((move.seat, str(move), True))
             applied.append(move)
@@ -621,9 +637,7 @@ class Sessions:
                 "game %s: could not save %d move(s); nothing changed", table.id, len(moves)
             )
             self._rebuild_players(table)
-            raise UserError(
-                "Your move could not be saved, so nothing changed. Please try again."
-            ) from None
+            raise UserError("errors.save_failed") from None
         table.state = stage
         table.deadline = deadline
         table.warned = warned
@@ -745,10 +759,64 @@ def owed_posts(before: DupeState, after: DupeState) -> list[str]:
 
 def _refuse_in_rematch(table: Table) -> None:
     if table.options.rematch_of is not None:
-        raise UserError(
-            f"This table is a rematch of game #{table.options.rematch_of}: its players sit "
-            "down with the Rematch button under that game's final standings."
-        )
+        raise UserError("errors.rematch_table", game=table.options.rematch_of)
+
+
+# The sentence for each engine error class, the first class the error is an instance of
+# (the engine's own messages are English only; engine/errors.py has the classes).
+ENGINE_ERROR_KEYS: tuple[tuple[type[EngineError], str], ...] = (
+    (ParseError, "errors.engine_parse"),
+    (OptionsError, "errors.engine_options"),
+    (InvalidActionError, "errors.engine_invalid"),
+    (GameOverError, "errors.engine_game_over"),
+    (NotYourTurnError, "errors.engine_not_your_turn"),
+    (IllegalActionError, "errors.engine_illegal"),
+    (EngineError, "errors.engine_refused"),
+)
+
+
+def engine_refusal(
+    error: EngineError,
+    state: DupeState | None = None,
+    action: object = None,
+) -> Text:
+    """Return the sentence, in the reader's language, for an engine error.
+
+    Given the state the engine refused ``action`` in (a refusal leaves it unchanged), the
+    sentence says why, as the engine's own message does; otherwise it is the
+    one for the error's class (:data:`ENGINE_ERROR_KEYS`)."""
+    if state is not None:
+        specific = _refusal_in(error, state, action)
+        if specific is not None:
+            return specific
+    if isinstance(error, ParseError):
+        return Text("errors.engine_parse", token=error.token)
+    return Text(next(key for kind, key in ENGINE_ERROR_KEYS if isinstance(error, kind)))
+
+
+def _seat_text(seat: int | None) -> Text:
+    return Text(f"common.seat_{seat or 0}")
+
+
+def _refusal_in(error: EngineError, state: DupeState, action: object) -> Text | None:
+    """Return why the engine refused ``action`` in ``state``, as engine/dupe.py's checks
+    tell it (``None`` when the error's class says all there is)."""
+    if isinstance(error, GameOverError) or not isinstance(error, IllegalActionError):
+        return None
+    if type(action) is Play:
+        if isinstance(error, NotYourTurnError):
+            if state.phase is not Phase.CHOOSE:
+                return Text("errors.engine_distributing", taker=_seat_text(state.taker))
+            return Text("errors.engine_already_chosen")
+        return Text("errors.engine_not_in_hand", card=str(action.card))
+    if type(action) is Distribute:
+        if isinstance(error, NotYourTurnError):
+            if state.phase is not Phase.DISTRIBUTE:
+                return Text("errors.engine_nothing_to_distribute")
+            return Text("errors.engine_only_taker", taker=_seat_text(state.taker))
+        revealed = state.public_view().revealed or ()
+        return Text("errors.engine_give_revealed", cards=format_cards(revealed))
+    return None
 
 
 def _run_computers(

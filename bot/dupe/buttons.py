@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.errors import reply_private, too_late
+from bot.i18n import lang_of, t
 
 __all__ = ["DupeButton", "LeaderboardButton", "answer_unknown", "is_ours"]
 
@@ -73,7 +74,8 @@ class DupeButton(RoutedButton, discord.ui.DynamicItem[discord.ui.Button[Any]], t
         )
         table = controller.sessions.tables.get(game_id)
         if table is not None and table.guild_id != interaction.guild_id:
-            await reply_private(interaction, "That button belongs to a table on another server.")
+            lang = lang_of(interaction.locale)
+            await reply_private(interaction, t(lang, "errors.other_server"))
             return
         if m["lobby"]:
             coro = controller.lobby(interaction, m["lobby"], int(m["lgame"]))
@@ -126,8 +128,4 @@ def is_ours(custom_id: str) -> bool:
 
 async def answer_unknown(interaction: discord.Interaction) -> None:
     """Answer a component whose custom id none of our templates knows."""
-    await reply_private(
-        interaction,
-        "That button is not one this bot understands (it may be from an old version). "
-        "Use /dupe hand or the table's My hand button.",
-    )
+    await reply_private(interaction, t(lang_of(interaction.locale), "errors.unknown_button"))

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.dupe.buttons import RoutedButton
+from bot.i18n import command_text
 from bot.render import SeatInfo
 from bot.replay import replay_steps
 from bot.sessions import TableOptions, UserError
@@ -50,14 +51,17 @@ class HistoryCog(commands.Cog, name="History"):
     def __init__(self, bot: DupeBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="history", description="This server's recent Dupe games")
+    @app_commands.command(
+        name=command_text("history.history_name"),
+        description=command_text("history.history_description"),
+    )
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:
         await self.bot.dupe.safely(interaction, self._history(interaction))
 
     async def _history(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
-            raise UserError("History belongs to a server.")
+            raise UserError("errors.history_server_only")
         games = await self.bot.store.recent_games(interaction.guild_id, HISTORY_SIZE)
         await interaction.response.send_message(
             embed=render.history_page(games, interaction.guild_id),
@@ -65,8 +69,12 @@ class HistoryCog(commands.Cog, name="History"):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="replay", description="Step through a finished game (privately)")
-    @app_commands.describe(game="The game's number, as /history shows it")
+    @app_commands.command(
+        name=command_text("history.replay_name"),
+        description=command_text("history.replay_description"),
+    )
+    @app_commands.rename(game=command_text("history.replay_game_name"))
+    @app_commands.describe(game=command_text("history.replay_game_description"))
     @app_commands.guild_only()
     async def replay(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**53 - 1]
@@ -84,17 +92,15 @@ class HistoryCog(commands.Cog, name="History"):
         if isinstance(game_id, int) and 0 < game_id < 2**63:
             record = await self.bot.store.game(game_id)
         if record is None or record.guild_id != interaction.guild_id:
-            raise UserError(f"There is no game #{game_id} in this server. See /history.")
+            raise UserError("errors.no_such_game", game=game_id)
         if record.status in ("lobby", "playing"):
-            raise UserError(
-                f"Game #{game_id} is still being played; it can be replayed when it is over."
-            )
+            raise UserError("errors.still_playing", game=game_id)
         if record.status != "finished":
-            raise UserError(f"Game #{game_id} was cancelled, so there is nothing to replay.")
+            raise UserError("errors.game_cancelled", game=game_id)
         options = TableOptions.from_json(record.options).engine_options()
         steps = replay_steps(record.seed, options, record.moves)
         if not 0 <= step < len(steps):
-            raise UserError("That step of the replay does not exist.")
+            raise UserError("errors.no_replay_step")
         shown = render.replay_step(game_id, steps, step, _seats(record))
         message = interaction.message
         if edit and message is not None and message.flags.ephemeral:
