@@ -285,7 +285,7 @@ class DupeController:
     async def start_table(self, interaction: discord.Interaction, options: TableOptions) -> None:
         """``/dupe start``: open a table with a public lobby message."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserError("table.dm_only")
+            raise UserError("errors.no_dms")
         existing = self.sessions.table_in(interaction.channel_id)
         if existing is not None:
             raise UserError("table.channel_has_table", url=self.jump_url(existing))
@@ -506,7 +506,7 @@ class DupeController:
         """Return the game a distribution button belongs to, if it is still being played."""
         table = self.sessions.table(game_id)
         if table.state is None or table.status != "playing":
-            raise UserError("table.buttons_over")
+            raise UserError("errors.game_over_buttons")
         return table
 
     @staticmethod

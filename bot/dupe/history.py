@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.dupe.buttons import RoutedButton
-from bot.i18n import command_text
+from bot.i18n import command_text, lang_of
 from bot.render import SeatInfo
 from bot.replay import replay_steps
 from bot.sessions import TableOptions, UserError
@@ -64,7 +64,9 @@ class HistoryCog(commands.Cog, name="History"):
             raise UserError("errors.history_server_only")
         games = await self.bot.store.recent_games(interaction.guild_id, HISTORY_SIZE)
         await interaction.response.send_message(
-            embed=render.history_page(games, interaction.guild_id),
+            embed=render.history_page(
+                games, interaction.guild_id, lang=lang_of(interaction.locale)
+            ),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -101,7 +103,9 @@ class HistoryCog(commands.Cog, name="History"):
         steps = replay_steps(record.seed, options, record.moves)
         if not 0 <= step < len(steps):
             raise UserError("errors.no_replay_step")
-        shown = render.replay_step(game_id, steps, step, _seats(record))
+        shown = render.replay_step(
+            game_id, steps, step, _seats(record), lang=lang_of(interaction.locale)
+        )
         message = interaction.message
         if edit and message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(embeds=shown.embeds, view=shown.buttons())
