@@ -38,9 +38,11 @@ import simcord
 
 from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
 from bot.app import DupeBot
+from bot.i18n import LANGS, t
 from engine.cards import DECK, Card, Suit
 from engine.dupe import SEAT_NAMES, DealResult, DupeState, Phase, new_game
 from tests.bot.helpers import buttons
+from tests.bot.i18n_scan import english_in
 from tests.bot.whole_game import (
     LOGGERS,
     Drawn,
@@ -62,11 +64,19 @@ _BY_CODE = {card.code: card for card in DECK}
 # A card as shown (“10♠”, “Q♥”) and as a code (“TS”, “QH”), not inside a longer word.
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[♠♥♣♦]")
 CARD_CODE = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][SHDC](?![0-9A-Za-z])")
-IDENTITY = re.compile(r"identity card\W*([♠♥♣♦])", re.IGNORECASE)
-SEAT = "(North|East|South|West)"
-DUPE_NAMED = re.compile(rf"{SEAT} is your dupe|{SEAT} \(your dupe\)")
-DUPE_WORD = re.compile(r"\bdupe\b")  # lower case: the game's name is “Dupe”
-SCORED = re.compile(r"deal (\d) scored")
+# The scan reads English and German (bot/locales): seat names, identity cards, dupes.
+SEAT_OF_NAME = {t(lang, f"common.seat_{s}"): s for lang in LANGS for s in range(4)}
+SEAT = "(" + "|".join(SEAT_OF_NAME) + ")"
+IDENTITY = re.compile(r"(?:identity card|Identitätskarte)\W*([♠♥♣♦])", re.IGNORECASE)
+DUPE_NAMED = re.compile(
+    rf"{SEAT} is your dupe|{SEAT} \(your dupe\)|{SEAT} ist dein Dupe|{SEAT} \(dein Dupe\)"
+)
+OWN_DUPE = re.compile(r"your own dupe|dein eigener Dupe")
+# A dupe as a person, not the game's name “Dupe”: lower case in English; in German after
+# an article or a possessive.
+DUPE_WORD = re.compile(r"\bdupe\b|\b(?:dein|deinen|deinem|der|den|ein|eigener|seinen) Dupe\b")
+SCORED = re.compile(r"deal (\d) scored|Runde (\d) ausgewertet")
+WON = ("Won:", "Gewonnen:")
 CUSTOM_ID = re.compile(
     r"dupe:lobby:(?:join|leave|addcpu|start|cancel):(?P<lobby>\d+)"
     r"|dupe:hand:(?P<hand>\d+)"
@@ -202,7 +212,7 @@ def _scoring(embed: dict[str, Any], table: TableAt, problems: list[str], where: 
     match = SCORED.search(str(embed.get("title") or ""))
     if match is None:
         return False
-    deal = int(match.group(1))
+    deal = int(match.group(1) or match.group(2))
     state = table.state
     if state is None or len(state.results) < deal:
         problems.append(f"{where}: deal {deal} shown as scored before it was")
@@ -210,13 +220,14 @@ def _scoring(embed: dict[str, Any], table: TableAt, problems: list[str], where: 
     result = state.results[deal - 1]
     owners = set()
     for fld in embed.get("fields") or []:
-        named = [s for s in range(4) if SEAT_NAMES[s] in str(fld.get("name"))]
+        heading = str(fld.get("name"))
+        named = sorted({s for name, s in SEAT_OF_NAME.items() if name in heading})
         if len(named) != 1:
             continue
         owner = named[0]
         owners.add(owner)
         for line in str(fld.get("value")).splitlines():
-            if line.startswith("Won:") and cards_in(line) != set(result.won[owner]):
+            if line.startswith(WON) and cards_in(line) != set(result.won[owner]):
                 problems.append(f"{where}: {SEAT_NAMES[owner]}'s won hand is not deal {deal}'s")
             for symbol in IDENTITY.findall(line):
                 if _SUIT_OF_SYMBOL[symbol] != result.identities[owner]:
@@ -355,8 +366,8 @@ def check_identities(
     """Return the identity cards (and dupes) ``text`` reveals to a wrong audience."""
     problems: list[str] = []
     named = IDENTITY.findall(text)
-    dupes = [a or b for a, b in DUPE_NAMED.findall(text)]
-    own = "your own dupe" in text
+    dupes = [next(name for name in names if name) for names in DUPE_NAMED.findall(text)]
+    own = OWN_DUPE.search(text) is not None
     if not payload.public and finished_cards(payload.sent.moment.values()):
         return problems  # a finished game's replay: every identity card may be shown
     if payload.public or not seats:
@@ -369,7 +380,7 @@ def check_identities(
         if not any(_SUIT_OF_SYMBOL[symbol] == state.identity(s) for state, s in playing):
             problems.append(f"{where}: another seat's identity card {symbol}: {text!r}")
     for name in dupes:
-        dupe = SEAT_NAMES.index(name)
+        dupe = SEAT_OF_NAME[name]
         if not any(state.dupe(s) == dupe for state, s in playing):
             problems.append(f"{where}: a dupe that is not the member's: {text!r}")
     if own and not any(state.dupe(s) == s for state, s in playing):
@@ -474,31 +485,44 @@ async def _after_the_game(game: Game) -> None:
 
 
 # Long seeds, so that a seed in a message or log line is recognised as one.
+# Two games are played in German (server and members): the scan reads both languages.
 GAMES = [
-    pytest.param(3_141_592_653_589, "strict", 1, None, True, id="1-human-strict-pictures"),
-    pytest.param(2_718_281_828_459, "open", 1, 0, False, id="1-human-open-late"),
-    pytest.param(1_414_213_562_373, "strict", 4, 2, False, id="4-humans-strict-late"),
-    pytest.param(1_732_050_807_568, "open", 4, None, True, id="4-humans-open-pictures"),
-    pytest.param(2_236_067_977_499, "strict", 4, None, False, id="4-humans-strict"),
-    pytest.param(1_618_033_988_749, "open", 1, None, False, id="1-human-open"),
+    pytest.param(3_141_592_653_589, "strict", 1, None, True, None, id="1-human-strict-pictures"),
+    pytest.param(2_718_281_828_459, "open", 1, 0, False, "de", id="1-human-open-late-german"),
+    pytest.param(1_414_213_562_373, "strict", 4, 2, False, None, id="4-humans-strict-late"),
+    pytest.param(
+        1_732_050_807_568, "open", 4, None, True, "de", id="4-humans-open-pictures-german"
+    ),
+    pytest.param(2_236_067_977_499, "strict", 4, None, False, None, id="4-humans-strict"),
+    pytest.param(1_618_033_988_749, "open", 1, None, False, None, id="1-human-open"),
 ]
 
 
-@pytest.mark.parametrize(("seed", "memory", "humans", "idle", "pictures"), GAMES)
+@pytest.mark.parametrize(("seed", "memory", "humans", "idle", "pictures", "locale"), GAMES)
 async def test_a_whole_game_leaks_nothing(
     env: simcord.Env,
     dupe_bot: DupeBot,
     recorder: Recorder,
+    locales: dict[int, str],
     seed: int,
     memory: str,
     humans: int,
     idle: int | None,
     pictures: bool,
+    locale: str | None,
 ) -> None:
     # Tables take the bot's setting for pictures: the trick and scoring pictures, and
     # their attachments' names, go through the same scan.
     dupe_bot.settings = dupe_bot.settings.model_copy(update={"pictures": pictures})
-    game = await open_table(env, dupe_bot, humans=humans, memory=memory, seed=seed)
+    game = await open_table(
+        env,
+        dupe_bot,
+        humans=humans,
+        memory=memory,
+        seed=seed,
+        locale=locale,
+        locales=locales,
+    )
     await _side_trips(game)
     await play(game, idle=idle)
     assert game.table is None, "the game did not finish"
@@ -526,6 +550,11 @@ async def test_a_whole_game_leaks_nothing(
         assert kinds == {"trick_picture", "scoring_picture", "hand_picture"}, kinds
     replays = [p for p in private if "rp:" in str(p.body)]
     assert {p.member for p in replays} == {game.players[-1].actor.id, game.spectator.id}
+    if locale == "de":  # and everything members read was German
+        english = english_in(text for p in payloads for _, text in strings(p.body))
+        assert not english, english[:5]
+        assert any("Runde" in str(p.body) for p in payloads if p.public)
+        assert any("Stich" in str(p.body) for p in private)
     if idle is not None:
         assert any("time ran out" in line.text for line in recorder.logged)
     assert any(line.logger.startswith("discord") for line in recorder.logged)
