@@ -3,7 +3,7 @@
 The bot runs in simcord (the in-memory Discord the tests use) on a pinned seed, so every run
 plays the same game: Alice types ``/dupe start``, Bob and Carol join, Alice starts (a
 computer player takes the empty seat), the members open “My hand” and play until a trick is
-revealed and, later, until the first deal is scored.
+revealed and, later, until the first deal is scored; then Dave asks for ``/dupe rules``.
 
 Each screenshot is one message as simcord's preview renders it (the way Discord shows it,
 pictures included). ``Preview.screenshot`` pins the message for one viewer exactly as for
@@ -128,6 +128,10 @@ async def play_scenes(
     await game.play(players, rng, until=lambda s: s.deal == 2)
     (scoring,) = world.titled("Dupe — deal 1 scored")
     await shoot(Shot("scoring", dave, scoring, 1600, ("Dupe — deal 1 scored", "Totals")))
+
+    rules = await dave.slash(world.channel, "dupe rules")
+    assert rules.response is not None and rules.ephemeral
+    await shoot(Shot("rules", dave, rules.response, 1800, ("Worked example", "= 31")))
 
 
 # --- the HTML pages -----------------------------------------------------------------
@@ -337,7 +341,7 @@ async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
     written: list[tuple[Shot, Path]] = []
     with tempfile.TemporaryDirectory(prefix="dupe-screenshots-") as scratch:
         db = Path(scratch) / "dupe.sqlite3"
-        bot = make_bot(db)
+        bot = make_bot(db, pictures=True)  # for /dupe rules; the table says "on" itself
         env = simcord.Env(bot)
         env.backend.bot_user.name = "Dupe"  # the application's name, not simcord's “TestBot”
         await env.start()

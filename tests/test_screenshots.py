@@ -40,15 +40,20 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
     screenshots = _script()
     written = await screenshots.write_pages(tmp_path)
     pages = {shot.name: page for shot, page in written}
-    assert list(pages) == ["lobby", "hand", "reveal", "scoring"]
+    assert list(pages) == ["lobby", "hand", "reveal", "scoring", "rules"]
     assert (tmp_path / screenshots.FONT_SHEET).stat().st_size > 0
     expected = {
         "lobby": ["Dupe — a table is open", "Join", "Start", "@Alice"],
         "hand": ["Your identity card", "Choose a card", "Picture of my hand"],
         "reveal": ["Revealed:", "takes the trick", "My hand"],
         "scoring": ["Dupe — deal 1 scored", "Totals", "credited to"],
+        "rules": ["Seats own suits", "Worked example from the rules", "(4s) = 31"],
     }
-    pictures = {"reveal": "trick.png", "scoring": "scoring-deal-1.png"}
+    pictures = {
+        "reveal": "trick.png",
+        "scoring": "scoring-deal-1.png",
+        "rules": "rules-example.png",
+    }
     for name, page in pages.items():
         assert page.exists() and page.parent == tmp_path
         text = screenshots.page_text(page.read_text(encoding="utf-8"))
@@ -58,7 +63,7 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         snapshot = frozen["snapshot"]
         assert len(snapshot["timeline"]) == 1  # the one message, nothing else
         (message,) = snapshot["messages"].values()
-        private = name == "hand"
+        private = name in ("hand", "rules")
         assert bool(message.get("ephemeral") or message.get("flags", 0) & 64) == private, name
         if not private:  # seen by a member who is not playing: nothing hidden in it
             assert "Your hand" not in text and "Your identity card" not in text

@@ -194,10 +194,13 @@ class DupeCog(
 
     async def _rules(self, interaction: discord.Interaction) -> None:
         """The rules, privately, with the rules' third worked scoring example as text and
-        (unless this bot has pictures off) as a picture."""
+        (unless the server's defaults or this bot turn pictures off) as a picture."""
         lang = lang_of(interaction.locale)
         text = render.rules_text(lang=lang) + "\n\n" + pictures.rules_example_caption(lang)
-        if not self.bot.settings.pictures:
+        drawn = self.bot.settings.pictures
+        if interaction.guild_id is not None:
+            drawn = (await self.bot.store.defaults(interaction.guild_id)).get("pictures", drawn)
+        if not drawn:
             await interaction.response.send_message(text, ephemeral=True)
             return
         data = await pictures.render_off_loop(pictures.rules_example_picture, lang)

@@ -58,3 +58,34 @@ async def test_pictures_off_means_text_only(world: World) -> None:
     assert game.message.attachments == []
     (scoring,) = world.titled("Dupe — deal 1 scored")
     assert scoring.attachments == []
+
+
+async def test_rules_show_the_worked_example_as_text_and_picture(
+    world: World, locales: dict[int, str]
+) -> None:
+    world.bot.settings = world.bot.settings.model_copy(update={"pictures": True})
+    alice, bruno = world.members("alice", "bruno")
+    locales[bruno.id] = "de"
+    shown = await alice.slash(world.channel, "dupe rules")
+    assert shown.response is not None and shown.ephemeral
+    text = shown.response.content
+    assert "identity card" in text
+    assert "Worked example from the rules" in text
+    assert "Score: 5♦ × 5 (10–A) + 6 (4s) = 31" in text
+    (attached,) = shown.response.attachments
+    assert attached.filename == "rules-example.png"
+    picture = Image.open(io.BytesIO(await attached.read()))
+    assert picture.format == "PNG" and picture.width >= 800
+
+    german = await bruno.slash(world.channel, "dupe rules")
+    assert german.response is not None and german.ephemeral
+    assert "Identitätskarte" in german.response.content
+    assert "Punktzahl: 5♦ × 5 (10–A) + 6 (drei 4) = 31" in german.response.content
+    (attached_de,) = german.response.attachments
+    assert await attached_de.read() != await attached.read()  # its captions are German
+
+    # A server whose defaults turn pictures off gets the text alone.
+    await world.bot.store.set_defaults(world.guild.id, {"pictures": False}, alice.id, 0.0)
+    plain = await alice.slash(world.channel, "dupe rules")
+    assert plain.response is not None and plain.response.attachments == []
+    assert "= 31" in plain.response.content
