@@ -12,6 +12,7 @@ transaction; only a power cut or OS crash can lose the last few commits.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sqlite3
@@ -38,6 +39,8 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+_WAL_ATTEMPTS = 100
+_WAL_RETRY_SECONDS = 0.05
 Statements = list[tuple[str, Sequence[Any]]]
 
 MIGRATIONS: tuple[str, ...] = (
@@ -306,13 +309,13 @@ class Store:
     async def _prepare(self) -> None:
         db = self._db
         for pragma in (
-            "PRAGMA journal_mode = WAL",
+            "PRAGMA busy_timeout = 5000",
             "PRAGMA synchronous = NORMAL",
             "PRAGMA foreign_keys = ON",
-            "PRAGMA busy_timeout = 5000",
         ):
             async with db.execute(pragma) as cursor:
                 await cursor.fetchall()
+        await self._use_wal()
         async with db.execute("PRAGMA quick_check") as cursor:
             row = await cursor.fetchone()
         if row is None or row[0] != "ok":
@@ -335,6 +338,20 @@ class Store:
         except BaseException:
             await db.execute("ROLLBACK")
             raise
+
+    async def _use_wal(self) -> None:
+        """Switch the file to WAL mode. On a new file that another process (a shard slice
+        starting at the same moment) is switching too, SQLite may answer "database is
+        locked" at once instead of waiting its busy timeout: try again for up to 5 s."""
+        for attempt in range(_WAL_ATTEMPTS):
+            try:
+                async with self._db.execute("PRAGMA journal_mode = WAL") as cursor:
+                    await cursor.fetchall()
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == _WAL_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(_WAL_RETRY_SECONDS)
 
     async def _user_version(self) -> int:
         async with self._db.execute("PRAGMA user_version") as cursor:
