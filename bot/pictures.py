@@ -40,15 +40,14 @@ from typing import Literal, ParamSpec
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from bot.i18n import Lang, seat_name, t
+from bot.i18n import Lang, score_text, seat_name, sequence_text, t
 from engine.cards import DECK, Card, Rank, Suit, by_suit, parse_cards
-from engine.dupe import SEAT_NAMES, SEAT_SUITS, DealResult, HandScore, score_hand
+from engine.dupe import SEAT_NAMES, SEAT_SUITS, DealResult, score_hand
 
 __all__ = [
     "CARD_SIZE",
     "RULES_EXAMPLE",
     "PictureKind",
-    "breakdown_text",
     "hand_picture",
     "picture_filename",
     "render_off_loop",
@@ -128,8 +127,8 @@ _LATIN = str.maketrans(
 )
 
 # German letters the built-in font lacks, drawn as the letter it has (or, for „, the
-# closing quote lowered to the baseline) plus what is missing: the umlaut's two dots, cut
-# from the font's own "i". A ß is written "ss", as German does where a font has no ß.
+# closing quote lowered to the baseline) plus what is missing: the umlaut's two dots, drawn
+# as small discs. A ß is written "ss", as German does where a font has no ß.
 _COMPOSED: dict[str, str] = {
     "ä": "a",
     "ö": "o",
@@ -721,23 +720,6 @@ def _wrap(text: str, size: int, width: int) -> list[str]:
     return lines
 
 
-def breakdown_text(score: HandScore, lang: Lang = "en") -> str:
-    """Return a hand's breakdown in the rules' notation, ``5♦ × 5 (10–A) + 6 (4s) = 31``,
-    its words in ``lang`` (the English is ``str(score)``)."""
-    if score.sequence:
-        sequence = f"{score.sequence[0].symbol}–{score.sequence[-1].symbol}"
-    else:
-        sequence = t(lang, "pictures.no_sequence")
-    text = (
-        f"{score.suit_length}{score.longest_suit.symbol} × {score.sequence_length} ({sequence})"
-        f" + {score.bonus}"
-    )
-    if score.sets:
-        parts = [t(lang, f"pictures.set_{count}", rank=rank.symbol) for rank, count in score.sets]
-        text += f" ({', '.join(parts)})"
-    return f"{text} = {score.total}"
-
-
 def trick_picture(
     cards: Sequence[Card],
     seat_names: Sequence[str] = SEAT_NAMES,
@@ -839,7 +821,7 @@ def scoring_picture(
 ) -> bytes:
     """Return a PNG of a deal's scoring: for each seat its won hand grouped by suit (♠ ♥ ♣
     ♦, the order ties for the longest suit are broken in), the breakdown in the rules'
-    notation (:func:`breakdown_text`) and whom the hand is credited to; then the totals.
+    notation (:func:`bot.i18n.score_text`) and whom the hand is credited to; then the totals.
     Its words are in ``lang``."""
     return _png(_scoring_canvas(result, seat_names, lang))
 
@@ -894,7 +876,7 @@ def _scoring_canvas(
                 _MUTED,
             )
         base = y + head_h + row_h + 36
-        breakdown = breakdown_text(result.scores[owner], lang)
+        breakdown = score_text(result.scores[owner], lang)
         size = _shrink(breakdown, 34, inner - 12)
         _draw_text(canvas, (_MARGIN + 6, base), breakdown, size, _TEXT, bold=size >= 30)
         y += section
@@ -980,10 +962,7 @@ class _Example:
     def parts(self, lang: Lang) -> list[tuple[str, Colour, list[str]]]:
         """Return L, S and B: each its heading (``L = 5``), colour and sentences."""
         score = self.score
-        if score.sequence:
-            sequence = f"{score.sequence[0].symbol}–{score.sequence[-1].symbol}"
-        else:
-            sequence = t(lang, "pictures.no_sequence")
+        sequence = sequence_text(score, lang)
         if score.sets:
             sets = ", ".join(
                 t(lang, f"pictures.rules_set_{count}", rank=rank.symbol)
@@ -1015,7 +994,7 @@ def rules_example_caption(lang: Lang = "en") -> str:
     lines = [t(lang, "pictures.rules_caption", hand=example.hand_text())]
     for head, _, sentences in example.parts(lang):
         lines.append(f"{head}: {' '.join(sentences)}")
-    lines.append(t(lang, "pictures.rules_score", breakdown=breakdown_text(example.score, lang)))
+    lines.append(t(lang, "pictures.rules_score", breakdown=score_text(example.score, lang)))
     return "\n".join(lines)
 
 
@@ -1119,7 +1098,7 @@ def _rules_canvas(lang: Lang) -> Image.Image:
     draw.rounded_rectangle(
         (_MARGIN - 10, box_y - 8, width - _MARGIN + 10, box_y + 56), radius=14, fill=_FELT_DARK
     )
-    breakdown = breakdown_text(score, lang)
+    breakdown = score_text(score, lang)
     size = _shrink(breakdown, 34, inner - 12)
     _draw_text(canvas, (_MARGIN + 6, box_y + 36), breakdown, size, _TEXT, bold=True)
     return canvas

@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Lang, decimal, percent, seat_letter, seat_name, t
+from bot.i18n import Lang, decimal, percent, score_text, seat_letter, seat_name, t
 from bot.ratings import Rating
 from bot.replay import DealStart, Final, Step
 from bot.store import FinishedGame, LeaderboardRow, PlayerStats
@@ -29,7 +29,6 @@ from engine.dupe import (
     TRICKS,
     DealResult,
     DupeView,
-    HandScore,
     Phase,
     TrickRecord,
     seat_of_suit,
@@ -48,7 +47,6 @@ __all__ = [
     "player_stats",
     "replay_step",
     "rules_text",
-    "score_text",
     "table_message",
     "turn_index",
 ]
@@ -56,7 +54,7 @@ __all__ = [
 COLOUR = discord.Colour(0x2E7D32)
 MEMORY_RULES = ("strict", "open")
 SORTS = ("rating", "wins", "points")
-GAMES = ("dupe",)
+GAMES = ("dupe",)  # each named by common.game_<game>
 
 
 def _memory(lang: Lang, memory: str) -> str:
@@ -64,7 +62,7 @@ def _memory(lang: Lang, memory: str) -> str:
 
 
 def _game(lang: Lang, game: str) -> str:
-    return t(lang, f"render.game_{game}") if game in GAMES else game
+    return t(lang, f"common.game_{game}") if game in GAMES else game
 
 
 def _and(lang: Lang, names: Sequence[str]) -> str:
@@ -133,26 +131,6 @@ def _trick_line(trick: TrickRecord, seats: Mapping[int, SeatInfo], lang: Lang = 
     gave = ", ".join(f"{seat_letter(lang, s)} {trick.received[s]}" for s in range(4))
     taken = t(lang, "render.trick_taken", taker=seat_name(lang, trick.taker), gave=gave)
     return f"{played}\n{taken}"
-
-
-def score_text(score: HandScore, lang: Lang = "en") -> str:
-    """Return a won hand's score with its breakdown, as ``str(score)`` writes it in
-    English: ``5♠ × 3 (9–J) + 6 (Ks) = 21``."""
-    if score.sequence:
-        seq = f"{score.sequence[0].symbol}–{score.sequence[-1].symbol}"
-    else:
-        seq = t(lang, "render.score_no_sequence")
-    text = (
-        f"{score.suit_length}{score.longest_suit.symbol} × {score.sequence_length} ({seq})"
-        f" + {score.bonus}"
-    )
-    if score.sets:
-        parts = [
-            t(lang, "render.score_three" if count == 3 else "render.score_four", rank=rank.symbol)
-            for rank, count in score.sets
-        ]
-        text += f" ({', '.join(parts)})"
-    return f"{text} = {score.total}"
 
 
 @dataclass(slots=True)

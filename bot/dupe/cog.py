@@ -55,7 +55,7 @@ OPTION_TEXT = {
     "seating": command_text("commands.seating_description"),
     "pictures": command_text("commands.pictures_description"),
 }
-GAME_CHOICES = [app_commands.Choice(name=command_text("commands.game_dupe"), value="dupe")]
+GAME_CHOICES = [app_commands.Choice(name=command_text("common.game_dupe"), value="dupe")]
 SORT_CHOICES = [
     app_commands.Choice(name=command_text("commands.sort_rating"), value="rating"),
     app_commands.Choice(name=command_text("commands.sort_wins"), value="wins"),
@@ -106,17 +106,25 @@ class DupeCog(
         chosen = _chosen(memory, turn_time, computers, seating, pictures)
         await self.bot.dupe.safely(interaction, self._start(interaction, chosen))
 
-    async def _start(self, interaction: discord.Interaction, chosen: dict[str, Any]) -> None:
+    async def _table_defaults(
+        self, guild_id: int | None, server: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Return the options a new table gets when /dupe start chooses none: this bot's
+        settings, overridden by the server's defaults (``server``, read if not given)."""
         settings = self.bot.settings
-        options: dict[str, Any] = {
+        if server is None:
+            server = await self.bot.store.defaults(guild_id) if guild_id is not None else {}
+        return {
             "memory": "strict",
             "turn_seconds": settings.turn_seconds,
             "level": settings.computer_level,
             "seating": "join",
             "pictures": settings.pictures,
+            **server,
         }
-        if interaction.guild_id is not None:
-            options.update(await self.bot.store.defaults(interaction.guild_id))
+
+    async def _start(self, interaction: discord.Interaction, chosen: dict[str, Any]) -> None:
+        options = await self._table_defaults(interaction.guild_id)
         options.update(chosen)
         await self.bot.dupe.start_table(interaction, TableOptions.from_json(options))
 
@@ -159,13 +167,7 @@ class DupeCog(
             await store.set_defaults(
                 guild_id, current, interaction.user.id, discord.utils.utcnow().timestamp()
             )
-        settings = self.bot.settings
-        shown = {
-            "turn_seconds": settings.turn_seconds,
-            "level": settings.computer_level,
-            "pictures": settings.pictures,
-            **current,
-        }
+        shown = await self._table_defaults(guild_id, current)
         lang = lang_of(interaction.locale)
         await interaction.response.send_message(
             render.defaults_text(shown, changed=bool(chosen), lang=lang), ephemeral=True
@@ -197,10 +199,7 @@ class DupeCog(
         (unless the server's defaults or this bot turn pictures off) as a picture."""
         lang = lang_of(interaction.locale)
         text = render.rules_text(lang=lang) + "\n\n" + pictures.rules_example_caption(lang)
-        drawn = self.bot.settings.pictures
-        if interaction.guild_id is not None:
-            drawn = (await self.bot.store.defaults(interaction.guild_id)).get("pictures", drawn)
-        if not drawn:
+        if not (await self._table_defaults(interaction.guild_id))["pictures"]:
             await interaction.response.send_message(text, ephemeral=True)
             return
         data = await pictures.render_off_loop(pictures.rules_example_picture, lang)
@@ -327,6 +326,7 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
         pages = max(1, -(-total // PAGE_SIZE))
         if page >= pages:
             raise UserError("cog.leaderboard_page_gone")
+        lang = lang_of(interaction.locale)
         embed = render.leaderboard_page(
             rows,
             game=game,
@@ -335,21 +335,20 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
             pages=pages,
             first_place=page * PAGE_SIZE + 1,
             viewer_id=interaction.user.id,
-            lang=lang_of(interaction.locale),
+            lang=lang,
         )
         view = discord.ui.View(timeout=None)
         if pages > 1:
-            lang = lang_of(interaction.locale)
             view.add_item(
                 discord.ui.Button(
-                    label=t(lang, "cog.leaderboard_previous"),
+                    label=t(lang, "render.button_previous"),
                     custom_id=f"lb:{guild_id}:{game}:{sort}:{max(page - 1, 0)}",
                     disabled=page == 0,
                 )
             )
             view.add_item(
                 discord.ui.Button(
-                    label=t(lang, "cog.leaderboard_next"),
+                    label=t(lang, "render.button_next"),
                     custom_id=f"lb:{guild_id}:{game}:{sort}:{min(page + 1, pages - 1)}",
                     disabled=page >= pages - 1,
                 )

@@ -30,7 +30,7 @@ def english_pieces(shortest: int = 10) -> frozenset[str]:
         for text in _texts(texts["en"]):
             for literal, _, _, _ in string.Formatter().parse(text):
                 for line in literal.splitlines():
-                    piece = line.strip(" *_`()[]:·—,.!?\u2026")
+                    piece = line.strip()
                     if len(piece) >= shortest and _WORD.search(piece) and piece not in german:
                         pieces.add(piece)
     return frozenset(pieces)

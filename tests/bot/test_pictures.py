@@ -9,11 +9,10 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot import pictures
-from bot.i18n import t
+from bot.i18n import score_text, t
 from bot.pictures import (
     CARD_SIZE,
     RULES_EXAMPLE,
-    breakdown_text,
     hand_picture,
     picture_filename,
     render_off_loop,
@@ -344,12 +343,12 @@ def test_breakdown_is_the_engines_in_english_and_translated_in_german(
     hands += [tuple(parse_cards("2S 2H 2D 2C 5S 5H 5D 5C 8S 8H 8D 8C JS")), tuple(DECK)]
     for hand in hands:
         score = score_hand(hand)
-        assert breakdown_text(score) == str(score)
-        german = breakdown_text(score, "de")
+        assert score_text(score) == str(score)
+        german = score_text(score, "de")
         assert german.endswith(f"= {score.total}")
         assert "four" not in german and "no sequence" not in german
     worst = score_hand(parse_cards("2S 2H 2D 2C 5S 5H 5D 5C 8S 8H 8D 8C JS"))
-    assert breakdown_text(worst, "de") == "4♠ × 1 (keine Folge) + 24 (vier 8, vier 5, vier 2) = 28"
+    assert score_text(worst, "de") == "4♠ × 1 (keine Folge) + 24 (vier 8, vier 5, vier 2) = 28"
 
 
 # --------------------------------------------------------------------------------------
@@ -366,8 +365,8 @@ def test_rules_example_scores_31_by_the_engine_as_the_rules_say() -> None:
     assert score.sequence_length == 5 and score.sequence[0] == Rank.TEN
     assert score.bonus == 6 and score.sets == ((Rank.FOUR, 3),)
     # The rules' own display of this hand.
-    assert breakdown_text(score) == "5♦ × 5 (10–A) + 6 (4s) = 31"
-    assert breakdown_text(score, "de") == "5♦ × 5 (10–A) + 6 (drei 4) = 31"
+    assert score_text(score) == "5♦ × 5 (10–A) + 6 (4s) = 31"
+    assert score_text(score, "de") == "5♦ × 5 (10–A) + 6 (drei 4) = 31"
 
 
 def test_rules_example_picture_in_both_languages() -> None:

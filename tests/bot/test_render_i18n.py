@@ -4,7 +4,6 @@ slips through, custom ids do not change with the language, and Discord's limits 
 from __future__ import annotations
 
 import random
-import string
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -13,7 +12,7 @@ import discord
 import pytest
 
 from bot import i18n, render
-from bot.i18n import Lang, catalogue
+from bot.i18n import Lang
 from bot.ratings import Rating
 from bot.render import Rendered, SeatInfo, TableInfo
 from bot.replay import replay_steps
@@ -28,6 +27,7 @@ from engine.dupe import (
     new_game,
     score_hand,
 )
+from tests.bot.i18n_scan import english_in, english_pieces
 
 SEATS = {
     0: SeatInfo("Ada", user_id=101),
@@ -232,33 +232,6 @@ def _custom_ids(output: Any) -> list[str | None]:
     return [button.custom_id for button in _buttons(output.view)]
 
 
-def _pieces(entry: i18n.Entry) -> set[str]:
-    forms = [entry] if isinstance(entry, str) else list(entry.values())
-    return {
-        literal.strip()
-        for form in forms
-        for literal, *_ in string.Formatter().parse(form)
-        if len(literal.strip()) >= 10
-    }
-
-
-def _english_pieces() -> set[str]:
-    """Return the English parts, at least ten characters between format fields, of every
-    text ``render`` uses that German writes otherwise."""
-    pieces: set[str] = set()
-    for key, texts in catalogue().items():
-        if key.split(".")[0] not in ("render", "common"):
-            continue
-        german = texts["de"]
-        german_forms = [german] if isinstance(german, str) else list(german.values())
-        pieces |= {
-            piece
-            for piece in _pieces(texts["en"])
-            if not any(piece in form for form in german_forms)
-        }
-    return pieces
-
-
 @pytest.fixture(scope="module")
 def english() -> list[tuple[str, Any]]:
     return scenarios(render, lang="en")
@@ -307,14 +280,13 @@ def test_the_default_language_is_english(english: list[tuple[str, Any]]) -> None
 
 
 def test_no_english_sentence_reaches_a_german_message(german: list[tuple[str, Any]]) -> None:
-    pieces = _english_pieces()
+    pieces = english_pieces()
     assert "No finished games in this server yet." in pieces
     leaks = [
         (name, piece)
         for name, output in german
         for text in _texts(output)
-        for piece in pieces
-        if piece in text
+        for piece, _ in english_in([text])
     ]
     assert leaks == []
 
@@ -389,12 +361,12 @@ def test_a_scores_breakdown_in_english_is_the_engines() -> None:
     for _ in range(300):
         hand = rng.sample(deck, rng.randint(1, 20))
         score = score_hand(hand)
-        assert render.score_text(score) == str(score)
+        assert i18n.score_text(score) == str(score)
     kings = [Card(Rank.KING, suit) for suit in Suit]
     fours = score_hand([*kings, Card(Rank.TWO, Suit.CLUBS)])
-    assert render.score_text(fours, "de") == "2♣ × 1 (keine Folge) + 8 (vier K) = 10"
+    assert i18n.score_text(fours, "de") == "2♣ × 1 (keine Folge) + 8 (vier K) = 10"
     threes = score_hand([*kings[:3], Card(Rank.FIVE, Suit.CLUBS)])
-    assert "(drei K)" in render.score_text(threes, "de")
+    assert "(drei K)" in i18n.score_text(threes, "de")
 
 
 def test_numbers_in_german_have_a_decimal_comma() -> None:
