@@ -1,0 +1,259 @@
+"""The protocols every game implements, and the pieces they share.
+
+A :class:`Game` is the static description of one game (OpenSpiel's ``Game``, boardgame.io's
+``Game``): its name, how many players it seats, its options, how to start, replay and read
+moves, and its computer players. A :class:`State` is one position of one game in progress
+(OpenSpiel's ``State``): who must decide (:attr:`State.to_act`), what each seat may do
+(:meth:`State.legal_actions`), what each seat may know (:meth:`State.view`), and how it ends
+(:meth:`State.result`). The bot and the shells (``python -m engine.simulate|play <game>``)
+speak only these protocols, so a game joins them by being added to :mod:`engine.games`.
+
+Seats are ints ``0..n-1``. A *hand* seat is where cards are held; a *player* is who decides.
+In most games they are the same; where they are not (whist's dummies, a dead hand),
+:meth:`State.controller` names the seat whose player decides for a hand, and
+:meth:`State.player_at` the player sitting at a seat.
+
+All chance comes from the seed given to :meth:`Game.new_game` (drawn at once, or later from
+the seed and a deal counter), so :meth:`Game.replay` rebuilds any game from its move log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+
+from engine.errors import OptionsError
+
+__all__ = [
+    "Action",
+    "Game",
+    "GameResult",
+    "Move",
+    "Player",
+    "State",
+    "Terminal",
+    "View",
+    "options_from_json",
+    "options_to_json",
+]
+
+OptionsT = TypeVar("OptionsT")
+
+
+@runtime_checkable
+class Action(Protocol):
+    """An action of some game: an immutable, hashable value whose ``str`` is its notation."""
+
+    def __hash__(self) -> int: ...
+
+    def __str__(self) -> str: ...
+
+
+class Move(Protocol):
+    """One entry of a move log: ``seat`` did ``action``; ``str(move)`` is its notation."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def action(self) -> Any: ...
+
+    def __str__(self) -> str: ...
+
+
+class View(Protocol):
+    """What one seat (or, with ``seat`` ``None``, everyone) may know, and nothing else."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the view as plain JSON-ready data."""
+        ...
+
+
+class GameResult(NamedTuple):
+    """How a finished game ended, per player (``players`` of them).
+
+    ``scores[p]`` is player ``p``'s final score in the game's own unit; ``winners`` the players
+    sharing the win (ties share it). ``rounds[p]`` is what the player earned in each scored
+    round (a deal, a game of a rubber…), for the history; it may be empty.
+    """
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    rounds: tuple[tuple[int, ...], ...] = ()
+
+    def share(self, player: int) -> float:
+        """Return the player's share of the win: ``1/len(winners)`` for a winner, else 0."""
+        return 1 / len(self.winners) if player in self.winners else 0.0
+
+
+@runtime_checkable
+class State(Protocol):
+    """One game in progress. It changes only through :meth:`apply`."""
+
+    seed: int
+
+    @property
+    def options(self) -> Any: ...
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Return the seats the game waits for, in seat order (several for a simultaneous
+        decision). Other seats may still have legal actions out of turn (an announcement):
+        :meth:`legal_actions` is the authority."""
+        ...
+
+    @property
+    def turn(self) -> int:
+        """Return the decision point: it rises each time the game starts waiting for a new
+        decision (buttons carry it, turn timers restart on it) and never falls."""
+        ...
+
+    @property
+    def moves(self) -> tuple[Any, ...]:
+        """Return the move log since the start of the game."""
+        ...
+
+    @property
+    def move_count(self) -> int:
+        """Return ``len(moves)``, cheaply."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether the game has ended."""
+        ...
+
+    @property
+    def players(self) -> int:
+        """Return the number of players."""
+        ...
+
+    def legal_actions(self, seat: int) -> tuple[Any, ...]:
+        """Return the seat's legal actions now, sorted; ``()`` when it has nothing to do."""
+        ...
+
+    def apply(self, seat: int, action: Any) -> None:
+        """Let ``seat`` take ``action``; raise an ``EngineError`` and change nothing if it
+        may not."""
+        ...
+
+    def view(self, seat: int) -> Any:
+        """Return everything ``seat`` (and the player deciding for it) may know now."""
+        ...
+
+    def public_view(self) -> Any:
+        """Return what everyone may know now, spectators included."""
+        ...
+
+    def result(self) -> GameResult:
+        """Return how the game ended (before the end: the standings so far, no winners)."""
+        ...
+
+    def controller(self, seat: int) -> int | None:
+        """Return the seat whose player decides for the hand at ``seat`` (``None``: nobody)."""
+        ...
+
+    def player_at(self, seat: int) -> int | None:
+        """Return the player sitting at ``seat`` (``None``: a hand nobody sits at)."""
+        ...
+
+    def clone(self) -> Any:
+        """Return an independent copy."""
+        ...
+
+
+class Player(Protocol):
+    """A computer player for one seat of one game. It sees only views, never the state."""
+
+    name: str
+
+    def observe(self, view: Any) -> None:
+        """Take in what ``view`` shows without acting (to catch up on a game in progress)."""
+        ...
+
+    def act(self, view: Any) -> Any:
+        """Return a legal action for the seat whose view this is."""
+        ...
+
+
+class Terminal(Protocol):
+    """A game's text table for ``python -m engine.play <game>``."""
+
+    def run(
+        self,
+        *,
+        seed: int,
+        options: Any,
+        human: int,
+        levels: Sequence[str],
+        read: Callable[[str], str],
+        write: Callable[[str], None],
+    ) -> int:
+        """Play one game at a text table; return the exit code."""
+        ...
+
+
+class Game(Protocol):
+    """The static description of one game."""
+
+    name: str
+    """The registry name, lower case: ``dupe``, ``doppelkopf`` …"""
+    title: str
+    """The game's name as players write it."""
+    options_type: type
+    """A frozen dataclass; its constructor raises ``OptionsError`` on a value not offered."""
+    levels: Mapping[str, Callable[[int], Player]]
+    """Computer players by level name, weakest first; each is built from a seed."""
+    default_level: str
+
+    def player_counts(self, options: Any) -> tuple[int, ...]:
+        """Return the numbers of players these options allow, smallest first."""
+        ...
+
+    def seated(self, options: Any, players: int) -> Any:
+        """Return ``options`` fitted to ``players`` players, or raise ``OptionsError``."""
+        ...
+
+    def new_game(self, seed: int, options: Any = None) -> Any:
+        """Return a new game dealt from ``seed`` (``None``: the default options)."""
+        ...
+
+    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> Any:
+        """Return the state reached by ``moves`` (objects or their text) from the start."""
+        ...
+
+    def parse_move(self, text: str) -> Any:
+        """Return the move written as ``str(move)``; raise ``ParseError`` otherwise."""
+        ...
+
+    def parse_action(self, text: str) -> Any:
+        """Return the action written as ``str(action)``; raise ``ParseError`` otherwise."""
+        ...
+
+    def secrets(self, state: Any, seat: int) -> frozenset[str]:
+        """Return texts only ``seat`` may see now (card codes in a hidden hand, a secret
+        choice); no other seat's view, nor the public view, may contain any of them."""
+        ...
+
+    def terminal(self) -> Terminal:
+        """Return the game's text table."""
+        ...
+
+
+def options_to_json(options: Any) -> dict[str, Any]:
+    """Return a dataclass of options as plain JSON-ready data."""
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+
+
+def options_from_json(options_type: type[OptionsT], data: Mapping[str, Any]) -> OptionsT:
+    """Return options of ``options_type`` from stored data; unknown keys raise ``OptionsError``,
+    missing keys take their defaults."""
+    names = {f.name for f in dataclasses.fields(options_type)}  # type: ignore[arg-type]
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise OptionsError(f"Unknown option(s): {', '.join(unknown)}.", reason="unknown-option")
+    return options_type(**dict(data))
