@@ -1,0 +1,230 @@
+"""What a game's bot package provides: its :class:`GameUI`.
+
+The bot core (tables, lobby, timers, the store, the outbox, restarts, leaderboards,
+history, replays, help) knows no game. Everything a game shows or reads on Discord comes
+from its ``GameUI``: seat names, its own ``/<game> start`` options, the public table
+message, a seat's private hand with its controls, the public posts a change makes due
+(a deal's scoring…), replay steps, rules, and optional pictures. A game package returns
+values — messages, actions, picture thunks — and never calls the controller, the store or
+Discord; boardgame.io's ``Game`` and its game-agnostic server have this shape.
+
+Messages are :class:`Rendered` values built from views only (``state.view(seat)`` for a
+private message, ``state.public_view()`` for a public one), so what a message can show is
+what the engine lets its audience know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+import discord
+
+from bot.i18n import Lang, Text
+
+__all__ = [
+    "Choice",
+    "GameUI",
+    "OptionSpec",
+    "Picture",
+    "Post",
+    "Rendered",
+    "SeatInfo",
+    "Step",
+    "TableInfo",
+    "finished_view",
+]
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """How a seat is shown: the member's name or the computer player's level."""
+
+    name: str
+    user_id: int | None = None
+    level: str | None = None
+
+    @property
+    def label(self) -> str:
+        """Return the name as shown at the table."""
+        return f"🤖 {self.name}" if self.user_id is None else self.name
+
+
+def finished_view(view: discord.ui.View) -> discord.ui.View:
+    """Return ``view`` stopped: our buttons are dispatched by ``DynamicItem`` templates
+    registered once on the bot, so a view must not be stored per message (it would be
+    kept forever)."""
+    view.stop()
+    return view
+
+
+@dataclass(slots=True)
+class Rendered:
+    """A message to send or edit: content, embeds and a finished (never stored) view."""
+
+    content: str | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+    def buttons(self) -> discord.ui.View:
+        """Return the view to send (an empty one clears a message's buttons)."""
+        return self.view if self.view is not None else finished_view(discord.ui.View())
+
+
+@dataclass(slots=True)
+class TableInfo:
+    """What a table's messages need besides the view: who sits where and the house rules."""
+
+    game_id: int
+    host_id: int
+    seats: dict[int, SeatInfo]
+    game_options: Any
+    turn_seconds: int = 120
+    level: str | None = "expert"
+    warned: Sequence[int] = ()
+    deadline: float | None = None
+    status: str = "playing"
+    pictures: bool = True
+    seating: str = "join"
+    rematch_of: int | None = None
+    invited: Sequence[tuple[int, int, str]] = ()
+
+
+class Step(NamedTuple):
+    """A control that does not act yet: the hand is shown again with ``pending`` (the next
+    step of a multi-step choice, carried in the controls' payloads)."""
+
+    pending: str
+
+
+Picture = Callable[[], bytes]
+"""A picture's PNG, drawn when called (in the drawing thread, see ``bot.pictures``)."""
+
+
+class Post(NamedTuple):
+    """A public message owed to the channel, with an optional picture and its file name."""
+
+    message: Rendered
+    picture: Picture | None = None
+    filename: str = "picture.png"
+
+
+class Choice(NamedTuple):
+    """One choice of a slash command option: the catalogue key of its name, and its value."""
+
+    key: str
+    value: str | int
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of ``/<game> start`` (and ``/<game> defaults``): ``name`` is the engine
+    option's field; names and descriptions come from the catalogue."""
+
+    name: str
+    name_key: str
+    description_key: str
+    choices: tuple[Choice, ...]
+
+
+class GameUI(Protocol):
+    """A game's Discord side. See the module docstring."""
+
+    name: str
+    """The registry name, as in ``engine.games`` (``dupe``)."""
+    game: Any
+    """The engine's ``Game``."""
+    colour: discord.Colour
+    options: tuple[OptionSpec, ...]
+    """The game's own options of ``/<game> start``, after the shared ones."""
+
+    def seat_name(self, lang: Lang, seat: int, players: int) -> str:
+        """Return the seat's name (``North``), in ``lang``."""
+        ...
+
+    def seat_mark(self, seat: int, players: int) -> str:
+        """Return a short mark shown before the seat's name (Dupe: its suit), or ``""``."""
+        ...
+
+    def options_text(self, options: Any, lang: Lang) -> str:
+        """Return the game's options in force, as the table's rules line shows them."""
+        ...
+
+    def table_message(self, info: TableInfo, view: Any, lang: Lang) -> Rendered:
+        """Return the public table message (no lobby, no cancelled table)."""
+        ...
+
+    def hand_message(
+        self,
+        info: TableInfo,
+        view: Any,
+        turn: int,
+        lang: Lang,
+        *,
+        pending: str = "",
+        notice: str | None = None,
+    ) -> Rendered:
+        """Return the seat's private message with its controls (custom ids from
+        ``bot.ids.control``); ``notice`` is already written in ``lang``."""
+        ...
+
+    def control(self, view: Any, payload: str, pending: str) -> Any:
+        """Return the action a private control means, or a :class:`Step`; raise
+        ``UserError`` for a payload that means nothing now."""
+        ...
+
+    def refusal(self, error: Exception) -> Text:
+        """Return the sentence for an engine refusal (by its ``reason`` and ``params``)."""
+        ...
+
+    def stand_in(self, action: Any, lang: Lang) -> str:
+        """Return what a computer did for an absent member (``chose 5♥``)."""
+        ...
+
+    def owed(self, before: Any, after: Any) -> list[str]:
+        """Return the public posts the change from ``before`` to ``after`` makes due, by
+        key (``deal1``); the core adds the final standings and the last table edit."""
+        ...
+
+    def post(self, info: TableInfo, state: Any, key: str, names: Sequence[str], lang: Lang) -> Post:
+        """Return the public post ``key`` (see :meth:`owed`); the state is the table's."""
+        ...
+
+    def table_picture(
+        self, info: TableInfo, view: Any, names: Sequence[str], lang: Lang
+    ) -> tuple[Any, Picture] | None:
+        """Return the picture the table message carries, with a key that changes when the
+        picture does, or ``None``."""
+        ...
+
+    def hand_picture(self, view: Any, lang: Lang) -> tuple[str, Picture] | None:
+        """Return a caption and a picture of the seat's own cards, or ``None``."""
+        ...
+
+    def rules(self, lang: Lang, pictures: bool) -> tuple[str, Picture | None]:
+        """Return the rules summary and an optional picture."""
+        ...
+
+    def replay_steps(self, seed: int, options: Any, moves: Sequence[str]) -> list[Any]:
+        """Return a finished game's replay steps (each shown by :meth:`replay_page`)."""
+        ...
+
+    def replay_page(
+        self,
+        game_id: int,
+        steps: Sequence[Any],
+        index: int,
+        seats: Mapping[int, SeatInfo],
+        lang: Lang,
+    ) -> Rendered:
+        """Return the replay page of step ``index``."""
+        ...
+
+    def legacy_id(self, custom_id: str) -> Any:
+        """Return what an id from before ``bot.ids`` means (``bot.ids.Parsed``), or ``None``."""
+        ...
+
+    def legacy_turn(self, state: Any) -> int:
+        """Return the decision point as legacy ids counted it."""
+        ...

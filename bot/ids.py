@@ -1,0 +1,142 @@
+"""Custom ids: every button's meaning, built and parsed here and nowhere else.
+
+A custom id carries everything a button means, so a button pressed after a restart, or on
+a message sent days ago, is understood exactly (discord.py's ``DynamicItem`` pattern);
+whether it is still valid is decided when it is pressed, never by the id alone. Discord
+allows 100 characters; ours stay well below (a table id has at most 18 digits):
+
+- ``t:<table>:<what>`` a table-wide button: ``join leave addcpu start cancel`` in the lobby,
+  ``hand`` (a fresh private hand), ``refresh`` (the private message pressed, brought up to
+  date), ``pic`` (a picture of one's hand), ``rematch``;
+- ``g:<table>:<seat>:<turn>:<payload>`` a private control of one seat at one decision
+  point (``turn``, see ``engine.game.State.turn``); the payload is the game's own
+  (``p5H`` plays ♥5 in Dupe), letters, digits and ``, . _ + = -`` only;
+- ``lb:<guild>:<game>:<sort>:<page>`` a leaderboard page;
+- ``rp:<table>:<step>:<tag>`` a replay page.
+
+Ids from before this scheme (``dupe:play:…``) are a game's own affair: its bot package
+reads them (``GameUI.legacy_id``) into these same values.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+__all__ = [
+    "MAX_LENGTH",
+    "TABLE_BUTTONS",
+    "Control",
+    "LeaderboardPage",
+    "Parsed",
+    "ReplayPage",
+    "TableButton",
+    "control",
+    "leaderboard",
+    "parse",
+    "replay",
+    "table_button",
+]
+
+MAX_LENGTH = 100
+"""Discord's limit for a custom id."""
+TABLE_BUTTONS = ("join", "leave", "addcpu", "start", "cancel", "hand", "refresh", "pic", "rematch")
+PAYLOAD = r"[A-Za-z0-9,._+=\-]{0,64}"
+SORTS = ("rating", "wins", "points")
+
+
+class TableButton(NamedTuple):
+    """A table-wide button: ``what`` is one of :data:`TABLE_BUTTONS`."""
+
+    table: int
+    what: str
+
+
+class Control(NamedTuple):
+    """A private control of ``seat`` at decision point ``turn``; ``payload`` is the game's.
+
+    ``legacy`` marks an id from before this scheme, whose ``turn`` counts what the game
+    counted then (Dupe: the trick's number in the game); see ``GameUI.legacy_turn``.
+    """
+
+    table: int
+    seat: int
+    turn: int
+    payload: str
+    legacy: bool = False
+
+
+class LeaderboardPage(NamedTuple):
+    """A page of a server's leaderboard of one game, sorted by ``sort``."""
+
+    guild: int
+    game: str
+    sort: str
+    page: int
+
+
+class ReplayPage(NamedTuple):
+    """A step of a finished game's replay; ``tag`` says which button (``p n d1…``)."""
+
+    table: int
+    step: int
+    tag: str
+
+
+Parsed = TableButton | Control | LeaderboardPage | ReplayPage
+
+_ID = r"\d{1,18}"
+TABLE_RE = re.compile(rf"t:(?P<table>{_ID}):(?P<what>{'|'.join(TABLE_BUTTONS)})")
+CONTROL_RE = re.compile(
+    rf"g:(?P<table>{_ID}):(?P<seat>\d{{1,2}}):(?P<turn>\d{{1,6}}):(?P<payload>{PAYLOAD})"
+)
+LEADERBOARD_RE = re.compile(
+    rf"lb:(?P<guild>\d{{1,20}})(?::(?P<game>[a-z_]{{1,20}}):(?P<sort>{'|'.join(SORTS)}))?"
+    r":(?P<page>\d{1,6})"
+)
+REPLAY_RE = re.compile(rf"rp:(?P<table>{_ID}):(?P<step>\d{{1,5}}):(?P<tag>p|n|r|d\d{{1,3}})")
+
+
+def table_button(table: int, what: str) -> str:
+    """Return the custom id of a table-wide button."""
+    if what not in TABLE_BUTTONS:
+        raise ValueError(f"{what!r} is not a table button")
+    return f"t:{table}:{what}"
+
+
+def control(table: int, seat: int, turn: int, payload: str) -> str:
+    """Return the custom id of a private control; the payload must fit :data:`PAYLOAD`."""
+    custom_id = f"g:{table}:{seat}:{turn}:{payload}"
+    if CONTROL_RE.fullmatch(custom_id) is None:
+        raise ValueError(f"{payload!r} cannot be a control's payload")
+    return custom_id
+
+
+def leaderboard(guild: int, game: str, sort: str, page: int) -> str:
+    """Return the custom id of a leaderboard page button."""
+    return f"lb:{guild}:{game}:{sort}:{page}"
+
+
+def replay(table: int, step: int, tag: str) -> str:
+    """Return the custom id of a replay button."""
+    return f"rp:{table}:{step}:{tag}"
+
+
+def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
+    """Return what ``custom_id`` means, or ``None`` if it is none of ours.
+
+    A leaderboard id without a game (from before there were several) is ``default_game``'s.
+    """
+    if len(custom_id) > MAX_LENGTH:
+        return None
+    if m := CONTROL_RE.fullmatch(custom_id):
+        return Control(int(m["table"]), int(m["seat"]), int(m["turn"]), m["payload"])
+    if m := TABLE_RE.fullmatch(custom_id):
+        return TableButton(int(m["table"]), m["what"])
+    if m := LEADERBOARD_RE.fullmatch(custom_id):
+        return LeaderboardPage(
+            int(m["guild"]), m["game"] or default_game, m["sort"] or "points", int(m["page"])
+        )
+    if m := REPLAY_RE.fullmatch(custom_id):
+        return ReplayPage(int(m["table"]), int(m["step"]), m["tag"])
+    return None

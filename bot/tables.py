@@ -1,0 +1,856 @@
+"""Live tables of every game: one lock each; load → apply → commit → report.
+
+This module knows no game and no Discord. A table's game is an engine ``Game`` (see
+``engine/game.py``) found through its bot package (``bot.games``). Every change to a table
+happens under that table's ``asyncio.Lock``: the engine checks the action on a copy of the
+state, computer players act on the copy until a member must decide, the new moves (and, at
+the end, the scores) are committed in one transaction, and only then does the copy become
+the table's state and the caller learn what happened (an :class:`Outcome`) to show it. A
+failed write leaves the table exactly as it was.
+
+Deadlines are absolute times in the database. The bot's :class:`~bot.scheduler.Scheduler`
+holds one turn job per table: it warns once, then lets a computer player decide for each
+member who has not acted, for that one decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import logging
+import random
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.game import GameUI
+from bot.i18n import Text
+from bot.scheduler import Scheduler
+from bot.store import GameRecord, LiveTableExistsError, SeatRecord, SeatResult, Store
+from engine.errors import EngineError, OptionsError
+from engine.game import Player, options_from_json
+
+__all__ = [
+    "Outcome",
+    "Table",
+    "TableOptions",
+    "Tables",
+    "UserError",
+]
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+GameLookup = Callable[[str], GameUI]
+
+
+class UserError(Exception):
+    """A refused request: ``text`` is the private reply the member gets, in their own
+    language (a catalogue key and its parameters, see :mod:`bot.i18n`); ``str()`` is the
+    English sentence, for logs."""
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        self.text = Text(key, **params)
+        super().__init__(key)
+
+    @classmethod
+    def of(cls, text: Text) -> UserError:
+        """Return the error that answers with ``text``."""
+        return cls(text.key, **text.params)
+
+    def __str__(self) -> str:
+        try:
+            return str(self.text)
+        except (KeyError, IndexError, ValueError):  # not in the catalogue: say what it is
+            return f"{self.text.key} {self.text.params}" if self.text.params else self.text.key
+
+
+@dataclass(slots=True, frozen=True)
+class TableOptions:
+    """A table's house rules, chosen at ``/<game> start``: the shared ones, and the game's
+    own (``game``: the engine's options, as stored)."""
+
+    game: Mapping[str, Any] = field(default_factory=dict)
+    turn_seconds: int = 120
+    level: str | None = "expert"
+    pictures: bool = True
+    seating: str = "join"  # "join": seats in the order members joined; "random": shuffled
+    rematch_of: int | None = None  # the finished game this table replays with a new deal
+    invited: tuple[tuple[int, int, str], ...] = ()  # a rematch's members: (seat, id, name)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the options as stored."""
+        return {
+            "game": dict(self.game),
+            "turn_seconds": self.turn_seconds,
+            "level": self.level,
+            "pictures": self.pictures,
+            "seating": self.seating,
+            "rematch_of": self.rematch_of,
+            "invited": [list(entry) for entry in self.invited],
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any], game_fields: tuple[str, ...] = ()) -> TableOptions:
+        """Return options read back from the database. Rows written before tables had
+        several games keep the game's options at the top level: ``game_fields`` names them."""
+        game = data.get("game")
+        if not isinstance(game, Mapping):
+            game = {k: data[k] for k in game_fields if k in data}
+        return TableOptions(
+            game=dict(game),
+            turn_seconds=int(data.get("turn_seconds", 120)),
+            level=data.get("level"),
+            pictures=bool(data.get("pictures", True)),
+            seating="random" if data.get("seating") == "random" else "join",
+            rematch_of=data.get("rematch_of"),
+            invited=tuple(
+                (int(seat), int(user), str(name)) for seat, user, name in data.get("invited") or ()
+            ),
+        )
+
+
+def engine_options(ui: GameUI, options: TableOptions, players: int | None = None) -> Any:
+    """Return the engine's options for a table (fitted to ``players`` when given)."""
+    engine = options_from_json(ui.game.options_type, options.game)
+    return engine if players is None else ui.game.seated(engine, players)
+
+
+def game_fields(ui: GameUI) -> tuple[str, ...]:
+    """Return the names of the game's engine options."""
+    return tuple(f.name for f in dataclasses.fields(ui.game.options_type))
+
+
+@dataclass(eq=False)
+class Table:
+    """One table in memory: its record, seats, engine state and computer players."""
+
+    id: int
+    ui: GameUI
+    guild_id: int
+    channel_id: int
+    host_id: int
+    seed: int
+    options: TableOptions
+    status: str
+    message_id: int | None = None
+    deadline: float | None = None
+    warned: bool = False
+    seats: dict[int, SeatRecord] = field(default_factory=dict)
+    players: dict[int, Player] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Public posts owed to the channel (a game's own, e.g. ``deal<n>`` scorings; ``end``
+    # standings; the ``table`` message's last edit), and whether the table message shows
+    # fewer moves than were made, as the database had them at load: what a restart still
+    # has to send.
+    owed: list[str] = field(default_factory=list)
+    message_stale: bool = False
+    _state: Any = field(default=None, repr=False)
+    # Set for a table loaded at start: rebuilds its state and players on first use, so a
+    # restart with many live tables answers at once instead of replaying every game first.
+    _restore: Callable[[Table], None] | None = field(default=None, repr=False)
+
+    @property
+    def game(self) -> str:
+        """Return the game's registry name."""
+        return self.ui.name
+
+    @property
+    def state(self) -> Any:
+        """Return the engine state (``None`` in the lobby), replaying the log if needed."""
+        restore = self._restore
+        if restore is not None:
+            self._restore = None
+            restore(self)
+        return self._state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._restore = None
+        self._state = value
+
+    @property
+    def max_seats(self) -> int:
+        """Return how many seats the lobby offers: the most the game's options allow."""
+        counts: tuple[int, ...] = self.ui.game.player_counts(engine_options(self.ui, self.options))
+        return max(counts)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat the member holds at this table, if any."""
+        for seat, record in self.seats.items():
+            if record.user_id == user_id:
+                return seat
+        return None
+
+    def human_seats(self) -> list[int]:
+        """Return the seats members hold."""
+        return sorted(s for s, r in self.seats.items() if r.user_id is not None)
+
+    def decider(self, hand: int) -> int | None:
+        """Return the seat (player) that decides for the engine's ``hand`` now."""
+        return _decider(self.state, hand)
+
+    def humans_to_act(self) -> list[int]:
+        """Return the seats whose member must decide now (each once)."""
+        if self.state is None:
+            return []
+        seats = {self.decider(hand) for hand in self.state.to_act}
+        return sorted(
+            s for s in seats if s is not None and s in self.seats and not self.seats[s].is_computer
+        )
+
+    @property
+    def turn(self) -> int:
+        """Return the game's decision point (``State.turn``), -1 in the lobby."""
+        state = self.state
+        return -1 if state is None else int(state.turn)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a change did, for the Discord side to show."""
+
+    table: Table
+    moves: list[Any] = field(default_factory=list)
+    posts: list[str] = field(default_factory=list)
+    turn_changed: bool = False
+    finished: bool = False
+    warned: bool = False
+    # Seats whose member ran out of time, with what a computer did for them.
+    timed_out: dict[int, list[Any]] = field(default_factory=dict)
+
+
+_RETRY_SECONDS = 10.0
+
+
+def _warn_before(turn_seconds: int) -> float:
+    return float(min(30, max(5, turn_seconds // 4)))
+
+
+class Tables:
+    """All live tables of this bot process, of every game."""
+
+    def __init__(
+        self,
+        store: Store,
+        games: GameLookup,
+        *,
+        clock: Clock,
+        notify: Callable[[Outcome], Awaitable[None]] | None = None,
+        default_level: str | None = None,
+        seed_source: Callable[[], int] | None = None,
+        scheduler: Scheduler | None = None,
+        owns: Callable[[int], bool] | None = None,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.clock = clock
+        self.notify = notify
+        self.scheduler = Scheduler(clock) if scheduler is None else scheduler
+        self._owns = owns or (lambda guild_id: True)
+        self.default_level = default_level
+        self._seed_source = seed_source or (lambda: random.SystemRandom().randrange(1 << 62))
+        self.tables: dict[int, Table] = {}
+        self._by_channel: dict[int, int] = {}
+        # Finished games whose last public posts were not sent before the process ended.
+        self.finished_owing: list[Table] = []
+        self._closing = False
+
+    # --- loading -------------------------------------------------------------------
+
+    async def load(self) -> int:
+        """Load every live table of this process's servers from the database and restart
+        their timers; return how many tables were loaded. A table's move log is replayed
+        when it is first used (a click, a command, its timer)."""
+        for record in await self.store.live_games():
+            if not self._owns(record.guild_id):
+                continue  # another process runs that server's shard
+            table = self._table_from(record)
+            if record.status == "playing":
+                table._restore = functools.partial(self._restore, moves=record.moves)
+                self._allow_warning_time(table)
+                self._schedule(table)
+            self.tables[table.id] = table
+            self._by_channel[table.channel_id] = table.id
+        for record in await self.store.owed_finished():
+            if self._owns(record.guild_id):
+                table = self._table_from(record)
+                table._restore = functools.partial(self._restore, moves=record.moves)
+                self.finished_owing.append(table)
+        return len(self.tables)
+
+    def _allow_warning_time(self, table: Table) -> None:
+        """Members could not act while the bot was down: a deadline that has passed, or is
+        too close, moves to the warning's length from now, so that they are warned (if they
+        were not yet) and have that time before a computer decides for them."""
+        if table.deadline is None:
+            return
+        least = self.clock() + _warn_before(table.options.turn_seconds)
+        if table.deadline < least:
+            table.deadline = least
+
+    def _table_from(self, record: GameRecord) -> Table:
+        ui = self.games(record.game)
+        return Table(
+            id=record.id,
+            ui=ui,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            seed=record.seed,
+            options=TableOptions.from_json(record.options, game_fields(ui)),
+            status=record.status,
+            message_id=record.message_id,
+            deadline=record.deadline,
+            warned=record.warned,
+            seats=dict(record.seats),
+            owed=list(record.owed),
+            message_stale=record.message_id is not None and len(record.moves) > record.shown_plies,
+        )
+
+    def _restore(self, table: Table, moves: list[str]) -> None:
+        options = engine_options(table.ui, table.options, len(table.seats))
+        table.state = table.ui.game.replay(table.seed, options, moves)
+        self._rebuild_players(table)
+
+    def _player_seed(self, table: Table, seat: int) -> int:
+        return table.seed * table.max_seats + seat
+
+    def _level(self, table: Table) -> str:
+        return table.options.level or self.default_level or table.ui.game.default_level
+
+    def _rebuild_players(self, table: Table) -> None:
+        """Give every computer seat a player whose memory holds everything that seat saw."""
+        assert table.state is not None
+        levels = table.ui.game.levels
+        table.players = {
+            seat: levels[record.level or self._level(table)](self._player_seed(table, seat))
+            for seat, record in table.seats.items()
+            if record.is_computer
+        }
+        if table.players:
+            _prime(table, table.players)
+
+    # --- finding -------------------------------------------------------------------
+
+    def table(self, game_id: int) -> Table:
+        """Return the live table, or raise :class:`UserError` if it is over or unknown."""
+        table = self.tables.get(game_id)
+        if table is None:
+            raise UserError("errors.game_gone")
+        return table
+
+    def table_in(self, channel_id: int) -> Table | None:
+        """Return the channel's live table, if any."""
+        game_id = self._by_channel.get(channel_id)
+        return self.tables.get(game_id) if game_id is not None else None
+
+    # --- the lobby -----------------------------------------------------------------
+
+    async def open_table(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: TableOptions,
+        host_seat: int = 0,
+    ) -> Table:
+        """Open a table of ``game`` in the channel with the host seated (seat 0 unless
+        ``host_seat``)."""
+        ui = self.games(game)
+        if options.level is not None and options.level not in ui.game.levels:
+            raise UserError("errors.no_level", level=options.level)
+        try:
+            engine_options(ui, options)
+        except (OptionsError, TypeError) as error:
+            raise UserError("errors.engine_options") from error
+        if self.table_in(channel_id) is not None:
+            raise UserError("errors.channel_has_table")
+        seed = self._seed_source()
+        host = SeatRecord(host_seat, host_id, host_name, None)
+        try:
+            game_id = await self.store.create_game(
+                game=ui.name,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                seed=seed,
+                options=options.to_json(),
+                now=self.clock(),
+                host_seat=host,
+            )
+        except LiveTableExistsError:
+            raise UserError("errors.channel_has_table") from None
+        table = Table(
+            id=game_id,
+            ui=ui,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            seed=seed,
+            options=options,
+            status="lobby",
+            seats={host_seat: host},
+        )
+        self.tables[game_id] = table
+        self._by_channel[channel_id] = game_id
+        return table
+
+    async def set_message(self, table: Table, message_id: int) -> None:
+        """Remember the table's public message."""
+        await self.store.set_message(table.id, message_id)
+        table.message_id = message_id
+
+    def _lobby(self, game_id: int) -> Table:
+        table = self.table(game_id)
+        if table.status != "lobby":
+            raise UserError("errors.already_started")
+        return table
+
+    async def _seat(self, table: Table, seats: dict[int, SeatRecord]) -> None:
+        await self.store.set_seats(table.id, seats.values())
+        table.seats = seats
+
+    def _free_seat(self, table: Table) -> int:
+        free = [s for s in range(table.max_seats) if s not in table.seats]
+        if not free:
+            raise UserError("errors.table_full")
+        return free[0]
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Table:
+        """Seat the member in the lowest free seat."""
+        table = self._lobby(game_id)
+        async with table.lock:
+            self._lobby(game_id)
+            _refuse_in_rematch(table)
+            if table.seat_of(user_id) is not None:
+                raise UserError("errors.already_seated")
+            seat = self._free_seat(table)
+            await self._seat(table, {**table.seats, seat: SeatRecord(seat, user_id, name, None)})
+        return table
+
+    async def leave(self, game_id: int, user_id: int) -> Table:
+        """Free the member's seat (the host cancels instead)."""
+        table = self._lobby(game_id)
+        async with table.lock:
+            self._lobby(game_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("errors.not_seated")
+            if user_id == table.host_id:
+                raise UserError("errors.host_cannot_leave")
+            await self._seat(table, {s: r for s, r in table.seats.items() if s != seat})
+        return table
+
+    def _computer(self, table: Table, seat: int, level: str | None = None) -> SeatRecord:
+        level = level or self._level(table)
+        return SeatRecord(seat, None, f"Computer ({level})", level)
+
+    async def add_computer(self, game_id: int, user_id: int) -> Table:
+        """Seat a computer player (at the table's level) in the lowest free seat."""
+        table = self._lobby(game_id)
+        async with table.lock:
+            self._lobby(game_id)
+            _refuse_in_rematch(table)
+            if user_id != table.host_id and table.seat_of(user_id) is None:
+                raise UserError("errors.only_seated_add_computer")
+            seat = self._free_seat(table)
+            await self._seat(table, {**table.seats, seat: self._computer(table, seat)})
+        return table
+
+    def _players_for(self, table: Table) -> int:
+        """Return how many play: the fewest the game allows for everyone seated, or, with
+        computers off, exactly those seated."""
+        counts: tuple[int, ...] = table.ui.game.player_counts(
+            engine_options(table.ui, table.options)
+        )
+        seated = len(table.seats)
+        if table.options.level is None:
+            if seated not in counts:
+                missing = min((c for c in counts if c > seated), default=counts[-1]) - seated
+                raise UserError("errors.seats_empty", n=max(missing, 1))
+            return seated
+        return min(c for c in counts if c >= seated)
+
+    async def start(self, game_id: int, user_id: int) -> Outcome:
+        """Start the game (host only): fill empty seats with computers, deal, let the
+        computers make their first decisions."""
+        table = self._lobby(game_id)
+        async with table.lock:
+            self._lobby(game_id)
+            if user_id != table.host_id:
+                raise UserError("errors.only_host_starts")
+            n = self._players_for(table)
+            taken = sorted(table.seats.items())
+            if n < table.max_seats:
+                # Fewer players than the lobby had seats: close up the gaps, in seat order.
+                taken = [(i, dataclasses.replace(r, seat=i)) for i, (_, r) in enumerate(taken)]
+            seats = dict(taken)
+            for seat in range(n):
+                if seat not in seats:
+                    seats[seat] = self._computer(table, seat)
+            if table.options.seating == "random":
+                order = list(seats.values())
+                random.Random(table.seed).shuffle(order)
+                seats = {
+                    seat: dataclasses.replace(record, seat=seat)
+                    for seat, record in enumerate(order)
+                }
+            state = table.ui.game.new_game(table.seed, engine_options(table.ui, table.options, n))
+            levels = table.ui.game.levels
+            players = {
+                s: levels[r.level or self._level(table)](self._player_seed(table, s))
+                for s, r in seats.items()
+                if r.is_computer
+            }
+            moves = _run_computers(seats, state, players)
+            now = self.clock()
+            deadline = _deadline_for(seats, state, now, table.options.turn_seconds)
+            await self.store.start_game(
+                table.id, seats.values(), now, deadline, [(m.seat, str(m), True) for m in moves]
+            )
+            table.state = state
+            table.players = players
+            table.status = "playing"
+            table.deadline = deadline
+            table.warned = False
+            self._schedule(table)
+            return Outcome(table, moves=moves, turn_changed=True)
+
+    async def rematch(
+        self, previous: GameRecord, user_id: int, name: str
+    ) -> tuple[Table, Outcome | None, bool]:
+        """A member of the finished game ``previous`` says yes to a rematch.
+
+        The first one opens a table in the channel with the same seats and options and a
+        new deal (the computers sit down at once); each other member of the old game sits
+        down in their old seat by saying yes too; when all have, the game starts. Return the
+        table, the start's outcome if it started, and whether this call opened it."""
+        seat = next((s for s, r in previous.seats.items() if r.user_id == user_id), None)
+        if seat is None:
+            raise UserError("errors.only_players_rematch")
+        table = self.table_in(previous.channel_id)
+        created = table is None
+        if table is None:
+            ui = self.games(previous.game)
+            options = dataclasses.replace(
+                TableOptions.from_json(previous.options, game_fields(ui)),
+                seating="join",  # the seats are the old game's
+                rematch_of=previous.id,
+                invited=tuple(
+                    (s, r.user_id, r.name)
+                    for s, r in sorted(previous.seats.items())
+                    if r.user_id is not None
+                ),
+            )
+            table = await self.open_table(
+                game=previous.game,
+                guild_id=previous.guild_id,
+                channel_id=previous.channel_id,
+                host_id=user_id,
+                host_name=name,
+                options=options,
+                host_seat=seat,
+            )
+            async with table.lock:
+                seats = dict(table.seats)
+                for s, record in previous.seats.items():
+                    if record.user_id is None:
+                        seats[s] = SeatRecord(s, None, record.name, record.level)
+                await self._seat(table, seats)
+        elif table.options.rematch_of != previous.id or table.status != "lobby":
+            raise UserError("errors.channel_has_other_table")
+        else:
+            async with table.lock:
+                self._lobby(table.id)
+                if table.seat_of(user_id) is not None:
+                    raise UserError("errors.already_said_yes")
+                await self._seat(
+                    table, {**table.seats, seat: SeatRecord(seat, user_id, name, None)}
+                )
+        outcome = None
+        if all(s in table.seats for s, _, _ in table.options.invited):
+            outcome = await self.start(table.id, table.host_id)
+        return table, outcome, created
+
+    async def cancel(self, game_id: int, user_id: int, *, can_manage: bool) -> Table:
+        """Close the table without scores (the host, or a member who can manage the server)."""
+        table = self.table(game_id)
+        async with table.lock:
+            if table.id not in self.tables:
+                raise UserError("errors.already_over")
+            if user_id != table.host_id and not can_manage:
+                raise UserError("errors.only_host_or_manager_cancels")
+            await self.store.cancel_game(table.id, self.clock())
+            table.status = "cancelled"
+            self._forget(table)
+        return table
+
+    # --- playing -------------------------------------------------------------------
+
+    def playing(self, game_id: int) -> Table:
+        """Return the table if its game is being played; else raise :class:`UserError`."""
+        table = self.table(game_id)
+        if table.status == "lobby":
+            raise UserError("errors.not_started")
+        if table.status != "playing" or table.state is None:
+            raise UserError("errors.game_over_buttons")
+        return table
+
+    def check_turn(self, table: Table, user_id: int, seat: int, turn: int) -> None:
+        """Raise :class:`UserError` unless the member holds ``seat`` and ``turn`` is now."""
+        holder = table.seats.get(seat)
+        if holder is None or holder.user_id != user_id:
+            if table.seat_of(user_id) is None:
+                raise UserError("errors.not_playing")
+            raise UserError("errors.not_your_hand")
+        if turn < table.turn:
+            raise UserError("errors.earlier_trick")
+        if turn != table.turn:
+            raise UserError("errors.not_current_trick")
+
+    def hand_for(self, table: Table, seat: int, action: Any) -> int:
+        """Return the engine hand ``seat``'s member acts for with ``action``: the seat's
+        own, or one it controls (a dummy) that may take it."""
+        state = table.state
+        own = state.player_at(seat) is not None and state.controller(seat) == seat
+        if own and action in state.legal_actions(seat):
+            return seat
+        hand: int
+        for hand in state.to_act:
+            if hand != seat and table.decider(hand) == seat and action in state.legal_actions(hand):
+                return hand
+        return seat
+
+    async def act(self, game_id: int, user_id: int, seat: int, turn: int, action: Any) -> Outcome:
+        """Let the member in ``seat`` take ``action`` at decision point ``turn``; then
+        computers act; all of it committed before returning."""
+        table = self.playing(game_id)
+        async with table.lock:
+            table = self.playing(game_id)
+            self.check_turn(table, user_id, seat, turn)
+            return await self._advance(table, [(self.hand_for(table, seat, action), action, False)])
+
+    async def _advance(self, table: Table, actions: list[tuple[int, Any, bool]]) -> Outcome:
+        before = table.state
+        assert before is not None
+        stage = before.clone()
+        moves: list[tuple[int, str, bool]] = []
+        applied: list[Any] = []
+        for seat, action, by_computer in actions:
+            try:
+                stage.apply(seat, action)
+            except EngineError as error:
+                raise UserError.of(table.ui.refusal(error)) from None
+            move = stage.moves[-1]
+            moves.append((seat, str(move), by_computer))
+            applied.append(move)
+        for move in _run_computers(table.seats, stage, table.players):
+            moves.append((move.seat, str(move), True))
+            applied.append(move)
+        now = self.clock()
+        same_decision = stage.turn == before.turn
+        deadline: float | None
+        if same_decision and table.deadline is not None:
+            deadline, warned = table.deadline, table.warned
+        else:
+            deadline = _deadline_for(table.seats, stage, now, table.options.turn_seconds)
+            warned = False
+        results = None
+        if stage.is_over:
+            deadline = None
+            result = stage.result()
+            results = [
+                SeatResult(
+                    seat,
+                    record.user_id,
+                    record.level,
+                    result.scores[seat],
+                    result.share(seat),
+                    tuple(result.rounds[seat]) if result.rounds else (),
+                )
+                for seat, record in sorted(table.seats.items())
+            ]
+        posts = table.ui.owed(before, stage)
+        if stage.is_over:
+            posts += ["end", "table"]
+        try:
+            await self.store.append_moves(
+                table.id,
+                before.move_count,
+                moves,
+                now,
+                deadline,
+                warned,
+                results=results,
+                guild_id=table.guild_id,
+                owed=posts,
+            )
+        except Exception:
+            log.exception(
+                "game %s: could not save %d move(s); nothing changed", table.id, len(moves)
+            )
+            self._rebuild_players(table)
+            raise UserError("errors.save_failed") from None
+        table.state = stage
+        table.deadline = deadline
+        table.warned = warned
+        outcome = Outcome(table, moves=applied, posts=posts, turn_changed=not same_decision)
+        if stage.is_over:
+            table.status = "finished"
+            outcome.finished = True
+            self._forget(table)
+        elif not same_decision:
+            self._schedule(table)
+        return outcome
+
+    # --- timers --------------------------------------------------------------------
+
+    def _schedule(self, table: Table) -> None:
+        """Set the table's turn job for its current deadline (or drop it)."""
+        key = ("turn", table.id)
+        if self._closing or table.deadline is None or table.status != "playing":
+            self.scheduler.cancel(key)
+            return
+        deadline = table.deadline
+        if table.warned:
+            self.scheduler.at(key, deadline, lambda: self._on_deadline(table, deadline))
+        else:
+            warn_at = deadline - _warn_before(table.options.turn_seconds)
+            self.scheduler.at(key, warn_at, lambda: self._on_warning(table, deadline))
+
+    async def _on_warning(self, table: Table, deadline: float) -> None:
+        outcome = await self._warn(table, deadline)
+        if outcome is not None:
+            await self._notify(outcome)
+
+    async def _on_deadline(self, table: Table, deadline: float) -> None:
+        outcome = await self._expire(table, deadline)
+        if outcome is not None:
+            await self._notify(outcome)
+
+    async def _notify(self, outcome: Outcome) -> None:
+        if self.notify is not None:
+            await self.notify(outcome)
+
+    async def _warn(self, table: Table, deadline: float) -> Outcome | None:
+        async with table.lock:
+            if table.deadline != deadline or table.warned or table.status != "playing":
+                return None
+            await self.store.set_warned(table.id)
+            table.warned = True
+            self._schedule(table)
+            return Outcome(table, warned=True)
+
+    async def _expire(self, table: Table, deadline: float) -> Outcome | None:
+        async with table.lock:
+            if table.deadline != deadline or table.status != "playing" or table.state is None:
+                return None
+            late = table.humans_to_act()
+            if not late:
+                return None
+            state = table.state
+            levels = table.ui.game.levels
+            level = self._level(table)
+            actions: list[tuple[int, Any, bool]] = []
+            done: dict[int, list[Any]] = {}
+            for seat in late:
+                stand_in = levels[level](self._player_seed(table, seat) + 17 * table.turn)
+                _prime(table, {seat: stand_in})
+                # One decision: each hand the member must decide for now, the seat's own first.
+                for hand in state.to_act:
+                    if table.decider(hand) == seat:
+                        action = stand_in.act(state.view(hand))
+                        actions.append((hand, action, True))
+                        done.setdefault(seat, []).append(action)
+            log.info(
+                "game %s: time ran out for seat(s) %s; a computer decided",
+                table.id,
+                ", ".join(map(str, late)),
+            )
+            try:
+                outcome = await self._advance(table, actions)
+            except UserError:
+                # The moves could not be saved and nothing changed: try again shortly.
+                self.scheduler.at(
+                    ("turn", table.id),
+                    self.clock() + _RETRY_SECONDS,
+                    lambda: self._on_deadline(table, deadline),
+                )
+                return None
+            outcome.timed_out = done
+            return outcome
+
+    def _forget(self, table: Table) -> None:
+        self.scheduler.cancel(("turn", table.id))
+        self.tables.pop(table.id, None)
+        if self._by_channel.get(table.channel_id) == table.id:
+            del self._by_channel[table.channel_id]
+
+    async def close(self) -> None:
+        """Stop every timer (the database keeps the deadlines)."""
+        self._closing = True
+        for table_id in self.tables:
+            self.scheduler.cancel(("turn", table_id))
+
+
+def _decider(state: Any, hand: int) -> int | None:
+    """Return the seat (player) that decides for the engine's ``hand`` now."""
+    owner = state.controller(hand)
+    return None if owner is None else state.player_at(owner)
+
+
+def _deadline_for(
+    seats: Mapping[int, SeatRecord], state: Any, now: float, turn_seconds: int
+) -> float | None:
+    """Return when the decision now due times out: only a member's decision does."""
+    if state.is_over:
+        return None
+    for hand in state.to_act:
+        seat = _decider(state, hand)
+        if seat is not None and seat in seats and not seats[seat].is_computer:
+            return now + turn_seconds
+    return None
+
+
+def _refuse_in_rematch(table: Table) -> None:
+    if table.options.rematch_of is not None:
+        raise UserError("errors.rematch_table", game=table.options.rematch_of)
+
+
+def _run_computers(
+    seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
+) -> list[Any]:
+    """Let computer seats act until a member must decide or the game ends."""
+    moves: list[Any] = []
+    while not state.is_over:
+        for hand in state.to_act:
+            seat = _decider(state, hand)
+            if seat is not None and seat in players and seats[seat].is_computer:
+                break
+        else:
+            break
+        state.apply(hand, players[seat].act(state.view(hand)))
+        moves.append(state.moves[-1])
+    return moves
+
+
+def _prime(table: Table, players: Mapping[int, Player]) -> None:
+    """Show each player every view its seat had at each decision point so far."""
+    state = table.state
+    game = table.ui.game
+    options = state.options
+    replayed = game.new_game(table.seed, options)
+    last = None
+    for move in state.moves:
+        if replayed.turn != last:
+            for seat, player in players.items():
+                player.observe(replayed.view(seat))
+            last = replayed.turn
+        replayed.apply(move.seat, move.action)
+    for seat, player in players.items():
+        player.observe(replayed.view(seat))
