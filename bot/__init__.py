@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.app import DupeBot
+    from bot.app import Bot
     from bot.config import Settings
 
 __all__ = ["create_bot"]
 
 
-def create_bot(settings: Settings) -> DupeBot:
+def create_bot(settings: Settings) -> Bot:
     """Return the bot built from ``settings``, not started."""
     from bot.app import create_bot as _create
 

@@ -12,18 +12,17 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot import games, ids
+from bot.buttons import answer_unknown, button_items, is_ours
+from bot.commands import Translator, game_group
+from bot.community import Community
 from bot.config import Settings
-from bot.dupe.buttons import DupeButton, LeaderboardButton, answer_unknown, is_ours
-from bot.dupe.cog import DupeCog, HelpCog, LeaderboardCog
-from bot.dupe.controller import DupeController
-from bot.dupe.history import HistoryCog, ReplayButton, is_replay
+from bot.controller import Controller
 from bot.errors import answer_error, too_late
-from bot.i18n import Translator
 from bot.scheduler import Scheduler
-from bot.sessions import Sessions
 from bot.store import Store
 
-__all__ = ["DupeBot", "ShardedDupeBot", "create_bot", "shard_of"]
+__all__ = ["Bot", "ShardedBot", "create_bot", "shard_of"]
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +31,14 @@ def _utc_clock() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-_WAKE_EVENT = "dupe_scheduler_wake"
+_WAKE_EVENT = "scheduler_wake"
 _GC_PAUSE_WARNING = 0.1  # seconds
 
 
 def _watch_collections() -> None:
     """Log every full garbage collection that stops the bot for longer than 0.1 s: each
     one delays every click waiting at that moment."""
-    if any(getattr(c, "_dupe", False) for c in gc.callbacks):
+    if any(getattr(c, "_watching_collections", False) for c in gc.callbacks):
         return
     started: list[float] = []
 
@@ -57,7 +56,7 @@ def _watch_collections() -> None:
                     info.get("collected", 0),
                 )
 
-    callback._dupe = True  # type: ignore[attr-defined]
+    callback._watching_collections = True  # type: ignore[attr-defined]
     gc.callbacks.append(callback)
 
 
@@ -66,13 +65,14 @@ class _Tree(discord.app_commands.CommandTree):
         return not too_late(interaction)
 
 
-class DupeBot(commands.Bot):
-    """The bot: its store, live sessions and the Dupe controller exist after ``setup_hook``."""
+class Bot(commands.Bot):
+    """The bot: its store, tables (``controller.tables``) and shared commands exist after
+    ``setup_hook``; it hosts every game of ``bot.games``."""
 
     store: Store
     scheduler: Scheduler
-    sessions: Sessions
-    dupe: DupeController
+    controller: Controller
+    community: Community
 
     def __init__(self, settings: Settings, **options: Any) -> None:
         intents = discord.Intents.none()
@@ -100,22 +100,25 @@ class DupeBot(commands.Bot):
         settings = self.settings
         self.store = await Store.open(settings.database)
         self.scheduler = Scheduler(_utc_clock, wait=self._scheduler_wait, wake=self._scheduler_wake)
-        self.sessions = Sessions(
+        self.controller = Controller(
+            self,
             self.store,
+            games.get,
             clock=_utc_clock,
+            edit_interval=settings.table_edit_seconds,
             default_level=settings.computer_level,
             scheduler=self.scheduler,
             owns=self.owns_guild,
         )
-        self.dupe = DupeController(self, self.sessions, edit_interval=settings.table_edit_seconds)
-        loaded = await self.sessions.load()
+        loaded = await self.controller.tables.load()
         log.info("loaded %d live table(s) from %s", loaded, settings.database)
-        self.dupe.start_delivering_owed()
-        self.add_dynamic_items(DupeButton, LeaderboardButton, ReplayButton)
-        await self.add_cog(DupeCog(self))
-        await self.add_cog(LeaderboardCog(self))
-        await self.add_cog(HistoryCog(self))
-        await self.add_cog(HelpCog(self))
+        self.controller.start_delivering_owed()
+        self.community = Community(self, lambda: games.GAMES)
+        self.add_dynamic_items(*button_items(self._press, games.GAMES))
+        for ui in games.GAMES:
+            self.tree.add_command(game_group(self, ui))
+        for command in self.community.commands():
+            self.tree.add_command(command)
         self.tree.error(self._on_tree_error)
         await self.tree.set_translator(Translator())  # German command texts, before the sync
         if settings.dev_guild_id is not None:
@@ -139,27 +142,37 @@ class DupeBot(commands.Bot):
     ) -> None:
         await answer_error(interaction, error)
 
+    async def _press(self, interaction: discord.Interaction, pressed: ids.Parsed) -> None:
+        """A button was pressed: a page of the leaderboard or a replay, or a table's."""
+        if isinstance(pressed, ids.LeaderboardPage):
+            work = self.community.show_page(interaction, pressed, edit=True)
+        elif isinstance(pressed, ids.ReplayPage):
+            work = self.community.show_replay(interaction, pressed.table, pressed.step, edit=True)
+        else:
+            work = self.controller.button(interaction, pressed)
+        await self.controller.safely(interaction, work)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, object] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not (is_ours(custom_id) or is_replay(custom_id)):
+        if not is_ours(custom_id, games.GAMES):
             await answer_unknown(interaction)
 
     async def close(self) -> None:
-        if hasattr(self, "sessions"):
-            await self.sessions.close()
+        if hasattr(self, "controller"):
+            await self.controller.tables.close()
         if hasattr(self, "scheduler"):
             await self.scheduler.close()
-        if hasattr(self, "dupe"):
-            await self.dupe.close()
+        if hasattr(self, "controller"):
+            await self.controller.close()
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
 
 
-class ShardedDupeBot(DupeBot, commands.AutoShardedBot):
+class ShardedBot(Bot, commands.AutoShardedBot):
     """The bot running several shards, or one slice of them (``shard_count``, ``shard_ids``):
     it loads and serves only the tables of its shards' servers."""
 
@@ -177,11 +190,9 @@ def use_endpoints(settings: Settings) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-def create_bot(settings: Settings) -> DupeBot:
+def create_bot(settings: Settings) -> Bot:
     """Return the bot built from ``settings`` (not started; ``setup_hook`` opens the store)."""
     use_endpoints(settings)
     if settings.shard_count is not None:
-        return ShardedDupeBot(
-            settings, shard_count=settings.shard_count, shard_ids=settings.shard_ids
-        )
-    return DupeBot(settings)
+        return ShardedBot(settings, shard_count=settings.shard_count, shard_ids=settings.shard_ids)
+    return Bot(settings)

@@ -2,7 +2,7 @@
 
 Discord shows "This interaction failed" when an interaction gets no answer within 3 s, and
 discord.py only logs exceptions raised inside component callbacks. So every callback and
-command sends its errors here: a :class:`~bot.sessions.UserError` or engine error becomes
+command sends its errors here: a :class:`~bot.tables.UserError` or engine error becomes
 its own sentence, in the member's language (``interaction.locale``); anything unexpected
 becomes a short apology with a reference that is also written to the log with the
 traceback. It copes with an interaction that was already
@@ -19,13 +19,48 @@ import time
 import discord
 from discord import app_commands
 
-from bot.i18n import Lang, lang_of, t
-from bot.sessions import UserError, engine_refusal
-from engine.errors import EngineError
+from bot.i18n import Lang, Text, lang_of, t
+from bot.tables import UserError
+from engine.errors import (
+    EngineError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+    OptionsError,
+    ParseError,
+)
 
-__all__ = ["answer_error", "reply_private", "too_late"]
+__all__ = [
+    "ENGINE_ERROR_KEYS",
+    "answer_error",
+    "class_refusal",
+    "reply_private",
+    "too_late",
+]
 
 log = logging.getLogger(__name__)
+
+
+# The sentence for each engine error class, the first class the error is an instance of
+# (a game's bot package says more where the error's reason allows: GameUI.refusal).
+ENGINE_ERROR_KEYS: tuple[tuple[type[EngineError], str], ...] = (
+    (ParseError, "errors.engine_parse"),
+    (OptionsError, "errors.engine_options"),
+    (InvalidActionError, "errors.engine_invalid"),
+    (GameOverError, "errors.engine_game_over"),
+    (NotYourTurnError, "errors.engine_not_your_turn"),
+    (IllegalActionError, "errors.engine_illegal"),
+    (EngineError, "errors.engine_refused"),
+)
+
+
+def class_refusal(error: BaseException) -> Text:
+    """Return the sentence for an engine error by its class alone."""
+    if isinstance(error, ParseError):
+        return Text("errors.engine_parse", token=error.token)
+    return Text(next(key for kind, key in ENGINE_ERROR_KEYS if isinstance(error, kind)))
+
 
 _UNKNOWN_INTERACTION = 10062  # Discord's JSON error code for an expired interaction
 
@@ -113,7 +148,7 @@ def _sentence(error: BaseException, lang: Lang, interaction_id: int) -> str | No
     if isinstance(error, UserError):
         return error.text(lang)
     if isinstance(error, EngineError):
-        return engine_refusal(error)(lang)
+        return class_refusal(error)(lang)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t(lang, "errors.no_dms")
     if isinstance(error, app_commands.MissingPermissions):

@@ -15,6 +15,7 @@ what the engine lets its audience know.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
@@ -138,6 +139,8 @@ class GameUI(Protocol):
     colour: discord.Colour
     options: tuple[OptionSpec, ...]
     """The game's own options of ``/<game> start``, after the shared ones."""
+    legacy_pattern: re.Pattern[str] | None
+    """Custom ids from before ``bot.ids`` that :meth:`legacy_id` reads, if any."""
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
         """Return the seat's name (``North``), in ``lang``."""
@@ -169,7 +172,7 @@ class GameUI(Protocol):
         ``bot.ids.control``); ``notice`` is already written in ``lang``."""
         ...
 
-    def control(self, view: Any, payload: str, pending: str) -> Any:
+    def control(self, view: Any, payload: str) -> Any:
         """Return the action a private control means, or a :class:`Step`; raise
         ``UserError`` for a payload that means nothing now."""
         ...
@@ -202,8 +205,8 @@ class GameUI(Protocol):
         """Return a caption and a picture of the seat's own cards, or ``None``."""
         ...
 
-    def rules(self, lang: Lang, pictures: bool) -> tuple[str, Picture | None]:
-        """Return the rules summary and an optional picture."""
+    def rules(self, lang: Lang, with_picture: bool) -> tuple[str, Picture | None]:
+        """Return the rules summary and, ``with_picture``, an optional picture."""
         ...
 
     def replay_steps(self, seed: int, options: Any, moves: Sequence[str]) -> list[Any]:

@@ -15,8 +15,8 @@ missing, or when code asks for a key the catalogue does not have.
 Private replies are written in the member's language (``interaction.locale``) and public
 messages in the server's (``guild.preferred_locale``); any locale other than German reads
 English. Slash commands, their options, choices and descriptions are translated by
-:class:`Translator` when the command tree is synced, so Discord shows them in the member's
-own language.
+``bot.commands.Translator`` when the command tree is synced, so Discord shows them in the
+member's own language. This module knows nothing of Discord.
 """
 
 from __future__ import annotations
@@ -27,18 +27,13 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, TypeAlias
 
-import discord
-from discord import app_commands
-
 from engine.dupe import HandScore
 
 __all__ = [
     "LANGS",
     "Lang",
     "Text",
-    "Translator",
     "catalogue",
-    "command_text",
     "decimal",
     "lang_of",
     "percent",
@@ -55,9 +50,10 @@ _FORMS = ("one", "other")
 Entry: TypeAlias = str | Mapping[str, str]
 
 
-def lang_of(locale: discord.Locale | str | None) -> Lang:
-    """Return the catalogue language for a Discord locale: German for ``de``, else English."""
-    value = locale.value if isinstance(locale, discord.Locale) else str(locale or "")
+def lang_of(locale: object) -> Lang:
+    """Return the catalogue language for a Discord locale (a ``discord.Locale`` or its
+    value): German for ``de``, else English."""
+    value = str(getattr(locale, "value", locale) or "")
     return "de" if value.split("-")[0].lower() == "de" else "en"
 
 
@@ -121,28 +117,6 @@ class Text:
 
     def __hash__(self) -> int:
         return hash(self.key)
-
-
-def command_text(key: str) -> app_commands.locale_str:
-    """Return a command's name, description or choice for a decorator: the English text,
-    carrying ``key`` so :class:`Translator` can find its German."""
-    return app_commands.locale_str(t("en", key), key=key)
-
-
-class Translator(app_commands.Translator):
-    """Gives Discord the German of every command text that carries a catalogue key."""
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        key = string.extras.get("key")
-        if key is None or locale is not discord.Locale.german:
-            return None
-        entry = catalogue().get(key, {}).get("de")
-        return entry if isinstance(entry, str) else None
 
 
 def seat_name(lang: Lang, seat: int) -> str:

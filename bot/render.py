@@ -1,158 +1,70 @@
-"""Views → Discord messages: text, embeds and buttons. Pure: no network, no state.
-
-Every public message is built from ``state.public_view()`` and every private one from
-``state.view(seat)``, so what a message can show is limited to what the engine lets that
-audience know. Custom ids carry everything a button means (``dupe:play:<game>:<seat>:
-<turn>:<card>``), so buttons keep working after a restart; the DynamicItem classes in
-``bot.dupe.buttons`` parse them.
+"""Messages every game shares: the lobby, a cancelled table, the final standings, and the
+community pages (leaderboard, stats, history, a server's defaults). Pure: no network, no
+state; a game's own messages come from its bot package (``bot.game.GameUI``).
 
 Every function that writes text takes ``lang`` and writes all of it in that language from
-the catalogue (``bot/locales/render.toml``); custom ids never depend on it.
+the catalogue; custom ids (``bot.ids``) never depend on it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from bot.i18n import Lang, decimal, percent, score_text, seat_letter, seat_name, t
+from bot import ids
+from bot.game import GameUI, Rendered, SeatInfo, TableInfo, finished_view
+from bot.i18n import Lang, decimal, percent, t
 from bot.ratings import Rating
-from bot.replay import DealStart, Final, Step
 from bot.store import FinishedGame, LeaderboardRow, PlayerStats
-from engine.cards import Card, Suit, by_suit
-from engine.dupe import (
-    SEAT_LETTERS,
-    SEAT_SUITS,
-    TRICKS,
-    DealResult,
-    DupeView,
-    Phase,
-    TrickRecord,
-    seat_of_suit,
-)
 
 __all__ = [
-    "Rendered",
-    "SeatInfo",
-    "card_label",
-    "deal_scoring",
+    "COLOUR",
+    "and_list",
+    "cancelled_message",
+    "defaults_text",
     "final_standings",
-    "hand_message",
+    "game_title",
     "history_page",
     "leaderboard_page",
     "lobby_message",
     "player_stats",
-    "replay_step",
-    "rules_text",
-    "table_message",
-    "turn_index",
+    "rating_text",
+    "rules_line",
+    "seat_heading",
 ]
 
 COLOUR = discord.Colour(0x2E7D32)
-MEMORY_RULES = ("strict", "open")
 SORTS = ("rating", "wins", "points")
-GAMES = ("dupe",)  # each named by common.game_<game>
 
 
-def _memory(lang: Lang, memory: str) -> str:
-    return t(lang, f"render.memory_{memory}") if memory in MEMORY_RULES else memory
+def game_title(lang: Lang, game: str) -> str:
+    """Return a game's name as players write it (``common.game_<name>``)."""
+    try:
+        return t(lang, f"common.game_{game}")
+    except KeyError:
+        return game
 
 
-def _game(lang: Lang, game: str) -> str:
-    return t(lang, f"common.game_{game}") if game in GAMES else game
-
-
-def _and(lang: Lang, names: Sequence[str]) -> str:
+def and_list(lang: Lang, names: Sequence[str]) -> str:
+    """Return names joined by the language's "and"."""
     return f" {t(lang, 'render.and')} ".join(names)
 
 
-def _letters(lang: Lang, cards: Sequence[Card]) -> str:
-    """Return the four cards of a trick by seat: ``N 5♠ · E 9♥ · S 2♣ · W K♦``."""
-    return " · ".join(f"{seat_letter(lang, s)} {cards[s]}" for s in range(4))
-
-
-@dataclass(slots=True)
-class SeatInfo:
-    """How a seat is shown: the member's name or the computer player's level."""
-
-    name: str
-    user_id: int | None = None
-    level: str | None = None
-
-    @property
-    def label(self) -> str:
-        """Return the name as shown at the table."""
-        return f"🤖 {self.name}" if self.user_id is None else self.name
-
-
-@dataclass(slots=True)
-class Rendered:
-    """A message to send or edit: content, embeds and a finished (never stored) view."""
-
-    content: str | None = None
-    embeds: list[discord.Embed] = field(default_factory=list)
-    view: discord.ui.View | None = None
-
-    def buttons(self) -> discord.ui.View:
-        """Return the view to send (an empty one clears a message's buttons)."""
-        return self.view if self.view is not None else _finished(discord.ui.View())
-
-
-def _finished(view: discord.ui.View) -> discord.ui.View:
-    # Our buttons are dispatched by DynamicItem templates registered once on the bot, so
-    # the view itself must not be stored per message (it would be kept forever).
-    view.stop()
-    return view
-
-
-def turn_index(deal: int, trick: int) -> int:
-    """Return the trick's number within the game, 0 to 51, as buttons carry it."""
-    return (deal - 1) * TRICKS + (trick - 1)
-
-
-def card_label(card: Card) -> str:
-    """Return a card as a button shows it, e.g. ``10♠``."""
-    return str(card)
-
-
-def _seat_heading(seat: int, seats: Mapping[int, SeatInfo], lang: Lang = "en") -> str:
+def seat_heading(
+    ui: GameUI, seat: int, players: int, seats: Mapping[int, SeatInfo], lang: Lang = "en"
+) -> str:
+    """Return a seat as a table shows it: its mark, its name and who sits there."""
     info = seats.get(seat)
     who = info.label if info else "—"
-    return f"{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)} · {who}"
+    mark = ui.seat_mark(seat, players)
+    name = ui.seat_name(lang, seat, players)
+    return f"{mark} {name} · {who}" if mark else f"{name} · {who}"
 
 
-def _trick_line(trick: TrickRecord, seats: Mapping[int, SeatInfo], lang: Lang = "en") -> str:
-    played = _letters(lang, trick.cards)
-    if trick.taker is None:
-        return f"{played}\n{t(lang, 'render.trick_kept')}"
-    gave = ", ".join(f"{seat_letter(lang, s)} {trick.received[s]}" for s in range(4))
-    taken = t(lang, "render.trick_taken", taker=seat_name(lang, trick.taker), gave=gave)
-    return f"{played}\n{taken}"
-
-
-@dataclass(slots=True)
-class TableInfo:
-    """What a table message needs besides the view."""
-
-    game_id: int
-    host_id: int
-    memory: str
-    turn_seconds: int
-    level: str | None
-    seats: dict[int, SeatInfo]
-    warned: Sequence[int] = ()
-    deadline: float | None = None
-    status: str = "playing"
-    pictures: bool = True
-    seating: str = "join"
-    rematch_of: int | None = None
-    invited: Sequence[tuple[int, int, str]] = ()
-
-
-def _rules_line(info: TableInfo, lang: Lang = "en") -> str:
+def rules_line(ui: GameUI, info: TableInfo, lang: Lang = "en") -> str:
+    """Return a table's rules in force: the game's options, then the shared ones."""
     if info.level:
         fill = t(lang, "render.rules_computers", level=info.level)
     else:
@@ -165,55 +77,53 @@ def _rules_line(info: TableInfo, lang: Lang = "en") -> str:
     pictures = t(lang, "render.rules_pictures_on" if info.pictures else "render.rules_pictures_off")
     random = info.seating == "random"
     seating = t(lang, "render.rules_seats_random" if random else "render.rules_seats_join")
-    return t(
-        lang,
-        "render.rules_line",
-        memory=_memory(lang, info.memory),
-        turn=turn,
-        fill=fill,
-        seating=seating,
-        pictures=pictures,
-    )
+    shared = t(lang, "render.rules_line", turn=turn, fill=fill, seating=seating, pictures=pictures)
+    own = ui.options_text(info.game_options, lang)
+    return f"{own} · {shared}" if own else shared
 
 
-def lobby_message(info: TableInfo, *, lang: Lang = "en") -> Rendered:
-    """Return the public lobby: seats so far and the Join/Leave/Add computer/Start/Cancel row."""
-    lines = [_seat_heading(seat, info.seats, lang) for seat in range(4)]
+def lobby_message(ui: GameUI, info: TableInfo, seats: int, *, lang: Lang = "en") -> Rendered:
+    """Return the public lobby of a table with ``seats`` seats: who sits where and the
+    Join/Leave/Add computer/Start/Cancel row."""
+    lines = [seat_heading(ui, seat, seats, info.seats, lang) for seat in range(seats)]
     waiting = [(seat, name) for seat, _, name in info.invited if seat not in info.seats]
     for seat, name in waiting:
         wait = t(lang, "render.lobby_rematch_waiting", name=discord.utils.escape_markdown(name))
-        lines[seat] = f"{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)} · {wait}"
+        mark = ui.seat_mark(seat, seats)
+        lines[seat] = f"{mark} {ui.seat_name(lang, seat, seats)} · {wait}".strip()
     host = t(lang, "render.lobby_host", host=info.host_id)
+    title = game_title(lang, ui.name)
+    view = discord.ui.View(timeout=None)
     if info.rematch_of is not None:
         embed = discord.Embed(
-            title=t(lang, "render.lobby_rematch_title", game=info.rematch_of),
+            title=t(lang, "render.lobby_rematch_title", title=title, game=info.rematch_of),
             description=(
                 f"{host}\n" + "\n".join(lines) + "\n\n" + t(lang, "render.lobby_rematch_text")
             ),
-            colour=COLOUR,
+            colour=ui.colour,
         )
-        embed.set_footer(text=_rules_line(info, lang))
-        view = discord.ui.View(timeout=None)
+        embed.set_footer(text=rules_line(ui, info, lang))
         for label, what, style in (
             (t(lang, "render.button_start_now"), "start", discord.ButtonStyle.primary),
             (t(lang, "render.button_cancel"), "cancel", discord.ButtonStyle.danger),
         ):
             view.add_item(
                 discord.ui.Button(
-                    label=label, style=style, custom_id=f"dupe:lobby:{what}:{info.game_id}"
+                    label=label, style=style, custom_id=ids.table_button(info.game_id, what)
                 )
             )
-        return Rendered(content=None, embeds=[embed], view=_finished(view))
-    join = "render.lobby_join_computers" if info.level else "render.lobby_join_four"
+        return Rendered(content=None, embeds=[embed], view=finished_view(view))
+    if info.level:
+        join = t(lang, "render.lobby_join_computers")
+    else:
+        join = t(lang, "render.lobby_join_all", n=seats)
     embed = discord.Embed(
-        title=t(lang, "render.lobby_title"),
-        description=f"{host}\n" + "\n".join(lines) + "\n\n" + t(lang, join),
-        colour=COLOUR,
+        title=t(lang, "render.lobby_title", title=title),
+        description=f"{host}\n" + "\n".join(lines) + "\n\n" + join,
+        colour=ui.colour,
     )
-    embed.set_footer(text=_rules_line(info, lang))
-    view = discord.ui.View(timeout=None)
-    gid = info.game_id
-    full = len(info.seats) >= 4
+    embed.set_footer(text=rules_line(ui, info, lang))
+    full = len(info.seats) >= seats
     lobby_buttons = (
         ("render.button_join", "join", discord.ButtonStyle.success, full),
         ("render.button_leave", "leave", discord.ButtonStyle.secondary, False),
@@ -226,272 +136,45 @@ def lobby_message(info: TableInfo, *, lang: Lang = "en") -> Rendered:
             discord.ui.Button(
                 label=t(lang, key),
                 style=style,
-                custom_id=f"dupe:lobby:{what}:{gid}",
+                custom_id=ids.table_button(info.game_id, what),
                 disabled=disabled,
             )
         )
-    return Rendered(content=None, embeds=[embed], view=_finished(view))
+    return Rendered(content=None, embeds=[embed], view=finished_view(view))
 
 
-def _progress(lang: Lang, view: DupeView) -> str:
-    return t(lang, "render.deal_trick", deal=view.deal, trick=view.trick, tricks=TRICKS)
-
-
-def table_message(info: TableInfo, view: DupeView, *, lang: Lang = "en") -> Rendered:
-    """Return the public table: seats with ✓ for chosen (never what), the current or last
-    trick and its distribution, totals, warnings and the rules in force."""
-    assert view.seat is None, "the table message is built from the public view only"
-    if view.phase is Phase.OVER:
-        title = t(lang, "render.table_over_title")
-    else:
-        title = f"Dupe — {_progress(lang, view)}"
-    seat_lines = []
-    for seat in range(4):
-        mark = ""
-        if view.phase is Phase.CHOOSE:
-            mark = " ✓" if view.chosen[seat] else " …"
-        elif view.phase is Phase.DISTRIBUTE and view.taker == seat:
-            mark = f" — {t(lang, 'render.table_distributing')}"
-        total = t(lang, "render.points", points=view.totals[seat])
-        seat_lines.append(f"{_seat_heading(seat, info.seats, lang)}{mark} — {total}")
-    parts = ["\n".join(seat_lines)]
-    if view.phase is Phase.DISTRIBUTE and view.revealed is not None and view.taker is not None:
-        parts.append(
-            t(
-                lang,
-                "render.table_revealed",
-                played=_letters(lang, view.revealed),
-                taker=seat_name(lang, view.taker),
-            )
-        )
-    elif view.last_trick is not None and view.last_trick.deal == view.deal:
-        line = _trick_line(view.last_trick, info.seats, lang)
-        parts.append(t(lang, "render.table_trick", trick=view.last_trick.trick, line=line))
-    elif view.last_trick is not None and view.phase is Phase.OVER:
-        line = _trick_line(view.last_trick, info.seats, lang)
-        parts.append(t(lang, "render.table_last_trick", line=line))
-    if view.phase is Phase.CHOOSE:
-        waiting = [seat_name(lang, s) for s in view.to_act]
-        parts.append(t(lang, "render.table_waiting", names=", ".join(waiting)) if waiting else "")
-    if info.warned and info.deadline is not None and view.phase is not Phase.OVER:
-        parts.append(
-            t(
-                lang,
-                "render.table_warning",
-                n=len(info.warned),
-                names=", ".join(seat_name(lang, s) for s in info.warned),
-                deadline=int(info.deadline),
-            )
-        )
-    if view.phase is Phase.OVER:
-        winners = ", ".join(seat_name(lang, s) for s in view.winners)
-        parts.append(t(lang, "render.table_winner", winners=winners))
-    embed = discord.Embed(
-        title=title, description="\n\n".join(p for p in parts if p), colour=COLOUR
-    )
-    embed.set_footer(text=t(lang, "render.table_footer", rules=_rules_line(info, lang)))
-    buttons = discord.ui.View(timeout=None)
-    if view.phase is not Phase.OVER:
-        buttons.add_item(
-            discord.ui.Button(
-                label=t(lang, "render.button_my_hand"),
-                emoji="🂠",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"dupe:hand:{info.game_id}",
-            )
-        )
-    return Rendered(content=None, embeds=[embed], view=_finished(buttons))
-
-
-def _card_style(card: Card) -> discord.ButtonStyle:
-    if card.suit in (Suit.HEARTS, Suit.DIAMONDS):
-        return discord.ButtonStyle.danger
-    return discord.ButtonStyle.secondary
-
-
-def _identity_line(view: DupeView, lang: Lang = "en") -> str:
-    assert view.identity is not None and view.seat is not None
-    dupe = seat_of_suit(view.identity)
-    suit = view.identity.symbol
-    if dupe == view.seat:
-        return t(lang, "render.identity_own", suit=suit)
-    return t(lang, "render.identity_other", suit=suit, dupe=seat_name(lang, dupe))
-
-
-def hand_message(
-    game_id: int,
-    view: DupeView,
-    seats: Mapping[int, SeatInfo],
-    notice: str | None = None,
-    assignment: str = "",
-    pictures: bool = False,
-    *,
-    lang: Lang = "en",
-) -> Rendered:
-    """Return a seat's private message: identity card, hand as card buttons, trick state;
-    for the taker, the distribution steps (``assignment`` holds the seat letters chosen so
-    far for the revealed cards, in order); with ``pictures``, a button for a picture of
-    the hand. ``notice`` is already written in ``lang``."""
-    seat = view.seat
-    assert seat is not None
-    lines: list[str] = []
-    if notice:
-        lines.append(notice)
-    lines.append(f"**{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)}** · {_progress(lang, view)}")
-    if view.phase is not Phase.OVER:
-        lines.append(_identity_line(view, lang))
-    if view.last_trick is not None and view.last_trick.deal == view.deal:
-        line = _trick_line(view.last_trick, seats, lang)
-        lines.append(t(lang, "render.hand_trick", trick=view.last_trick.trick, line=line))
-    if view.won is not None:
-        won = " ".join(map(str, sorted(view.won, key=by_suit))) or t(lang, "render.hand_won_none")
-        lines.append(t(lang, "render.hand_won", cards=won))
-    buttons = discord.ui.View(timeout=None)
-    turn = turn_index(view.deal, view.trick)
-    hand = sorted(view.hand, key=by_suit)
-    if view.phase is Phase.OVER:
-        lines.append(t(lang, "render.hand_over"))
-    elif view.phase is Phase.CHOOSE:
-        if view.choice is None:
-            lines.append(t(lang, "render.hand_choose"))
-        else:
-            waiting = ", ".join(seat_name(lang, s) for s in view.to_act)
-            lines.append(
-                t(
-                    lang,
-                    "render.hand_chosen",
-                    card=view.choice,
-                    waiting=waiting or t(lang, "render.hand_nobody"),
-                )
-            )
-        for i, card in enumerate(hand):
-            buttons.add_item(
-                discord.ui.Button(
-                    label=card_label(card),
-                    style=_card_style(card),
-                    custom_id=f"dupe:play:{game_id}:{seat}:{turn}:{card.code}",
-                    disabled=view.choice is not None,
-                    row=i // 5,
-                )
-            )
-    else:
-        assert view.revealed is not None and view.taker is not None
-        lines.append(t(lang, "render.hand_revealed", played=_letters(lang, view.revealed)))
-        if view.taker != seat:
-            taker = seat_name(lang, view.taker)
-            lines.append(t(lang, "render.hand_taker_distributing", taker=taker))
-        else:
-            _distribution_controls(game_id, view, seat, turn, assignment, lines, buttons, lang)
-        if hand:
-            lines.append(t(lang, "render.hand_cards", cards=" ".join(map(str, hand))))
-    if pictures and hand and view.phase is not Phase.OVER:
-        buttons.add_item(
-            discord.ui.Button(
-                label=t(lang, "render.button_picture"),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"dupe:pic:{game_id}",
-                row=4,
-            )
-        )
-    return Rendered(content="\n".join(lines), embeds=[], view=_finished(buttons))
-
-
-def _distribution_controls(
-    game_id: int,
-    view: DupeView,
-    seat: int,
-    turn: int,
-    assignment: str,
-    lines: list[str],
-    buttons: discord.ui.View,
-    lang: Lang = "en",
-) -> None:
-    assert view.revealed is not None
-    cards = sorted(view.revealed, key=by_suit)
-    given = dict(zip(cards, assignment, strict=False))
-    base = f"dupe:give:{game_id}:{seat}:{turn}"
-    lines.append(t(lang, "render.give_intro"))
-    if given:
-        so_far = ", ".join(
-            f"{card} → {seat_name(lang, SEAT_LETTERS.index(to))}" for card, to in given.items()
-        )
-        lines.append(t(lang, "render.give_so_far", given=so_far))
-
-    def add(
-        label: str, style: discord.ButtonStyle, custom_id: str, row: int, disabled: bool = False
-    ) -> None:
-        buttons.add_item(
-            discord.ui.Button(
-                label=label, style=style, custom_id=custom_id, disabled=disabled, row=row
-            )
-        )
-
-    if len(assignment) < 4:
-        card = cards[len(assignment)]
-        lines.append(t(lang, "render.give_who", card=card))
-        for target in range(4):
-            letter = SEAT_LETTERS[target]
-            custom_id = f"{base}:{assignment}{letter}"
-            label = seat_name(lang, target)
-            if view.dupe == target:
-                label = t(lang, "render.give_your_dupe", seat=label)
-            add(label, discord.ButtonStyle.primary, custom_id, 0, disabled=letter in assignment)
-    else:
-        lines.append(t(lang, "render.give_confirm"))
-        confirm = f"dupe:giveok:{game_id}:{seat}:{turn}:{assignment}"
-        add(t(lang, "render.button_confirm"), discord.ButtonStyle.success, confirm, 0)
-    if assignment:
-        add(t(lang, "render.button_start_over"), discord.ButtonStyle.secondary, f"{base}:", 1)
-
-
-def deal_scoring(
-    result: DealResult, seats: Mapping[int, SeatInfo], *, lang: Lang = "en"
-) -> Rendered:
-    """Return the public scoring of a deal: identity cards, every won hand with its
-    breakdown, whom it credits, and the running totals."""
-    embed = discord.Embed(title=t(lang, "render.scoring_title", deal=result.deal), colour=COLOUR)
-    for owner in range(4):
-        holder = next(s for s in range(4) if seat_of_suit(result.identities[s]) == owner)
-        hand = " ".join(map(str, sorted(result.won[owner], key=by_suit)))
-        identity = t(lang, "render.identity_card", suit=result.identities[owner].symbol)
-        won = t(
-            lang,
-            "render.scoring_hand",
-            cards=hand,
-            score=score_text(result.scores[owner], lang),
-            holder=seat_name(lang, holder),
-        )
-        embed.add_field(
-            name=_seat_heading(owner, seats, lang), value=f"{identity}\n{won}", inline=False
-        )
-    totals = " · ".join(
-        f"{seat_name(lang, s)} +{result.credited[s]} = {result.totals[s]}" for s in range(4)
-    )
-    embed.add_field(name=t(lang, "render.scoring_totals"), value=totals, inline=False)
-    return Rendered(content=None, embeds=[embed], view=None)
+def cancelled_message(ui: GameUI, *, lang: Lang = "en") -> Rendered:
+    """Return the table message of a cancelled table."""
+    title = t(lang, "table.cancelled_title", title=game_title(lang, ui.name))
+    return Rendered(content=None, embeds=[discord.Embed(title=title, colour=ui.colour)], view=None)
 
 
 def final_standings(
-    totals: Sequence[int],
+    ui: GameUI,
+    scores: Sequence[int],
     winners: Sequence[int],
     seats: Mapping[int, SeatInfo],
     game_id: int | None = None,
     *,
     lang: Lang = "en",
 ) -> Rendered:
-    """Return the end-of-game message: standings by total and the winner(s); with
-    ``game_id``, the Rematch and Replay buttons."""
-    order = sorted(range(4), key=lambda s: (-totals[s], s))
+    """Return the end-of-game message: standings by score and the winner(s), by name;
+    with ``game_id``, the Rematch and Replay buttons."""
+    players = len(scores)
+    order = sorted(range(players), key=lambda s: (-scores[s], s))
     lines = []
     for place, seat in enumerate(order, start=1):
         crown = " 🏆" if seat in winners else ""
-        lines.append(f"{place}. {_seat_heading(seat, seats, lang)} — **{totals[seat]}**{crown}")
-    names = _and(lang, [seats[s].label if s in seats else seat_name(lang, s) for s in winners])
+        heading = seat_heading(ui, seat, players, seats, lang)
+        lines.append(f"{place}. {heading} — **{scores[seat]}**{crown}")
+    names = and_list(
+        lang, [seats[s].label if s in seats else ui.seat_name(lang, s, players) for s in winners]
+    )
     won = t(lang, "render.final_winners", n=len(winners), names=names)
     embed = discord.Embed(
-        title=t(lang, "render.final_title"),
+        title=t(lang, "render.final_title", title=game_title(lang, ui.name)),
         description="\n".join(lines) + f"\n\n{won}",
-        colour=COLOUR,
+        colour=ui.colour,
     )
     if game_id is None:
         return Rendered(content=None, embeds=[embed], view=None)
@@ -501,17 +184,17 @@ def final_standings(
         discord.ui.Button(
             label=t(lang, "render.button_rematch"),
             style=discord.ButtonStyle.success,
-            custom_id=f"dupe:rematch:{game_id}",
+            custom_id=ids.table_button(game_id, "rematch"),
         )
     )
     view.add_item(
         discord.ui.Button(
             label=t(lang, "render.button_replay"),
             style=discord.ButtonStyle.secondary,
-            custom_id=f"rp:{game_id}:0:d1",
+            custom_id=ids.replay(game_id, 0, "r"),
         )
     )
-    return Rendered(content=None, embeds=[embed], view=_finished(view))
+    return Rendered(content=None, embeds=[embed], view=finished_view(view))
 
 
 def rating_text(rating: Rating | None, *, lang: Lang = "en") -> str:
@@ -562,7 +245,7 @@ def leaderboard_page(
             )
         )
     embed = discord.Embed(
-        title=t(lang, "render.leaderboard_title", game=_game(lang, game)),
+        title=t(lang, "render.leaderboard_title", game=game_title(lang, game)),
         description="\n".join(lines) or t(lang, "render.no_games_server"),
         colour=COLOUR,
     )
@@ -574,10 +257,10 @@ def leaderboard_page(
 
 
 def player_stats(
-    name: str, stats: PlayerStats | None, game: str = "dupe", *, lang: Lang = "en"
+    ui: GameUI, name: str, stats: PlayerStats | None, *, lang: Lang = "en"
 ) -> discord.Embed:
-    """Return a member's record in this server's games."""
-    title = t(lang, "render.stats_title", name=name, game=_game(lang, game))
+    """Return a member's record in this server's games of ``ui``'s game."""
+    title = t(lang, "render.stats_title", name=name, game=game_title(lang, ui.name))
     if stats is None:
         return discord.Embed(
             title=title, description=t(lang, "render.stats_no_games"), colour=COLOUR
@@ -591,7 +274,8 @@ def player_stats(
     embed.add_field(name=t(lang, "render.stats_best_score"), value=str(stats.best_score))
     embed.add_field(name=t(lang, "render.stats_best_deal"), value=best_deal)
     embed.add_field(
-        name=t(lang, "render.stats_favourite_seat"), value=seat_name(lang, stats.favourite_seat)
+        name=t(lang, "render.stats_favourite_seat"),
+        value=ui.seat_name(lang, stats.favourite_seat, 0),
     )
     rating = stats.rating
     if rating is not None:
@@ -619,7 +303,7 @@ def history_page(
             f"<@{seat.user_id}>" if seat.user_id is not None else f"🤖 {seat.level}"
             for _, seat in sorted(record.seats.items())
         )
-        winners = _and(
+        winners = and_list(
             lang,
             [
                 f"<@{record.seats[s].user_id}>"
@@ -635,6 +319,7 @@ def history_page(
             t(
                 lang,
                 "render.history_game",
+                title=game_title(lang, record.game),
                 game=record.id,
                 ended=int(game.ended_at),
                 channel=where,
@@ -650,82 +335,23 @@ def history_page(
     )
 
 
-def replay_step(
-    game_id: int,
-    steps: Sequence[Step],
-    index: int,
-    seats: Mapping[int, SeatInfo],
-    *,
-    lang: Lang = "en",
-) -> Rendered:
-    """Return one step of a finished game's replay, with Previous / Next / deal buttons."""
-    step = steps[index]
-    if isinstance(step, DealResult):
-        embed = deal_scoring(step, seats, lang=lang).embeds[0]
-    elif isinstance(step, Final):
-        embed = final_standings(step.totals, step.winners, seats, lang=lang).embeds[0]
-    elif isinstance(step, DealStart):
-        embed = discord.Embed(
-            title=t(lang, "render.replay_dealt_title", deal=step.deal), colour=COLOUR
-        )
-        for seat in range(4):
-            dupe = seat_name(lang, seat_of_suit(step.identities[seat]))
-            hand = " ".join(map(str, sorted(step.hands[seat], key=by_suit)))
-            suit = step.identities[seat].symbol
-            embed.add_field(
-                name=_seat_heading(seat, seats, lang),
-                value=t(lang, "render.replay_dealt_seat", suit=suit, dupe=dupe, cards=hand),
-                inline=False,
-            )
-    else:
-        embed = discord.Embed(
-            title=t(lang, "render.replay_trick_title", deal=step.deal, trick=step.trick),
-            description=_trick_line(step, seats, lang),
-            colour=COLOUR,
-        )
-    embed.set_footer(
-        text=t(lang, "render.replay_footer", game=game_id, step=index + 1, steps=len(steps))
-    )
-    view = discord.ui.View(timeout=None)
-    last = len(steps) - 1
-    view.add_item(
-        discord.ui.Button(
-            label=t(lang, "render.button_previous"),
-            custom_id=f"rp:{game_id}:{max(index - 1, 0)}:p",
-            disabled=index == 0,
-            row=0,
-        )
-    )
-    view.add_item(
-        discord.ui.Button(
-            label=t(lang, "render.button_next"),
-            custom_id=f"rp:{game_id}:{min(index + 1, last)}:n",
-            disabled=index >= last,
-            row=0,
-        )
-    )
-    starts = [i for i, s in enumerate(steps) if isinstance(s, DealStart)]
-    for deal, start in enumerate(starts, start=1):
-        view.add_item(
-            discord.ui.Button(
-                label=t(lang, "render.button_deal", deal=deal),
-                custom_id=f"rp:{game_id}:{start}:d{deal}",
-                style=discord.ButtonStyle.secondary,
-                row=1,
-            )
-        )
-    return Rendered(content=None, embeds=[embed], view=_finished(view))
-
-
-def defaults_text(options: Mapping[str, Any], changed: bool, *, lang: Lang = "en") -> str:
-    """Return a server's defaults for new tables, as ``/dupe defaults`` shows them."""
+def defaults_text(
+    ui: GameUI, options: Mapping[str, Any], game_options: Any, changed: bool, *, lang: Lang = "en"
+) -> str:
+    """Return a server's defaults for new tables of ``ui``'s game, as ``/<game> defaults``
+    shows them (``options``: the shared ones as stored; ``game_options``: the engine's)."""
     level = options.get("level")
     turn = int(options.get("turn_seconds", 120))
     random = options.get("seating") == "random"
     pictures = "render.on" if options.get("pictures", True) else "render.off"
+    title = game_title(lang, ui.name)
     lines = [
-        t(lang, "render.defaults_title_saved" if changed else "render.defaults_title"),
-        t(lang, "render.defaults_memory", memory=_memory(lang, options.get("memory", "strict"))),
+        t(lang, "render.defaults_title_saved" if changed else "render.defaults_title", title=title)
+    ]
+    own = ui.options_text(game_options, lang)
+    if own:
+        lines += [f"• {part}" for part in own.split(" · ")]
+    lines += [
         t(lang, "render.defaults_turn", seconds=turn),
         t(lang, "render.defaults_computers", level=level or t(lang, "render.none")),
         t(
@@ -734,11 +360,6 @@ def defaults_text(options: Mapping[str, Any], changed: bool, *, lang: Lang = "en
             seating=t(lang, "render.seating_random" if random else "render.seating_join"),
         ),
         t(lang, "render.defaults_pictures", pictures=t(lang, pictures)),
-        t(lang, "render.defaults_otherwise"),
+        t(lang, "render.defaults_otherwise", command=t(lang, f"commands.{ui.name}_name")),
     ]
     return "\n".join(lines)
-
-
-def rules_text(*, lang: Lang = "en") -> str:
-    """Return a private summary of the rules."""
-    return t(lang, "render.rules")

@@ -1,6 +1,8 @@
-"""The Discord side of a Dupe table: answers clicks and commands, keeps messages current.
+"""The Discord side of every table: answers clicks and commands, keeps messages current.
 
-Order of work for every click: check who pressed what, let :mod:`bot.sessions` apply and
+It knows no game: what a table shows comes from its game's ``GameUI`` (``table.ui``).
+
+Order of work for every click: check who pressed what, let :mod:`bot.tables` apply and
 commit the move, answer the presser (the interaction response), then update what others
 see: the public table message (edited in place, changes combined over ``edit_interval``), each
 seated member's private hand message (through that member's own latest interaction token,
@@ -17,22 +19,20 @@ import functools
 import io
 import logging
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot import pictures, render
+from bot import ids, pictures, render
 from bot.errors import answer_error, reply_private
-from bot.i18n import Lang, Text, lang_of, seat_name, t
-from bot.render import SeatInfo, TableInfo
-from bot.sessions import Outcome, Sessions, Table, TableOptions, UserError
-from engine.cards import Card, by_suit, parse_card
-from engine.dupe import SEAT_LETTERS, Distribute, Phase, play
-from engine.errors import ParseError
+from bot.game import GameUI, Rendered, SeatInfo, Step, TableInfo
+from bot.i18n import Lang, Text, lang_of, t
+from bot.store import Store
+from bot.tables import Outcome, Table, TableOptions, Tables, UserError, engine_options
 
-__all__ = ["DupeController"]
+__all__ = ["Controller"]
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class _HandHandle:
 
 def _moves_made(table: Table) -> int:
     """Return how far the game has got (its move count): what a table edit shows."""
-    return -1 if table.state is None else table.state.move_count
+    return -1 if table.state is None else int(table.state.move_count)
 
 
 def seat_infos(table: Table) -> dict[int, SeatInfo]:
@@ -77,13 +77,14 @@ def seat_infos(table: Table) -> dict[int, SeatInfo]:
     }
 
 
-def _picture_names(table: Table, lang: Lang) -> list[str]:
-    """Return who sits in each seat, as the pictures write it."""
+def picture_names(table: Table, lang: Lang) -> list[str]:
+    """Return who sits in each seat, as pictures write it."""
     names = []
-    for seat in range(4):
+    players = len(table.seats) if table.state is not None else table.max_seats
+    for seat in range(players):
         record = table.seats.get(seat)
         if record is None:
-            names.append(seat_name(lang, seat))
+            names.append(table.ui.seat_name(lang, seat, players))
         elif record.user_id is None:
             names.append(t(lang, "table.cpu_name", level=record.level))
         else:
@@ -91,39 +92,20 @@ def _picture_names(table: Table, lang: Lang) -> list[str]:
     return names
 
 
-def _trick_to_picture(
-    table: Table, lang: Lang
-) -> tuple[tuple[int, int, str, str], tuple[Any, ...]] | None:
-    """Return the trick the table message shows, as a key and ``trick_picture``'s
-    arguments: the revealed trick awaiting its distribution, or the last one completed
-    (``None`` when there is none, or pictures are off)."""
-    state = table.state
-    if not table.options.pictures or state is None or table.status != "playing":
-        return None
-    view = state.public_view()
-    names = _picture_names(table, lang)
-    if view.revealed is not None:
-        key = (view.deal, view.trick, "revealed", lang)
-        return key, (view.revealed, names, view.taker, None)
-    last = view.last_trick
-    if last is None or last.deal != view.deal:
-        return None
-    received = last.received if last.taker is not None else None
-    return (last.deal, last.trick, "given", lang), (last.cards, names, last.taker, received)
-
-
 def table_info(table: Table) -> TableInfo:
-    """Return what the table renderers need besides the view."""
+    """Return what a table's messages need besides the view."""
     warned: list[int] = []
     if table.warned:
         warned = table.humans_to_act()
+    state = table.state
+    options = state.options if state is not None else engine_options(table.ui, table.options)
     return TableInfo(
         game_id=table.id,
         host_id=table.host_id,
-        memory=table.options.memory,
+        seats=seat_infos(table),
+        game_options=options,
         turn_seconds=table.options.turn_seconds,
         level=table.options.level,
-        seats=seat_infos(table),
         warned=warned,
         deadline=table.deadline,
         status=table.status,
@@ -134,57 +116,70 @@ def table_info(table: Table) -> TableInfo:
     )
 
 
-def render_table(table: Table, lang: Lang = "en") -> render.Rendered:
+def render_table(table: Table, lang: Lang = "en") -> Rendered:
     """Return the public table message as it should look now, in ``lang``."""
     if table.status == "lobby":
-        return render.lobby_message(table_info(table), lang=lang)
+        return render.lobby_message(table.ui, table_info(table), table.max_seats, lang=lang)
     if table.status == "cancelled":
-        title = t(lang, "table.cancelled_title")
-        return render.Rendered(
-            content=None, embeds=[discord.Embed(title=title, colour=render.COLOUR)], view=None
-        )
+        return render.cancelled_message(table.ui, lang=lang)
     assert table.state is not None
-    return render.table_message(table_info(table), table.state.public_view(), lang=lang)
+    return table.ui.table_message(table_info(table), table.state.public_view(), lang)
+
+
+def _table_picture(table: Table, lang: Lang) -> tuple[object, object] | None:
+    """Return the picture the table message carries now: its key and its thunk."""
+    state = table.state
+    if not table.options.pictures or state is None or table.status != "playing":
+        return None
+    return table.ui.table_picture(
+        table_info(table), state.public_view(), picture_names(table, lang), lang
+    )
 
 
 async def _send_response(
-    interaction: discord.Interaction, shown: render.Rendered, *, ephemeral: bool = False
+    interaction: discord.Interaction, shown: Rendered, *, ephemeral: bool = False
 ) -> discord.InteractionCallbackResponse[discord.Client]:
     return await interaction.response.send_message(
         content=shown.content, embeds=shown.embeds, view=shown.buttons(), ephemeral=ephemeral
     )
 
 
-async def _edit_response(interaction: discord.Interaction, shown: render.Rendered) -> None:
+async def _edit_response(interaction: discord.Interaction, shown: Rendered) -> None:
     await interaction.response.edit_message(
         content=shown.content, embeds=shown.embeds, view=shown.buttons()
     )
 
 
-class DupeController:
+class Controller:
     """Everything the cog and the buttons do, with the message bookkeeping."""
 
     def __init__(
         self,
         bot: discord.Client,
-        sessions: Sessions,
+        store: Store,
+        games: Callable[[str], GameUI],
         *,
+        clock: Callable[[], float],
         edit_interval: float,
+        **tables: Any,
     ) -> None:
+        """Build the controller and its live tables (``tables``: the rest of
+        :class:`~bot.tables.Tables`' keyword arguments); committed changes that nobody
+        pressed for (a timer's) are shown through :meth:`on_outcome`."""
         self.bot = bot
-        self.sessions = sessions
+        self.tables = Tables(store, games, clock=clock, notify=self.on_outcome, **tables)
         self.edit_interval = edit_interval
-        self._now = sessions.clock
+        self._now = clock
         self._hands: dict[tuple[int, int], _HandHandle] = {}
         # Edits of a seat's hand message in flight (answers and refreshes), and the seats
         # whose hand changed meanwhile: edits of one message are never raced, and a burst
         # of changes makes one more edit at the end, not one each.
         self._hand_busy: Counter[tuple[int, int]] = Counter()
         self._hand_dirty: set[tuple[int, int]] = set()
-        self.scheduler = sessions.scheduler
-        self._pictured: dict[int, tuple[int, int, str, str] | None] = {}  # table → trick shown
+        self.scheduler = self.tables.scheduler
+        self._pictured: dict[int, object] = {}  # table → the picture its message carries
+        self._stood_in: dict[tuple[int, int], list[object]] = {}  # seat → a computer's moves
         self._tasks: set[asyncio.Task[None]] = set()
-        sessions.notify = self.on_outcome
 
     # --- helpers -------------------------------------------------------------------
 
@@ -211,18 +206,17 @@ class DupeController:
         table: Table,
         seat: int,
         lang: Lang,
-        notice: Text | None = None,
-        assignment: str = "",
-    ) -> render.Rendered:
+        notice: str | None = None,
+        pending: str = "",
+    ) -> Rendered:
         assert table.state is not None
-        return render.hand_message(
-            table.id,
+        return table.ui.hand_message(
+            table_info(table),
             table.state.view(seat),
-            seat_infos(table),
-            notice=None if notice is None else f"⚠️ {notice(lang)}",
-            assignment=assignment,
-            pictures=table.options.pictures,
-            lang=lang,
+            table.turn,
+            lang,
+            pending=pending,
+            notice=notice,
         )
 
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
@@ -240,13 +234,14 @@ class DupeController:
         table: Table,
         seat: int,
         notice: Text | None = None,
-        assignment: str = "",
+        pending: str = "",
     ) -> None:
         """Answer with the seat's hand: in place when the pressed button was on a private
         message (the hand itself), otherwise as a new private message — a hand must never
         replace a public message, even when a forged button names one."""
         lang = lang_of(interaction.locale)
-        shown = self._hand(table, seat, lang, notice=notice, assignment=assignment)
+        written = None if notice is None else f"⚠️ {notice(lang)}"
+        shown = self._hand(table, seat, lang, notice=written, pending=pending)
         message = interaction.message
         private = message is not None and message.flags.ephemeral
         key = (table.id, seat)
@@ -282,14 +277,17 @@ class DupeController:
 
     # --- slash commands ------------------------------------------------------------
 
-    async def start_table(self, interaction: discord.Interaction, options: TableOptions) -> None:
-        """``/dupe start``: open a table with a public lobby message."""
+    async def start_table(
+        self, interaction: discord.Interaction, game: str, options: TableOptions
+    ) -> None:
+        """``/<game> start``: open a table with a public lobby message."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("errors.no_dms")
-        existing = self.sessions.table_in(interaction.channel_id)
+        existing = self.tables.table_in(interaction.channel_id)
         if existing is not None:
             raise UserError("table.channel_has_table", url=self.jump_url(existing))
-        table = await self.sessions.open_table(
+        table = await self.tables.open_table(
+            game=game,
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
@@ -301,23 +299,23 @@ class DupeController:
         message_id = sent.message_id
         if message_id is None:  # Discord did not say: ask for the message
             message_id = (await interaction.original_response()).id
-        await self.sessions.set_message(table, message_id)
+        await self.tables.set_message(table, message_id)
 
     def _channel_table(self, interaction: discord.Interaction) -> Table:
         if interaction.channel_id is None:
             raise UserError("table.server_channel")
-        table = self.sessions.table_in(interaction.channel_id)
+        table = self.tables.table_in(interaction.channel_id)
         if table is None:
             raise UserError("table.no_table_here")
         return table
 
     async def show_hand_command(self, interaction: discord.Interaction) -> None:
-        """``/dupe hand``: the member's hand, privately."""
+        """``/<game> hand``: the member's hand, privately."""
         table = self._channel_table(interaction)
         await self.show_hand(interaction, table.id)
 
     async def status(self, interaction: discord.Interaction) -> None:
-        """``/dupe status``: the table as everyone sees it, privately."""
+        """``/<game> status``: the table as everyone sees it, privately."""
         table = self._channel_table(interaction)
         lang = lang_of(interaction.locale)
         shown = render_table(table, lang)
@@ -328,23 +326,47 @@ class DupeController:
         )
 
     async def cancel_command(self, interaction: discord.Interaction) -> None:
-        """``/dupe cancel``: the host or a server manager closes the table."""
+        """``/<game> cancel``: the host or a server manager closes the table."""
         table = self._channel_table(interaction)
         await self._cancel(interaction, table.id, from_table=False)
 
-    # --- lobby buttons -------------------------------------------------------------
+    # --- buttons ---------------------------------------------------------------------
+
+    async def button(self, interaction: discord.Interaction, pressed: ids.Parsed) -> None:
+        """Any button of a table: a table-wide one or a private control."""
+        table = self.tables.tables.get(pressed.table)  # type: ignore[union-attr]
+        # Every real button is on a message in its table's channel: a button naming a
+        # table of another server is forged (or it would let that server's managers cancel
+        # the table, and its members take seats there).
+        if table is not None and table.guild_id != interaction.guild_id:
+            await reply_private(interaction, t(lang_of(interaction.locale), "errors.other_server"))
+            return
+        if isinstance(pressed, ids.Control):
+            await self.control(interaction, pressed)
+        elif not isinstance(pressed, ids.TableButton):
+            raise UserError("errors.unknown_button")
+        elif pressed.what == "hand":
+            await self.show_hand(interaction, pressed.table)
+        elif pressed.what == "refresh":
+            await self.refresh(interaction, pressed.table)
+        elif pressed.what == "pic":
+            await self.show_hand_picture(interaction, pressed.table)
+        elif pressed.what == "rematch":
+            await self.rematch(interaction, pressed.table)
+        else:
+            await self.lobby(interaction, pressed.what, pressed.table)
 
     async def lobby(self, interaction: discord.Interaction, what: str, game_id: int) -> None:
         """A lobby button on the table message."""
         user = interaction.user
         if what == "join":
-            table = await self.sessions.join(game_id, user.id, user.display_name)
+            table = await self.tables.join(game_id, user.id, user.display_name)
         elif what == "leave":
-            table = await self.sessions.leave(game_id, user.id)
+            table = await self.tables.leave(game_id, user.id)
         elif what == "addcpu":
-            table = await self.sessions.add_computer(game_id, user.id)
+            table = await self.tables.add_computer(game_id, user.id)
         elif what == "start":
-            outcome = await self.sessions.start(game_id, user.id)
+            outcome = await self.tables.start(game_id, user.id)
             table = outcome.table
             log.info("game %s: started", table.id)
         elif what == "cancel":
@@ -358,9 +380,9 @@ class DupeController:
         shown = render_table(table, self.public_lang(table))
         message = interaction.message
         if table.message_id is None and message is not None and not message.flags.ephemeral:
-            # A click on the lobby before /dupe start finished recording its message id:
+            # A click on the lobby before /<game> start finished recording its message id:
             # the public message carrying this table's lobby buttons is the table message.
-            await self.sessions.set_message(table, message.id)
+            await self.tables.set_message(table, message.id)
         if message is not None and message.id == table.message_id:
             await _edit_response(interaction, shown)
             self.scheduler.cancel(("edit", table.id))  # this answer already shows it all
@@ -374,7 +396,7 @@ class DupeController:
         can_manage = bool(
             interaction.permissions.manage_guild if interaction.permissions else False
         )
-        table = await self.sessions.cancel(game_id, interaction.user.id, can_manage=can_manage)
+        table = await self.tables.cancel(game_id, interaction.user.id, can_manage=can_manage)
         log.info("game %s: cancelled", table.id)
         self._forget(table)
         if (
@@ -392,7 +414,7 @@ class DupeController:
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         """“My hand”: a fresh private message with the member's hand and identity card."""
-        table = self.sessions.table(game_id)
+        table = self.tables.table(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("table.not_playing")
@@ -407,20 +429,20 @@ class DupeController:
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """“Rematch” under a finished game's standings: the first player opens the new
         table (a new public message), the others say yes to it."""
-        record = await self.sessions.store.game(game_id)
+        record = await self.tables.store.game(game_id)
         if record is None or record.guild_id != interaction.guild_id:
             raise UserError("table.not_this_server")
         if record.status != "finished":
             raise UserError("table.not_over")
         user = interaction.user
-        table, outcome, created = await self.sessions.rematch(record, user.id, user.display_name)
+        table, outcome, created = await self.tables.rematch(record, user.id, user.display_name)
         if created:
             log.info("game %s: rematch of game %s opened", table.id, game_id)
             sent = await _send_response(interaction, render_table(table, self.public_lang(table)))
             message_id = sent.message_id
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-            await self.sessions.set_message(table, message_id)
+            await self.tables.set_message(table, message_id)
         else:
             key = "table.in_rematch_starts" if outcome is not None else "table.in_rematch"
             await reply_private(interaction, t(lang_of(interaction.locale), key))
@@ -431,7 +453,7 @@ class DupeController:
 
     async def show_hand_picture(self, interaction: discord.Interaction, game_id: int) -> None:
         """“Picture of my hand”: the presser's own hand as a picture, privately."""
-        table = self.sessions.table(game_id)
+        table = self.tables.table(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("table.not_playing")
@@ -439,29 +461,47 @@ class DupeController:
             raise UserError("table.not_started")
         if not table.options.pictures:
             raise UserError("table.pictures_off")
-        hand = table.state.view(seat).hand
-        if not hand:
+        lang = lang_of(interaction.locale)
+        picture = table.ui.hand_picture(table.state.view(seat), lang)
+        if picture is None:
             raise UserError("table.no_cards")
+        caption, draw = picture
         await interaction.response.defer(ephemeral=True, thinking=True)
-        data = await pictures.render_off_loop(pictures.hand_picture, hand)
-        cards = " ".join(map(str, sorted(hand, key=by_suit)))
+        data = await pictures.render_off_loop(draw)
         await interaction.followup.send(
-            t(lang_of(interaction.locale), "table.hand_caption", n=len(hand), cards=cards),
+            caption,
             file=discord.File(io.BytesIO(data), filename=pictures.picture_filename("hand")),
             ephemeral=True,
         )
 
-    async def play_card(
-        self, interaction: discord.Interaction, game_id: int, seat: int, turn: int, code: str
-    ) -> None:
-        """A card button in a private hand."""
+    async def refresh(self, interaction: discord.Interaction, game_id: int) -> None:
+        """“↻ Refresh” on a private message: the presser's hand as it is now, in place."""
+        table = self.tables.table(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("table.not_playing")
+        if table.status == "lobby" or table.state is None:
+            raise UserError("table.not_started")
+        await self._answer_with_hand(interaction, table, seat)
+
+    async def control(self, interaction: discord.Interaction, control: ids.Control) -> None:
+        """A control in a private hand: the game says what it means — an action, which is
+        applied and committed, or the next step of a choice, shown in place."""
+        table = self.tables.table(control.table)
+        seat = control.seat
         try:
-            card = parse_card(code)
-        except ParseError:
-            raise UserError("table.not_a_card") from None
-        table = self.sessions.table(game_id)
-        try:
-            outcome = await self.sessions.act(game_id, interaction.user.id, seat, turn, play(card))
+            table = self.tables.playing(control.table)
+            turn = control.turn
+            if control.legacy:
+                # An id from before bot.ids counted decision points its game's own way.
+                legacy, now = control.turn, table.ui.legacy_turn(table.state)
+                turn = table.turn + (legacy > now) - (legacy < now)
+            self.tables.check_turn(table, interaction.user.id, seat, turn)
+            meant = table.ui.control(table.state.view(seat), control.payload)
+            if isinstance(meant, Step):
+                await self._answer_with_hand(interaction, table, seat, pending=meant.pending)
+                return
+            outcome = await self.tables.act(table.id, interaction.user.id, seat, turn, meant)
         except UserError as error:
             await self._refresh_stale(interaction, table, seat, error.text)
             return
@@ -496,108 +536,34 @@ class DupeController:
             return
         await reply_private(interaction, reason(lang_of(interaction.locale)))
 
-    def _revealed_in_order(self, table: Table) -> list[Card]:
-        assert table.state is not None
-        view = table.state.public_view()
-        assert view.revealed is not None
-        return sorted(view.revealed, key=by_suit)
-
-    def _distributing(self, game_id: int) -> Table:
-        """Return the game a distribution button belongs to, if it is still being played."""
-        table = self.sessions.table(game_id)
-        if table.state is None or table.status != "playing":
-            raise UserError("errors.game_over_buttons")
-        return table
-
-    @staticmethod
-    def _is_taker(table: Table, seat: int) -> bool:
-        """Return whether ``seat`` took the trick now being distributed."""
-        state = table.state
-        return state is not None and state.phase is Phase.DISTRIBUTE and state.taker == seat
-
-    async def give_step(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        seat: int,
-        turn: int,
-        assignment: str,
-    ) -> None:
-        """One step of the taker's distribution (no move yet: the choice lives in the
-        buttons' custom ids)."""
-        table = self._distributing(game_id)
-        try:
-            self.sessions.check_turn(table, interaction.user.id, seat, turn)
-        except UserError as error:
-            await self._refresh_stale(interaction, table, seat, error.text)
-            return
-        if not self._is_taker(table, seat):
-            await self._refresh_stale(interaction, table, seat, Text("table.only_taker"))
-            return
-        if (
-            len(set(assignment)) != len(assignment)
-            or any(c not in SEAT_LETTERS for c in assignment)
-            or len(assignment) > 4
-        ):
-            raise UserError("table.one_card_each")
-        await self._answer_with_hand(interaction, table, seat, assignment=assignment)
-
-    async def give_confirm(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        seat: int,
-        turn: int,
-        assignment: str,
-    ) -> None:
-        """The taker confirms a complete distribution."""
-        table = self._distributing(game_id)
-        if not self._is_taker(table, seat):
-            reason = Text("table.already_distributed")
-            await self._refresh_stale(interaction, table, seat, reason)
-            return
-        if sorted(assignment) != sorted(SEAT_LETTERS):
-            raise UserError("table.give_all_four")
-        cards = self._revealed_in_order(table)
-        given: dict[int, Card] = {}
-        for card, letter in zip(cards, assignment, strict=True):
-            given[SEAT_LETTERS.index(letter)] = card
-        action = Distribute(tuple(given[s] for s in range(4)))
-        try:
-            outcome = await self.sessions.act(game_id, interaction.user.id, seat, turn, action)
-        except UserError as error:
-            await self._refresh_stale(interaction, table, seat, error.text)
-            return
-        await self._answer_move(interaction, outcome, seat)
-
     # --- after a change --------------------------------------------------------------
 
     async def on_outcome(self, outcome: Outcome, answered: tuple[int, ...] = ()) -> None:
-        """Show a committed change: table message, other members' hands, scoring."""
+        """Show a committed change: table message, other members' hands, scorings."""
         table = outcome.table
-        for result in outcome.new_results:
-            await self._post(table, f"deal{result.deal}")
+        for post in outcome.posts:
+            if post == "end":
+                log.info("game %s: finished", table.id)
+            await self._post(table, post)
         if outcome.finished:
-            await self._post(table, "end")
-            log.info("game %s: finished", table.id)
-            await self._post(table, "table")
             for seat in table.human_seats():
                 if seat not in answered:
                     await self._refresh_hand(table, seat)  # “The game is over.”, no buttons
             self._forget(table)
             return
         self.refresh_table(table)
-        if outcome.trick_changed or outcome.timed_out:
+        if outcome.turn_changed or outcome.timed_out:
             for seat in table.human_seats():
                 if seat not in answered:
-                    self._spawn(self._refresh_hand(table, seat), f"dupe-hand-{table.id}-{seat}")
+                    coro = self._refresh_hand(table, seat, outcome.timed_out.get(seat))
+                    self._spawn(coro, f"hand-{table.id}-{seat}")
 
     # --- public posts that must not be lost ------------------------------------------
 
     async def _post(self, table: Table, post: str) -> None:
-        """Send one public post the game owes its channel — ``deal<n>`` (that deal's
-        scoring), ``end`` (the final standings) or ``table`` (the table message's last
-        edit) — then strike it from the outbox, where it was written in the same
+        """Send one public post the game owes its channel — a game's own (a deal's
+        scoring, ``deal<n>``), ``end`` (the final standings) or ``table`` (the table
+        message's last edit) — then strike it from the outbox, where it was written in the same
         transaction as the moves that made it due. A process killed in between sends it
         after its restart; Discord's ``enforce_nonce`` makes a repeated post return the
         first instead of appearing twice."""
@@ -618,7 +584,7 @@ class DupeController:
             )
             return
         try:
-            await self.sessions.store.posted(table.id, post)
+            await self.tables.store.posted(table.id, post)
         except Exception:
             log.exception("game %s: %s sent, but not struck from the outbox", table.id, post)
 
@@ -629,32 +595,29 @@ class DupeController:
         lang = self.public_lang(table)
         file = None
         if post == "end":
+            result = state.result()
             shown = render.final_standings(
-                state.totals, state.winners, seat_infos(table), game_id=table.id, lang=lang
+                table.ui, result.scores, result.winners, seat_infos(table), table.id, lang=lang
             )
         else:
-            result = state.results[int(post.removeprefix("deal")) - 1]
-            shown = render.deal_scoring(result, seat_infos(table), lang=lang)
-            if table.options.pictures:
-                data = await pictures.render_off_loop(
-                    pictures.scoring_picture, result, _picture_names(table, lang), lang=lang
-                )
-                file = discord.File(
-                    io.BytesIO(data), filename=pictures.picture_filename("scoring", result.deal)
-                )
+            owed = table.ui.post(table_info(table), state, post, picture_names(table, lang), lang)
+            shown = owed.message
+            if owed.picture is not None and table.options.pictures:
+                data = await pictures.render_off_loop(owed.picture)
+                file = discord.File(io.BytesIO(data), filename=owed.filename)
         return await self._send(channel, shown, file, nonce=f"{table.id}:{post}")
 
     def start_delivering_owed(self) -> None:
         """Start :meth:`deliver_owed` in the background (it must not hold up the start)."""
-        self._spawn(self.deliver_owed(), "dupe-deliver-owed")
+        self._spawn(self.deliver_owed(), "deliver-owed")
 
     async def deliver_owed(self) -> None:
         """After a restart: send what the previous process owed the channels — posts of
         finished games and of live ones — and bring stale table messages up to date,
         spread out so that a thousand of them do not all go at once."""
-        owing = [t for t in self.sessions.finished_owing if t.owed]
-        owing += [t for t in self.sessions.tables.values() if t.owed]
-        self.sessions.finished_owing.clear()
+        owing = [t for t in self.tables.finished_owing if t.owed]
+        owing += [t for t in self.tables.tables.values() if t.owed]
+        self.tables.finished_owing.clear()
         # Each table's posts in order, the tables side by side (a few at a time): a game's
         # channel gets its posts in sequence however many other games owe some.
         gate = asyncio.Semaphore(_OWED_AT_ONCE)
@@ -668,7 +631,7 @@ class DupeController:
 
         await asyncio.gather(*(deliver(table) for table in sorted(owing, key=lambda t: t.id)))
         stale = 0
-        for table in list(self.sessions.tables.values()):
+        for table in list(self.tables.tables.values()):
             if table.message_stale and table.status == "playing":
                 table.message_stale = False
                 when = self._now() + _STALE_EDIT_AFTER + stale * _STALE_EDIT_SPACING
@@ -679,7 +642,7 @@ class DupeController:
     async def _send(
         self,
         channel: discord.abc.Messageable,
-        shown: render.Rendered,
+        shown: Rendered,
         file: discord.File | None = None,
         *,
         nonce: str | None = None,
@@ -700,11 +663,16 @@ class DupeController:
             return _settled(error)
         return True
 
-    async def _refresh_hand(self, table: Table, seat: int) -> None:
+    async def _refresh_hand(
+        self, table: Table, seat: int, stood_in: Sequence[object] | None = None
+    ) -> None:
         """Edit the seat's hand message (through the member's latest interaction token) to
-        show the hand as it is. While another edit of it is in flight, only note that it
+        show the hand as it is — with what a computer did for the member, ``stood_in``,
+        when their time ran out. While another edit of it is in flight, only note that it
         is due: the edit in flight makes it when it is done."""
         key = (table.id, seat)
+        if stood_in:
+            self._stood_in[key] = list(stood_in)
         if self._hand_busy[key]:
             self._hand_dirty.add(key)
             return
@@ -717,7 +685,12 @@ class DupeController:
                 if self._now() - handle.created > TOKEN_LIFETIME:
                     self._hands.pop(key, None)
                     return
-                shown = self._hand(table, seat, lang_of(handle.interaction.locale))
+                lang = lang_of(handle.interaction.locale)
+                done = self._stood_in.pop(key, None)
+                notice = None
+                if done:
+                    notice = "\n".join(table.ui.stand_in(action, lang) for action in done)
+                shown = self._hand(table, seat, lang, notice=notice)
                 try:
                     await handle.interaction.edit_original_response(
                         content=shown.content, embeds=shown.embeds, view=shown.buttons()
@@ -751,9 +724,10 @@ class DupeController:
         """Drop what is kept for a table that has ended."""
         self.scheduler.cancel(("edit", table.id))
         self._pictured.pop(table.id, None)
-        for seat in range(4):
+        for seat in table.seats:
             self._hands.pop((table.id, seat), None)
             self._hand_dirty.discard((table.id, seat))
+            self._stood_in.pop((table.id, seat), None)
 
     async def _edit_job(self, table: Table) -> None:
         await self._edit_table_now(table)
@@ -769,15 +743,13 @@ class DupeController:
             lang = self.public_lang(table)
             shown = render_table(table, lang)
             extra: dict[str, Any] = {}
-            picture = _trick_to_picture(table, lang)
+            picture = _table_picture(table, lang)
             key = None if picture is None else picture[0]
             if key != self._pictured.get(table.id):
-                # The shown trick changed: attach its picture (or take the old one away).
+                # The shown picture changed: attach it (or take the old one away).
                 files = []
                 if picture is not None:
-                    data = await pictures.render_off_loop(
-                        pictures.trick_picture, *picture[1], lang=lang
-                    )
+                    data = await pictures.render_off_loop(picture[1])  # type: ignore[arg-type]
                     name = pictures.picture_filename("trick")
                     files.append(discord.File(io.BytesIO(data), filename=name))
                 extra["attachments"] = files
@@ -791,7 +763,7 @@ class DupeController:
             return _settled(error)
         if table.status == "playing":
             try:
-                await self.sessions.store.shown(table.id, made)
+                await self.tables.store.shown(table.id, made)
             except Exception:  # then a restart edits this message once more, that is all
                 log.exception("game %s: could not record the edit", table.id)
         return True

@@ -1,0 +1,272 @@
+"""Each game's slash command group, built from its ``GameUI``: ``/<game> start``,
+``defaults``, ``hand``, ``status``, ``rules`` and ``cancel``.
+
+``start`` and ``defaults`` take one option stack: the shared options (turn time, computer
+players, seating, pictures) and then the game's own (``GameUI.options``). Every name,
+description and choice carries a catalogue key, so :class:`Translator` gives Discord each
+one's German.
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot import pictures, render
+from bot.game import Choice, GameUI, OptionSpec
+from bot.i18n import catalogue, lang_of, t
+from bot.tables import TableOptions, UserError, engine_options, game_fields
+
+if TYPE_CHECKING:
+    from bot.app import Bot
+
+__all__ = ["Translator", "command_text", "compose_defaults", "game_group", "shared_options"]
+
+
+def command_text(key: str) -> app_commands.locale_str:
+    """Return a command's name, description or choice for Discord: the English text,
+    carrying ``key`` so :class:`Translator` can find its German."""
+    return app_commands.locale_str(t("en", key), key=key)
+
+
+class Translator(app_commands.Translator):
+    """Gives Discord the German of every command text that carries a catalogue key."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key")
+        if key is None or locale is not discord.Locale.german:
+            return None
+        entry = catalogue().get(key, {}).get("de")
+        return entry if isinstance(entry, str) else None
+
+
+_TURN_TIMES = (30, 60, 120, 300, 900, 3600, 86400)
+
+
+def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
+    """Return the options every game's ``start`` has, before the game's own."""
+    levels = [*reversed(ui.game.levels), "none"]  # strongest first, as the lists show them
+    return (
+        OptionSpec(
+            "turn_time",
+            "commands.turn_time_name",
+            "commands.turn_time_description",
+            tuple(Choice(f"commands.turn_{s}", s) for s in _TURN_TIMES),
+        ),
+        OptionSpec(
+            "computers",
+            "commands.computers_name",
+            "commands.computers_description",
+            tuple(Choice(f"commands.computers_{level}", level) for level in levels),
+        ),
+        OptionSpec(
+            "seating",
+            "commands.seating_name",
+            "commands.seating_description",
+            (Choice("commands.seating_join", "join"), Choice("commands.seating_random", "random")),
+        ),
+        OptionSpec(
+            "pictures",
+            "commands.pictures_name",
+            "commands.pictures_description",
+            (Choice("commands.pictures_on", "on"), Choice("commands.pictures_off", "off")),
+        ),
+    )
+
+
+def chosen_options(values: Mapping[str, Any], ui: GameUI) -> dict[str, Any]:
+    """Return the table options a command was given, as stored (the game's own under
+    ``game``)."""
+    chosen: dict[str, Any] = {}
+    own: dict[str, Any] = {}
+    for name, choice in values.items():
+        if choice is None:
+            continue
+        value = choice.value
+        if name == "turn_time":
+            chosen["turn_seconds"] = value
+        elif name == "computers":
+            chosen["level"] = None if value == "none" else value
+        elif name == "seating":
+            chosen["seating"] = value
+        elif name == "pictures":
+            chosen["pictures"] = value == "on"
+        elif any(spec.name == name for spec in ui.options):
+            own[name] = value
+    if own:
+        chosen["game"] = own
+    return chosen
+
+
+Handler = Callable[[discord.Interaction, dict[str, Any]], Awaitable[None]]
+
+
+def _with_options(
+    name: str, description: str, specs: tuple[OptionSpec, ...], handler: Handler
+) -> app_commands.Command[Any, ..., None]:
+    """Return a command taking one optional choice per spec; ``handler`` gets them all."""
+
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        await handler(interaction, values)
+
+    parameters = [
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        )
+    ]
+    for spec in specs:
+        kind = int if isinstance(spec.choices[0].value, int) else str
+        parameters.append(
+            inspect.Parameter(
+                spec.name,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=None,
+                annotation=app_commands.Choice[kind] | None,  # type: ignore[valid-type]
+            )
+        )
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+        spec.name: [
+            app_commands.Choice(name=command_text(c.key), value=c.value) for c in spec.choices
+        ]
+        for spec in specs
+    }
+    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
+        spec.name: command_text(spec.name_key) for spec in specs
+    }
+    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        spec.name: command_text(spec.description_key) for spec in specs
+    }
+    return app_commands.Command(
+        name=command_text(name), description=command_text(description), callback=callback
+    )
+
+
+def _plain(
+    name: str, description: str, run: Callable[[discord.Interaction], Awaitable[None]]
+) -> app_commands.Command[Any, ..., None]:
+    async def callback(interaction: discord.Interaction) -> None:
+        await run(interaction)
+
+    return app_commands.Command(
+        name=command_text(name), description=command_text(description), callback=callback
+    )
+
+
+async def table_defaults(bot: Bot, ui: GameUI, guild_id: int | None) -> dict[str, Any]:
+    """Return the options a new table of ``ui``'s game gets when ``start`` chooses none:
+    this bot's settings, overridden by the server's defaults for the game."""
+    server = await bot.store.defaults(guild_id, ui.name) if guild_id is not None else {}
+    return compose_defaults(bot, ui, server)
+
+
+def compose_defaults(bot: Bot, ui: GameUI, server: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the bot's settings overridden by a server's stored defaults, as stored."""
+    settings = bot.settings
+    level = settings.computer_level
+    options: dict[str, Any] = {
+        "turn_seconds": settings.turn_seconds,
+        "level": level if level in ui.game.levels else ui.game.default_level,
+        "seating": "join",
+        "pictures": settings.pictures,
+    }
+    options.update({k: server[k] for k in options if k in server})
+    options["game"] = dict(TableOptions.from_json(server, game_fields(ui)).game)
+    return options
+
+
+def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
+    """Return the ``/<game>`` command group of ``ui``'s game."""
+    controller = bot.controller
+    name = ui.name
+    specs = shared_options(ui) + ui.options
+
+    async def start(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        async def run() -> None:
+            options = await table_defaults(bot, ui, interaction.guild_id)
+            chosen = chosen_options(values, ui)
+            options["game"] = {**options["game"], **chosen.pop("game", {})}
+            options.update(chosen)
+            await controller.start_table(interaction, name, TableOptions.from_json(options))
+
+        await controller.safely(interaction, run())
+
+    async def defaults(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        async def run() -> None:
+            guild_id = interaction.guild_id
+            if guild_id is None:
+                raise UserError("cog.defaults_need_server")
+            store = bot.store
+            current = await store.defaults(guild_id, name)
+            chosen = chosen_options(values, ui)
+            if chosen:
+                permissions = interaction.permissions
+                if not (permissions and permissions.manage_guild):
+                    raise UserError("cog.defaults_managers_only")
+                own = {**current.get("game", {}), **chosen.pop("game", {})}
+                current.update(chosen)
+                if own:
+                    current["game"] = own
+                await store.set_defaults(
+                    guild_id, current, interaction.user.id, discord.utils.utcnow().timestamp(), name
+                )
+            shown = compose_defaults(bot, ui, current)
+            game_options = engine_options(ui, TableOptions.from_json(shown))
+            lang = lang_of(interaction.locale)
+            text = render.defaults_text(ui, shown, game_options, changed=bool(chosen), lang=lang)
+            await interaction.response.send_message(text, ephemeral=True)
+
+        await controller.safely(interaction, run())
+
+    async def rules(interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            lang = lang_of(interaction.locale)
+            with_picture = (await table_defaults(bot, ui, interaction.guild_id))["pictures"]
+            text, picture = ui.rules(lang, bool(with_picture))
+            if picture is None:
+                await interaction.response.send_message(text, ephemeral=True)
+                return
+            data = await pictures.render_off_loop(picture)
+            file = discord.File(io.BytesIO(data), filename=pictures.picture_filename("rules"))
+            await interaction.response.send_message(text, file=file, ephemeral=True)
+
+        await controller.safely(interaction, run())
+
+    def delegate(
+        method: Callable[[discord.Interaction], Awaitable[None]],
+    ) -> Callable[[discord.Interaction], Awaitable[None]]:
+        async def run(interaction: discord.Interaction) -> None:
+            await controller.safely(interaction, method(interaction))
+
+        return run
+
+    group = app_commands.Group(
+        name=command_text(f"commands.{name}_name"),
+        description=command_text(f"commands.{name}_description"),
+        guild_only=True,
+    )
+    key = f"commands.{name}"
+    for command in (
+        _with_options(f"{key}_start_name", f"{key}_start_description", specs, start),
+        _with_options(f"{key}_defaults_name", f"{key}_defaults_description", specs, defaults),
+        _plain(
+            f"{key}_hand_name", f"{key}_hand_description", delegate(controller.show_hand_command)
+        ),
+        _plain(f"{key}_status_name", f"{key}_status_description", delegate(controller.status)),
+        _plain(f"{key}_rules_name", f"{key}_rules_description", rules),
+        _plain(
+            f"{key}_cancel_name", f"{key}_cancel_description", delegate(controller.cancel_command)
+        ),
+    ):
+        group.add_command(command)
+    return group

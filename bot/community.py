@@ -1,0 +1,339 @@
+"""What every game shares beyond its tables: ``/leaderboard``, ``/stats``, ``/history``,
+``/replay`` and ``/help``, for every registered game.
+
+A replay shows a finished game step by step (its game's ``GameUI.replay_steps``), privately.
+Its buttons and the leaderboard's carry what they show (``bot.ids``), so they keep working
+after a restart; a game still being played, a cancelled one or another server's cannot be
+replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot import ids, render
+from bot.commands import Translator, command_text
+from bot.game import GameUI, SeatInfo
+from bot.i18n import Lang, lang_of, t
+from bot.store import GameRecord
+from bot.tables import TableOptions, UserError, engine_options, game_fields
+
+if TYPE_CHECKING:
+    from bot.app import Bot
+
+__all__ = ["PAGE_SIZE", "Community", "command_lines"]
+
+PAGE_SIZE = 10
+HISTORY_SIZE = 10
+_SORT_KEYS = ("rating", "wins", "points")
+
+
+def _seats(record: GameRecord) -> dict[int, SeatInfo]:
+    return {
+        seat: SeatInfo(name=discord.utils.escape_markdown(r.name), user_id=r.user_id, level=r.level)
+        for seat, r in record.seats.items()
+    }
+
+
+class Community:
+    """The shared commands and the pages their buttons turn."""
+
+    def __init__(self, bot: Bot, games: Callable[[], Sequence[GameUI]]) -> None:
+        self.bot = bot
+        self._games = games
+
+    def game(self, name: str | None) -> GameUI:
+        """Return the game called ``name`` (the first registered game for ``None``)."""
+        games = self._games()
+        if name is None:
+            return games[0]
+        for ui in games:
+            if ui.name == name:
+                return ui
+        raise UserError("cog.no_such_game")
+
+    # --- commands ------------------------------------------------------------------
+
+    def commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        """Return the shared slash commands, their game choices the registered games."""
+        safely = self.bot.controller.safely
+        game_choices = [
+            app_commands.Choice(name=command_text(f"common.game_{ui.name}"), value=ui.name)
+            for ui in self._games()
+        ]
+        sort_choices = [
+            app_commands.Choice(name=command_text(f"commands.sort_{key}"), value=key)
+            for key in _SORT_KEYS
+        ]
+
+        @app_commands.command(
+            name=command_text("commands.leaderboard_name"),
+            description=command_text("commands.leaderboard_description"),
+        )
+        @app_commands.rename(
+            game=command_text("commands.leaderboard_game_name"),
+            sort=command_text("commands.leaderboard_sort_name"),
+        )
+        @app_commands.describe(
+            game=command_text("commands.leaderboard_game_description"),
+            sort=command_text("commands.leaderboard_sort_description"),
+        )
+        @app_commands.choices(game=game_choices, sort=sort_choices)
+        @app_commands.guild_only()
+        async def leaderboard(
+            interaction: discord.Interaction,
+            game: app_commands.Choice[str] | None = None,
+            sort: app_commands.Choice[str] | None = None,
+        ) -> None:
+            async def run() -> None:
+                if interaction.guild_id is None:
+                    raise UserError("cog.leaderboard_need_server")
+                page = ids.LeaderboardPage(
+                    interaction.guild_id,
+                    self.game(game.value if game else None).name,
+                    sort.value if sort else "rating",
+                    0,
+                )
+                await self.show_page(interaction, page, edit=False)
+
+            await safely(interaction, run())
+
+        @app_commands.command(
+            name=command_text("commands.stats_name"),
+            description=command_text("commands.stats_description"),
+        )
+        @app_commands.rename(
+            member=command_text("commands.stats_member_name"),
+            game=command_text("commands.leaderboard_game_name"),
+        )
+        @app_commands.describe(
+            member=command_text("commands.stats_member_description"),
+            game=command_text("commands.leaderboard_game_description"),
+        )
+        @app_commands.choices(game=game_choices)
+        @app_commands.guild_only()
+        async def stats(
+            interaction: discord.Interaction,
+            member: discord.Member | None = None,
+            game: app_commands.Choice[str] | None = None,
+        ) -> None:
+            await safely(interaction, self._stats(interaction, member, game.value if game else None))
+
+        @app_commands.command(
+            name=command_text("history.history_name"),
+            description=command_text("history.history_description"),
+        )
+        @app_commands.guild_only()
+        async def history(interaction: discord.Interaction) -> None:
+            await safely(interaction, self._history(interaction))
+
+        @app_commands.command(
+            name=command_text("history.replay_name"),
+            description=command_text("history.replay_description"),
+        )
+        @app_commands.rename(game=command_text("history.replay_game_name"))
+        @app_commands.describe(game=command_text("history.replay_game_description"))
+        @app_commands.guild_only()
+        async def replay(
+            interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**53 - 1]
+        ) -> None:
+            await safely(interaction, self.show_replay(interaction, game, 0, edit=False))
+
+        @app_commands.command(
+            name=command_text("commands.help_name"),
+            description=command_text("commands.help_description"),
+        )
+        async def help(interaction: discord.Interaction) -> None:
+            await safely(interaction, self._help(interaction))
+
+        return [leaderboard, stats, history, replay, help]
+
+    # --- leaderboard and stats -----------------------------------------------------
+
+    async def _stats(
+        self, interaction: discord.Interaction, member: discord.Member | None, game: str | None
+    ) -> None:
+        if interaction.guild_id is None:
+            raise UserError("cog.stats_need_server")
+        ui = self.game(game)
+        who = member or interaction.user
+        stats = await self.bot.store.player_stats(interaction.guild_id, who.id, ui.name)
+        name = discord.utils.escape_markdown(who.display_name)
+        await interaction.response.send_message(
+            embed=render.player_stats(ui, name, stats, lang=lang_of(interaction.locale)),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def show_page(
+        self, interaction: discord.Interaction, page: ids.LeaderboardPage, *, edit: bool
+    ) -> None:
+        """Show one page of the leaderboard (a new private reply, or an edit when paging)."""
+        if interaction.guild_id != page.guild:
+            raise UserError("cog.leaderboard_other_server")
+        ui = self.game(page.game)
+        rows, total = await self.bot.store.leaderboard(
+            page.guild,
+            game=ui.name,
+            sort=page.sort,
+            computers=True,
+            offset=page.page * PAGE_SIZE,
+            limit=PAGE_SIZE,
+        )
+        pages = max(1, -(-total // PAGE_SIZE))
+        if page.page >= pages:
+            raise UserError("cog.leaderboard_page_gone")
+        lang = lang_of(interaction.locale)
+        embed = render.leaderboard_page(
+            rows,
+            game=ui.name,
+            sort=page.sort,
+            page=page.page,
+            pages=pages,
+            first_place=page.page * PAGE_SIZE + 1,
+            viewer_id=interaction.user.id,
+            lang=lang,
+        )
+        view = discord.ui.View(timeout=None)
+        if pages > 1:
+            view.add_item(
+                discord.ui.Button(
+                    label=t(lang, "render.button_previous"),
+                    custom_id=ids.leaderboard(
+                        page.guild, ui.name, page.sort, max(page.page - 1, 0)
+                    ),
+                    disabled=page.page == 0,
+                )
+            )
+            view.add_item(
+                discord.ui.Button(
+                    label=t(lang, "render.button_next"),
+                    custom_id=ids.leaderboard(
+                        page.guild, ui.name, page.sort, min(page.page + 1, pages - 1)
+                    ),
+                    disabled=page.page >= pages - 1,
+                )
+            )
+        view.stop()
+        # Page in place only on a private leaderboard: a forged lb: button on a public
+        # message (the table) gets a new private page instead of replacing that message.
+        message = interaction.message
+        if edit and message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(
+                embed=embed,
+                view=view,
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    # --- history and replays -------------------------------------------------------
+
+    async def _history(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise UserError("errors.history_server_only")
+        games = await self.bot.store.recent_games(interaction.guild_id, None, HISTORY_SIZE)
+        await interaction.response.send_message(
+            embed=render.history_page(
+                games, interaction.guild_id, lang=lang_of(interaction.locale)
+            ),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def show_replay(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        step: int,
+        *,
+        edit: bool,
+        tag: str = "",
+    ) -> None:
+        """Show one step of a finished game's replay (a new private reply, or an edit of
+        the member's own private replay when a button was pressed)."""
+        record = None
+        # Discord keeps /replay's game within its range; a forged payload may carry any
+        # value, and SQLite cannot even look up an integer of 2**63 or more.
+        if isinstance(game_id, int) and 0 < game_id < 2**63:
+            record = await self.bot.store.game(game_id)
+        if record is None or record.guild_id != interaction.guild_id:
+            raise UserError("errors.no_such_game", game=game_id)
+        if record.status in ("lobby", "playing"):
+            raise UserError("errors.still_playing", game=game_id)
+        if record.status != "finished":
+            raise UserError("errors.game_cancelled", game=game_id)
+        ui = self.game(record.game)
+        table_options = TableOptions.from_json(record.options, game_fields(ui))
+        options = engine_options(ui, table_options, len(record.seats))
+        steps = ui.replay_steps(record.seed, options, record.moves)
+        if not 0 <= step < len(steps):
+            raise UserError("errors.no_replay_step")
+        lang: Lang = lang_of(interaction.locale)
+        shown = ui.replay_page(game_id, steps, step, _seats(record), lang)
+        message = interaction.message
+        if edit and message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(embeds=shown.embeds, view=shown.buttons())
+        else:
+            await interaction.response.send_message(
+                embeds=shown.embeds,
+                view=shown.buttons(),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    # --- help ----------------------------------------------------------------------
+
+    async def _help(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction.locale)
+        lines = await command_lines(self.bot.tree, lang)
+        starts = [
+            f"/{t(lang, f'commands.{ui.name}_name')} {t(lang, f'commands.{ui.name}_start_name')}"
+            for ui in self._games()
+        ]
+        embed = discord.Embed(
+            title=t(lang, "cog.help_title"),
+            description="\n".join(lines)
+            + "\n\n"
+            + t(lang, "cog.help_start", start=", ".join(starts)),
+            colour=render.COLOUR,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def command_lines(tree: app_commands.CommandTree[Any], lang: Lang) -> list[str]:
+    """Return a line per slash command, ``**/name** — description``, as Discord shows it to
+    a member reading ``lang`` (a text without a German translation reads English), by name
+    and a group's subcommands in their own order."""
+    translator = Translator()
+    shown: list[tuple[str, list[str]]] = []
+    for command in tree.get_commands():
+        if not isinstance(command, app_commands.Command | app_commands.Group):
+            continue
+        payload = await command.get_translated_payload(tree, translator)
+        name = _shown(payload, "name", lang)
+        if isinstance(command, app_commands.Group):
+            subcommands = [o for o in payload.get("options", []) if o.get("type") == 1]
+            lines = [
+                f"**/{name} {_shown(sub, 'name', lang)}** — {_shown(sub, 'description', lang)}"
+                for sub in subcommands
+            ]
+        else:
+            lines = [f"**/{name}** — {_shown(payload, 'description', lang)}"]
+        shown.append((name, lines))
+    return [line for _, lines in sorted(shown, key=lambda item: item[0]) for line in lines]
+
+
+def _shown(payload: dict[str, Any], field: str, lang: Lang) -> str:
+    """Return a command payload's ``name`` or ``description`` in ``lang``."""
+    if lang == "de":
+        localized = payload.get(f"{field}_localizations") or {}
+        german = localized.get(discord.Locale.german.value)
+        if german:
+            return str(german)
+    return str(payload[field])

@@ -1,1 +1,0 @@
-"""Dupe on Discord: the slash commands, the buttons and the controller behind them."""

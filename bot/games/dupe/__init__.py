@@ -1,0 +1,1 @@
+"""Dupe (David Parlett) on Discord."""
