@@ -151,9 +151,9 @@ def own_bytes(bot: Any) -> float:
     servers and members, the store, the event loop)."""
     import types
 
-    from bot.app import DupeBot
-    from bot.dupe.controller import DupeController
-    from bot.sessions import Sessions
+    from bot.app import Bot
+    from bot.controller.controller import DupeController
+    from bot.tables import Sessions
     from bot.store import Store
     from engine.cards import Card
     from engine.dupe import Distribute, Play
@@ -164,7 +164,7 @@ def own_bytes(bot: Any) -> float:
         types.FunctionType,
         types.BuiltinFunctionType,
         types.CodeType,
-        DupeBot,
+        Bot,
         DupeController,
         Sessions,
         Store,
@@ -182,9 +182,9 @@ def own_bytes(bot: Any) -> float:
     shared_ids = {id(bot._connection), id(bot.http), id(bot.store), id(bot.sessions)}
     seen: set[int] = set(shared_ids)
     total = 0
-    for table in bot.sessions.tables.values():
+    for table in bot.controller.tables.tables.values():
         roots: list[Any] = [table]
-        roots += [h for (gid, _), h in bot.dupe._hands.items() if gid == table.id]
+        roots += [h for (gid, _), h in bot.controller._hands.items() if gid == table.id]
         stack = roots
         while stack:
             obj = stack.pop()
@@ -213,7 +213,7 @@ def own_bytes(bot: Any) -> float:
                     obj
                 )
             stack.extend(gc.get_referents(obj))
-    return total / max(1, len(bot.sessions.tables))
+    return total / max(1, len(bot.controller.tables.tables))
 
 
 def traced_by_group() -> dict[str, int]:
@@ -302,7 +302,7 @@ async def run(games: int, tricks: int, trace: bool) -> None:
                     diff = tracemalloc.take_snapshot().compare_to(before_snapshot, "lineno")
                     for stat in diff[:TOP]:
                         print(f"    {stat}", file=sys.stderr)
-            live = bot.sessions.tables
+            live = bot.controller.tables.tables
             if (
                 not live
                 or min(t.state.deal * 13 + t.state.trick for t in live.values()) > tricks + 13
@@ -312,9 +312,9 @@ async def run(games: int, tricks: int, trace: bool) -> None:
         requests = env.http_requests[start_requests:]
         tricks_played = sum(
             len(t.state.moves) and (t.state.deal - 1) * 13 + t.state.trick - 1
-            for t in bot.sessions.tables.values()
+            for t in bot.controller.tables.tables.values()
         )
-        finished = games - len(bot.sessions.tables)
+        finished = games - len(bot.controller.tables.tables)
         tricks_played += finished * 52
         kinds: Counter[str] = Counter()
         for r in requests:

@@ -32,6 +32,7 @@ from engine.errors import (
     OptionsError,
     ParseError,
 )
+from engine.game import GameResult
 
 __all__ = [
     "DEALS",
@@ -540,6 +541,31 @@ class DupeState:
         return self._phase is Phase.OVER
 
     @property
+    def turn(self) -> int:
+        """Return the decision point: each trick's choosing round, then its distribution."""
+        done = (self._deal - 1) * TRICKS + self._trick - 1
+        given = sum(1 for _, action in self._moves if type(action) is Distribute)
+        return done + given + (self._phase is Phase.DISTRIBUTE) + (self._phase is Phase.OVER)
+
+    @property
+    def players(self) -> int:
+        """Return the number of players: four."""
+        return 4
+
+    def result(self) -> GameResult:
+        """Return the totals, the winners once the game is over, and each deal's credits."""
+        rounds = tuple(tuple(r.credited[s] for r in self._results) for s in SEATS)
+        return GameResult(self._totals, self._winners, rounds)
+
+    def controller(self, seat: int) -> int | None:
+        """Return the seat that decides for ``seat``: itself."""
+        return seat
+
+    def player_at(self, seat: int) -> int | None:
+        """Return the player at ``seat``: the seat itself."""
+        return seat
+
+    @property
     def to_act(self) -> tuple[int, ...]:
         """Return the seats that must act now, in seat order."""
         return self._to_act
@@ -696,14 +722,19 @@ class DupeState:
             if phase is not Phase.CHOOSE:
                 raise NotYourTurnError(
                     f"{SEAT_NAMES[self._taker or 0]} is distributing the trick: "
-                    "no card can be chosen until that is done."
+                    "no card can be chosen until that is done.",
+                    reason="distributing",
+                    taker=self._taker,
                 )
             if self._choices[seat] is not None:
                 raise NotYourTurnError(
-                    "You have already chosen your card for this trick; a choice is final."
+                    "You have already chosen your card for this trick; a choice is final.",
+                    reason="already-chosen",
                 )
             if card not in self._hands[seat]:
-                raise IllegalActionError(f"{card} is not in your hand.")
+                raise IllegalActionError(
+                    f"{card} is not in your hand.", reason="not-in-hand", card=card.code
+                )
         elif type(action) is Distribute:
             cards = action.cards
             if (
@@ -713,16 +744,22 @@ class DupeState:
             ):
                 raise InvalidActionError("A distribution gives exactly one card to each seat.")
             if phase is not Phase.DISTRIBUTE:
-                raise NotYourTurnError("There is no trick to distribute now.")
+                raise NotYourTurnError(
+                    "There is no trick to distribute now.", reason="nothing-to-distribute"
+                )
             if seat != self._taker:
                 raise NotYourTurnError(
-                    f"Only the taker, {SEAT_NAMES[self._taker or 0]}, distributes this trick."
+                    f"Only the taker, {SEAT_NAMES[self._taker or 0]}, distributes this trick.",
+                    reason="only-taker",
+                    taker=self._taker,
                 )
             assert self._revealed is not None
             if sorted(cards) != sorted(self._revealed):
                 raise IllegalActionError(
                     "Give each of the four revealed cards ("
-                    f"{format_cards(self._revealed)}) to exactly one player."
+                    f"{format_cards(self._revealed)}) to exactly one player.",
+                    reason="give-revealed",
+                    cards=tuple(card.code for card in self._revealed),
                 )
         else:
             raise InvalidActionError(f"{action!r} is not a Dupe action.")
@@ -885,3 +922,48 @@ def _init_plays() -> None:
 
 
 _init_plays()
+
+
+class DupeGame:
+    """Dupe as ``engine.game.Game``."""
+
+    name = "dupe"
+    title = "Dupe"
+    options_type = DupeOptions
+    default_level = "expert"
+
+    @property
+    def levels(self) -> dict[str, Any]:
+        """Return the computer players by level, weakest first."""
+        from engine.players import LEVELS
+
+        return LEVELS
+
+    def player_counts(self, options: Any) -> tuple[int, ...]:
+        """Return the allowed numbers of players: four."""
+        return (4,)
+
+    def seated(self, options: Any, players: int) -> Any:
+        """Return ``options`` for ``players`` players (only four)."""
+        if players != 4:
+            raise OptionsError("Dupe is played by exactly four players.", reason="players")
+        return options
+
+    def new_game(self, seed: int, options: Any = None) -> DupeState:
+        """Return a new game."""
+        return new_game(seed, options)
+
+    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> DupeState:
+        """Return the state after ``moves``."""
+        return replay(seed, options, moves)
+
+    def parse_move(self, text: str) -> Move:
+        """Return the move written ``text``."""
+        return Move.parse(text)
+
+    def parse_action(self, text: str) -> Action:
+        """Return the action written ``text``."""
+        return parse_action(text)
+
+
+GAME = DupeGame()

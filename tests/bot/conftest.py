@@ -11,7 +11,7 @@ import pytest
 import simcord
 from simcord import interactions as simcord_interactions
 
-from bot.app import DupeBot
+from bot.app import Bot
 from bot.store import Store
 from tests.bot.driver import World
 from tests.bot.helpers import make_bot
@@ -36,7 +36,7 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def dupe_bot(db: Path) -> DupeBot:
+def dupe_bot(db: Path) -> Bot:
     """Return a bot (not started) on the fresh database."""
     return make_bot(db)
 
@@ -65,7 +65,7 @@ def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
 
 @pytest.fixture
 async def env(
-    dupe_bot: DupeBot, monkeypatch: pytest.MonkeyPatch, locales: dict[int, str]
+    dupe_bot: Bot, monkeypatch: pytest.MonkeyPatch, locales: dict[int, str]
 ) -> AsyncIterator[simcord.Env]:
     """Return a running simcord environment around the bot; on teardown, fail on any error
     the bot raised and close every bot's database."""
@@ -88,7 +88,7 @@ async def env(
 
 @pytest.fixture
 async def world(
-    env: simcord.Env, dupe_bot: DupeBot, db: Path, caplog: pytest.LogCaptureFixture
+    env: simcord.Env, dupe_bot: Bot, db: Path, caplog: pytest.LogCaptureFixture
 ) -> AsyncIterator[World]:
     """Return a world: one server with a “dupe” channel and the bot, game seeds pinned.
 

@@ -26,17 +26,17 @@ from simcord.backend import serializers
 from simcord.builders import ChannelHandle
 from simcord.enums import ComponentType, InteractionType
 
-from bot.app import DupeBot
+from bot.app import Bot
 from engine.dupe import DupeOptions, DupeState, Move, replay
-from tests.bot.helpers import buttons, enabled, make_bot
+from tests.bot.helpers import buttons, enabled, id_kind, make_bot
 
 Hand = simcord.ResponseMessage
 Clickable = discord.Message | simcord.ResponseMessage
 
-# custom ids: dupe:play:<game>:<seat>:<turn>:<card>, dupe:give:<game>:<seat>:<turn>:<letters>
-PLAY = "dupe:play:"
-GIVE = "dupe:give:"
-GIVEOK = "dupe:giveok:"
+# kinds of Dupe buttons (tests.bot.helpers.id_kind)
+PLAY = "play"
+GIVE = "give"
+GIVEOK = "giveok"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,17 +55,17 @@ class World:
 
     env: simcord.Env
     db: Path
-    bot: DupeBot
+    bot: Bot
     guild: simcord.GuildHandle
     channel: simcord.ChannelHandle
     seed: int = 1
-    old_bots: list[DupeBot] = field(default_factory=list)
+    old_bots: list[Bot] = field(default_factory=list)
     left_unanswered: set[int] = field(default_factory=set)  # on purpose: too late, say
 
     def pin_seed(self, seed: int) -> None:
         """Make the bot deal every new table from ``seed`` (tests replay exact games)."""
         self.seed = seed
-        self.bot.sessions._seed_source = lambda: seed
+        self.bot.controller.tables._seed_source = lambda: seed
 
     def member(self, name: str, **kwargs: Any) -> simcord.MemberActor:
         """Return a new member of the server."""
@@ -75,7 +75,7 @@ class World:
         """Return new members of the server."""
         return [self.member(name) for name in names]
 
-    async def restart(self, **overrides: Any) -> DupeBot:
+    async def restart(self, **overrides: Any) -> Bot:
         """Stop the bot and start a new one on the same database file."""
         old = self.bot
         new = make_bot(self.db, **overrides)
@@ -106,9 +106,14 @@ def ids_of(message: Clickable) -> list[str]:
     return [b.custom_id or "" for b in buttons(message)]
 
 
-def live_ids(message: Clickable, prefix: str = "") -> list[str]:
-    """Return the custom ids of a message's enabled buttons that start with ``prefix``."""
-    return [b.custom_id or "" for b in enabled(message) if (b.custom_id or "").startswith(prefix)]
+def live_ids(message: Clickable, kind: str | None = None) -> list[str]:
+    """Return the custom ids of a message's enabled buttons (of ``kind``, see
+    :func:`~tests.bot.helpers.id_kind`)."""
+    return [
+        b.custom_id or ""
+        for b in enabled(message)
+        if kind is None or id_kind(b.custom_id) == kind
+    ]
 
 
 def description(message: Clickable) -> str:
@@ -239,8 +244,8 @@ class Game:
         cls, world: World, lobby: simcord.ResponseMessage, channel: simcord.ChannelHandle
     ) -> Game:
         """Return the table whose lobby message is ``lobby``."""
-        button = next(i for i in ids_of(lobby) if i.startswith("dupe:lobby:"))
-        return cls(world, int(button.rsplit(":", 1)[1]), lobby.id, channel)
+        button = next(i for i in ids_of(lobby) if id_kind(i) == "join")
+        return cls(world, int(button.split(":")[1]), lobby.id, channel)
 
     # --- reading -------------------------------------------------------------------
 
@@ -274,7 +279,8 @@ class Game:
 
     def options(self) -> DupeOptions:
         """Return the engine options stored for this table."""
-        memory = json.loads(self.row()["options"]).get("memory", "strict")
+        stored = json.loads(self.row()["options"])
+        memory = stored.get("game", stored).get("memory", "strict")
         return DupeOptions(memory="open" if memory == "open" else "strict")
 
     def state(self) -> DupeState:
@@ -326,7 +332,6 @@ class Game:
         """As taker, press ``steps`` distribution steps (each to a random free seat)."""
         for _ in range(steps):
             options = live_ids(self.hands[member.id], GIVE)
-            options = [i for i in options if not i.endswith(":")]  # not “Start over”
             assert options, self.hands[member.id].content
             await self.click(member, rng.choice(options))
 
@@ -345,7 +350,7 @@ class Game:
                 hand = await self.open_hand(member)
             cards = live_ids(hand, PLAY)
             confirm = live_ids(hand, GIVEOK)
-            steps = [i for i in live_ids(hand, GIVE) if not i.endswith(":")]
+            steps = live_ids(hand, GIVE)
             if cards:
                 await self.click(member, rng.choice(cards))
             elif confirm:

@@ -8,14 +8,14 @@ from typing import Any
 import discord
 import simcord
 
-from bot import create_bot
-from bot.app import DupeBot
+from bot import create_bot, ids
+from bot.app import Bot
 from bot.config import Settings
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 
 
-def make_bot(db: Path, **overrides: Any) -> DupeBot:
+def make_bot(db: Path, **overrides: Any) -> Bot:
     """Return a bot on the database ``db`` (table edits immediate and new tables without
     pictures unless overridden: drawing them only slows tests that are not about them)."""
     overrides.setdefault("table_edit_seconds", 0)
@@ -23,6 +23,29 @@ def make_bot(db: Path, **overrides: Any) -> DupeBot:
     # simcord's ids carry its virtual clock, not the wall clock the bot compares them with
     overrides.setdefault("late_interaction_seconds", 0)
     return create_bot(Settings(token=TOKEN, database=db, **overrides))
+
+
+def id_kind(custom_id: str | None) -> str:
+    """Return what a Dupe button is: ``play``, ``give`` (a distribution step; ``restart``
+    for "Start over"), ``giveok``, a table button's ``what`` (``join`` … ``hand``, ``pic``),
+    ``leaderboard``, ``replay``, or ``""``."""
+    parsed = ids.parse(custom_id or "")
+    if isinstance(parsed, ids.Control):
+        if parsed.payload == "g":
+            return "restart"
+        return {"p": "play", "g": "give", "k": "giveok"}.get(parsed.payload[:1], "control")
+    if isinstance(parsed, ids.TableButton):
+        return parsed.what
+    if isinstance(parsed, ids.LeaderboardPage):
+        return "leaderboard"
+    if isinstance(parsed, ids.ReplayPage):
+        return "replay"
+    return ""
+
+
+def of_kind(message: discord.Message | simcord.ResponseMessage, kind: str) -> list[discord.Button]:
+    """Return a message's enabled buttons of one kind (see :func:`id_kind`)."""
+    return [b for b in enabled(message) if id_kind(b.custom_id) == kind]
 
 
 def buttons(message: discord.Message | simcord.ResponseMessage) -> list[discord.Button]:
@@ -49,22 +72,15 @@ async def act_once(
     """Make the member's next decision from their hand message: the first card, or, as
     taker, each revealed card to the first free seat and Confirm. Returns the last result,
     or None when the hand has nothing to press."""
-    live = enabled(hand)
-    cards = [b for b in live if (b.custom_id or "").startswith("dupe:play:")]
+    cards = of_kind(hand, "play")
     if cards:
         return await actor.click(hand.message, custom_id=cards[0].custom_id)
     result = None
     for _ in range(5):
-        live = enabled(hand)
-        confirm = [b for b in live if (b.custom_id or "").startswith("dupe:giveok:")]
+        confirm = of_kind(hand, "giveok")
         if confirm:
             return await actor.click(hand.message, custom_id=confirm[0].custom_id)
-        steps = [
-            b
-            for b in live
-            if (b.custom_id or "").startswith("dupe:give:")
-            and not (b.custom_id or "").endswith(":")
-        ]
+        steps = of_kind(hand, "give")
         if not steps:
             return result
         result = await actor.click(hand.message, custom_id=steps[0].custom_id)

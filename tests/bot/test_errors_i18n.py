@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot import errors
 from bot.i18n import LANGS, Text, catalogue, t
-from bot.sessions import ENGINE_ERROR_KEYS, UserError, engine_refusal
+from bot.tables import ENGINE_ERROR_KEYS, UserError, engine_refusal
 from engine import errors as engine_errors
 from engine.cards import parse_card
 from engine.dupe import Distribute, DupeState, Phase, Play, new_game

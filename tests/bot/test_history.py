@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import simcord
-
 from bot.replay import DealStart, Final, replay_steps
+
 from engine.dupe import DealResult, TrickRecord
 from tests.bot.driver import Game, World, description, forge_click, ids_of, private_text
 

@@ -37,7 +37,7 @@ import pytest
 import simcord
 
 from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
-from bot.app import DupeBot
+from bot.app import Bot
 from bot.i18n import LANGS, t
 from engine.cards import DECK, Card, Suit
 from engine.dupe import SEAT_NAMES, DealResult, DupeState, Phase, new_game
@@ -422,7 +422,7 @@ def scan(env: simcord.Env, recorder: Recorder) -> tuple[list[str], list[Payload]
 
 @pytest.fixture
 def recorder(
-    env: simcord.Env, dupe_bot: DupeBot, caplog: pytest.LogCaptureFixture
+    env: simcord.Env, dupe_bot: Bot, caplog: pytest.LogCaptureFixture
 ) -> Iterator[Recorder]:
     """Record every request and every DEBUG log line of the bot, engine and discord.py."""
     for name in LOGGERS:
@@ -501,7 +501,7 @@ GAMES = [
 @pytest.mark.parametrize(("seed", "memory", "humans", "idle", "pictures", "locale"), GAMES)
 async def test_a_whole_game_leaks_nothing(
     env: simcord.Env,
-    dupe_bot: DupeBot,
+    dupe_bot: Bot,
     recorder: Recorder,
     locales: dict[int, str],
     seed: int,
@@ -562,7 +562,7 @@ async def test_a_whole_game_leaks_nothing(
 
 
 async def test_at_log_level_debug_no_logger_writes_a_hidden_card(
-    env: simcord.Env, dupe_bot: DupeBot, caplog: pytest.LogCaptureFixture
+    env: simcord.Env, dupe_bot: Bot, caplog: pytest.LogCaptureFixture
 ) -> None:
     # Every logger, as `python -m bot` sets them up for log_level = "DEBUG".
     saved = {name: logging.getLogger(name).level for name in PAYLOAD_LOGGERS}

@@ -16,7 +16,7 @@ import simcord
 from jsonschema import Draft202012Validator
 from simcord.types import HttpLogEntry
 
-from bot.app import DupeBot
+from bot.app import Bot
 from bot.store import SeatRecord
 from tests.bot.whole_game import open_table, play
 from tests.discord_api_rules import (
@@ -48,7 +48,7 @@ def check(entry: HttpLogEntry, schemas: dict[str, Draft202012Validator]) -> list
 # --- what the bot is made to send -----------------------------------------------------
 
 
-async def _finished_games(bot: DupeBot, guild_id: int, players: int) -> None:
+async def _finished_games(bot: Bot, guild_id: int, players: int) -> None:
     """Record finished games for ``players`` members straight in the store, so the
     leaderboard has more than one page."""
     now = time.time()
@@ -70,7 +70,7 @@ async def _finished_games(bot: DupeBot, guild_id: int, players: int) -> None:
         await bot.store.append_moves(game_id, 0, [], now, None, results=results, guild_id=guild_id)
 
 
-async def _everything_else(env: simcord.Env, bot: DupeBot) -> None:
+async def _everything_else(env: simcord.Env, bot: Bot) -> None:
     """The lobby's other paths, the leaderboard and refusals, in a second server."""
     guild = env.create_guild("Other")
     here, there = guild.create_text_channel("here"), guild.create_text_channel("there")
@@ -105,7 +105,7 @@ async def _everything_else(env: simcord.Env, bot: DupeBot) -> None:
 
 
 async def test_every_request_body_is_valid(
-    env: simcord.Env, dupe_bot: DupeBot, schemas: dict[str, Draft202012Validator]
+    env: simcord.Env, dupe_bot: Bot, schemas: dict[str, Draft202012Validator]
 ) -> None:
     game = await open_table(env, dupe_bot, humans=2, memory="strict", seed=77, turn_seconds=60)
     await play(game, idle=1)

@@ -10,12 +10,12 @@ from typing import Any
 
 import discord
 import pytest
+from bot.replay import replay_steps
 
 from bot import i18n, render
 from bot.i18n import Lang
 from bot.ratings import Rating
 from bot.render import Rendered, SeatInfo, TableInfo
-from bot.replay import replay_steps
 from bot.store import FinishedGame, GameRecord, LeaderboardRow, PlayerStats, SeatRecord
 from engine.cards import Card, Rank, Suit
 from engine.dupe import (

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.app import DupeBot, ShardedDupeBot, create_bot, shard_of
+from bot import games
+from bot.app import Bot, ShardedBot, create_bot, shard_of
 from bot.config import Settings
-from bot.sessions import Sessions
 from bot.store import Store
+from bot.tables import Tables
 from tests.bot.test_store import NOW, create, seats
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz012345"
@@ -22,17 +23,17 @@ def guild_on_shard(shard: int, count: int, n: int = 1) -> int:
 
 def test_create_bot_builds_a_sharded_bot_only_for_shard_settings(tmp_path: Path) -> None:
     plain = create_bot(Settings(token=TOKEN, database=tmp_path / "a.sqlite3"))
-    assert type(plain) is DupeBot
+    assert type(plain) is Bot
     assert plain.owns_guild(guild_on_shard(0, 2)) and plain.owns_guild(guild_on_shard(1, 2))
     sliced = create_bot(
         Settings(token=TOKEN, database=tmp_path / "a.sqlite3", shard_count=2, shard_ids=[1])
     )
-    assert isinstance(sliced, ShardedDupeBot)
+    assert isinstance(sliced, ShardedBot)
     assert (sliced.shard_count, sliced.shard_ids) == (2, [1])
     assert sliced.owns_guild(guild_on_shard(1, 2))
     assert not sliced.owns_guild(guild_on_shard(0, 2))
     every = create_bot(Settings(token=TOKEN, database=tmp_path / "a.sqlite3", shard_count=2))
-    assert isinstance(every, ShardedDupeBot)
+    assert isinstance(every, ShardedBot)
     assert every.owns_guild(guild_on_shard(0, 2)) and every.owns_guild(guild_on_shard(1, 2))
 
 
@@ -67,8 +68,9 @@ async def test_each_slice_loads_only_its_own_tables(tmp_path: Path) -> None:
                 await store.start_game(game_id, seated, NOW, NOW + 120)
         loaded = {}
         for shard in (0, 1):
-            sessions = Sessions(
+            sessions = Tables(
                 store,
+                games.get,
                 clock=lambda: NOW,
                 owns=lambda guild_id, shard=shard: shard_of(guild_id, 2) == shard,
             )

@@ -135,7 +135,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_leaves_time_to_act(
     alice, game = await alone_with_computers(world)
     ply = len(game.moves())
 
-    await world.bot.sessions.close()  # the process stops: no timer runs any more
+    await world.bot.controller.tables.close()  # the process stops: no timer runs any more
     await world.env.advance_time(TURN * 3)
     assert len(game.moves()) == ply
     await world.restart()

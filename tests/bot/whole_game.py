@@ -9,8 +9,8 @@ ones its payload was rendered from.
 
 from __future__ import annotations
 
+import functools
 import logging
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,10 +20,11 @@ import simcord
 from simcord.types import HttpLogEntry
 
 from bot import pictures
-from bot.app import DupeBot
-from bot.sessions import Table
+from bot.app import Bot
+from bot.ids import table_button
+from bot.tables import Table
 from engine.dupe import DupeState
-from tests.bot.helpers import act_once, buttons, enabled
+from tests.bot.helpers import act_once, buttons, enabled, id_kind
 
 LOGGERS = ("bot", "engine", "discord")
 
@@ -116,7 +117,7 @@ class _LogTap(logging.Handler):
 class Recorder:
     """Records requests and log lines with the tables of the moment."""
 
-    def __init__(self, env: simcord.Env, bot: DupeBot, loggers: tuple[str, ...] = LOGGERS) -> None:
+    def __init__(self, env: simcord.Env, bot: Bot, loggers: tuple[str, ...] = LOGGERS) -> None:
         self.env = env
         self.bot = bot
         self.loggers = loggers
@@ -130,15 +131,15 @@ class Recorder:
 
     def moment(self) -> Moment:
         """Return every table this bot has had, as it is now."""
-        sessions = getattr(self.bot, "sessions", None)
-        if sessions is not None:
-            self._known.update(sessions.tables)
+        controller = getattr(self.bot, "controller", None)
+        if controller is not None:
+            self._known.update(controller.tables.tables)
         return {
             table.id: TableAt(
                 id=table.id,
                 seed=table.seed,
                 status=table.status,
-                memory=table.options.memory,
+                memory=table.options.game.get("memory", "strict"),
                 turn_seconds=table.options.turn_seconds,
                 seats={s: r.user_id for s, r in table.seats.items()},
                 state=None if table.state is None else table.state.clone(),
@@ -171,7 +172,12 @@ class Recorder:
         async def render_off_loop(fn: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
             moment = self.moment()
             data = await render(fn, *args, **kwargs)
-            self.drawn[data] = Drawn(fn.__name__, args, moment)
+            # A game's pictures are thunks (functools.partial): record what they draw.
+            drawing, drawn_from = fn, args
+            while isinstance(drawing, functools.partial):
+                drawn_from = (*drawing.args, *drawn_from)
+                drawing = drawing.func
+            self.drawn[data] = Drawn(getattr(drawing, "__name__", "?"), drawn_from, moment)
             return data
 
         def store_attachment(
@@ -212,7 +218,7 @@ class Game:
     """One table being played in a channel."""
 
     env: simcord.Env
-    bot: DupeBot
+    bot: Bot
     channel: simcord.ChannelHandle
     players: list[Player]
     spectator: simcord.MemberActor
@@ -223,7 +229,7 @@ class Game:
     @property
     def table(self) -> Table | None:
         """Return the live table, or None once it is over."""
-        return self.bot.sessions.tables.get(self.game_id)
+        return self.bot.controller.tables.tables.get(self.game_id)
 
     def message(self, message_id: int) -> simcord.ResponseMessage:
         """Return a message of the channel as it is now."""
@@ -246,14 +252,14 @@ class Game:
 
 def hand_button(message: simcord.ResponseMessage) -> str:
     """Return the custom id of the table's “My hand” button."""
-    ids = [b.custom_id for b in buttons(message) if (b.custom_id or "").startswith("dupe:hand:")]
+    ids = [b.custom_id for b in buttons(message) if id_kind(b.custom_id) == "hand"]
     assert len(ids) == 1, ids
     return str(ids[0])
 
 
 async def open_table(
     env: simcord.Env,
-    bot: DupeBot,
+    bot: Bot,
     *,
     humans: int,
     memory: str,
@@ -266,7 +272,7 @@ async def open_table(
     buttons on the way, and start it; every member then opens their hand. With
     ``locale``, the server and every member (recorded in ``locales``, the fixture of that
     name) speak that Discord locale."""
-    bot.sessions._seed_source = lambda: seed
+    bot.controller.tables._seed_source = lambda: seed
     guild = env.create_guild(preferred_locale=locale)
     channel = guild.create_text_channel("dupe")
     names = ["alice", "bob", "carol", "dave"][:humans]
@@ -280,12 +286,12 @@ async def open_table(
     opened = await host.slash(channel, "dupe start", memory=memory, turn_time=turn_seconds)
     lobby = opened.response
     assert lobby is not None and not opened.ephemeral
-    table = bot.sessions.table_in(channel.id)
+    table = bot.controller.tables.table_in(channel.id)
     assert table is not None
     game = Game(env, bot, channel, [Player(a) for a in actors], spectator, lobby, table.id)
 
     async def press(who: simcord.MemberActor, what: str) -> simcord.InteractionResult:
-        custom_id = f"dupe:lobby:{what}:{table.id}"
+        custom_id = table_button(table.id, what)
         return await who.click(game.message(lobby.id).message, custom_id=custom_id)
 
     # The spectator sits down and stands up again; others join; a computer is added.
@@ -308,7 +314,7 @@ def _decision(hand: simcord.ResponseMessage | None) -> bool:
     if hand is None:
         return False
     return any(
-        re.match(r"dupe:(play|give|giveok):", b.custom_id or "") is not None for b in enabled(hand)
+        id_kind(b.custom_id) in ("play", "give", "giveok") for b in enabled(hand)
     )
 
 

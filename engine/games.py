@@ -1,0 +1,36 @@
+"""The registry: every game the engine has, as an explicit list (no discovery)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from engine import dupe
+
+__all__ = ["GAMES", "get", "names", "registered"]
+
+GAMES: list[Any] = [dupe.GAME]
+
+
+def get(name: str) -> Any:
+    """Return the game called ``name``; ``KeyError`` names the games there are."""
+    for game in GAMES:
+        if game.name == name:
+            return game
+    raise KeyError(f"There is no game “{name}”: choose one of {', '.join(names())}.")
+
+
+def names() -> list[str]:
+    """Return the registered games' names."""
+    return [game.name for game in GAMES]
+
+
+@contextmanager
+def registered(game: Any) -> Iterator[Any]:
+    """Add ``game`` to the registry for the duration of a ``with`` block (tests only)."""
+    GAMES.append(game)
+    try:
+        yield game
+    finally:
+        GAMES.remove(game)
