@@ -16,7 +16,7 @@ from bot.i18n import Lang, Text, seat_name, t
 from bot.render import final_standings, rules_line
 from bot.tables import UserError
 from engine import dupe
-from engine.cards import Card, by_suit, parse_card
+from engine.cards import Card, by_suit, format_cards, parse_card
 from engine.dupe import SEAT_LETTERS, SEAT_SUITS, Distribute, DupeState, DupeView, Phase, Play
 from engine.errors import EngineError, ParseError
 
@@ -153,8 +153,8 @@ class DupeUI:
             if key in ("errors.engine_distributing", "errors.engine_only_taker"):
                 return Text(key, taker=Text(f"common.seat_{params.get('taker') or 0}"))
             if key == "errors.engine_give_revealed":
-                cards = params.get("cards") or ()
-                return Text(key, cards=" ".join(_card_text(c) for c in cards))
+                cards = [parse_card(c) if isinstance(c, str) else c for c in params["cards"]]
+                return Text(key, cards=format_cards(cards))
             if key is not None:
                 return Text(key)
         return class_refusal(error)
