@@ -318,7 +318,12 @@ class Tables:
         return table.seed * table.max_seats + seat
 
     def _level(self, table: Table) -> str:
-        return table.options.level or self.default_level or table.ui.game.default_level
+        """Return the level of the table's computer players (stand-ins included)."""
+        levels = table.ui.game.levels
+        for level in (table.options.level, self.default_level):
+            if level in levels:
+                return level
+        return str(table.ui.game.default_level)
 
     def _rebuild_players(self, table: Table) -> None:
         """Give every computer seat a player whose memory holds everything that seat saw."""
@@ -513,6 +518,7 @@ class Tables:
             await self.store.start_game(
                 table.id, seats.values(), now, deadline, [(m.seat, str(m), True) for m in moves]
             )
+            table.seats = seats
             table.state = state
             table.players = players
             table.status = "playing"
