@@ -121,7 +121,8 @@ class Community:
             member: discord.Member | None = None,
             game: app_commands.Choice[str] | None = None,
         ) -> None:
-            await safely(interaction, self._stats(interaction, member, game.value if game else None))
+            chosen = game.value if game else None
+            await safely(interaction, self._stats(interaction, member, chosen))
 
         @app_commands.command(
             name=command_text("history.history_name"),

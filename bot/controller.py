@@ -30,7 +30,15 @@ from bot.errors import answer_error, reply_private
 from bot.game import GameUI, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, lang_of, t
 from bot.store import Store
-from bot.tables import Outcome, Table, TableOptions, Tables, UserError, engine_options
+from bot.tables import (
+    Outcome,
+    StaleError,
+    Table,
+    TableOptions,
+    Tables,
+    UserError,
+    engine_options,
+)
 
 __all__ = ["Controller"]
 
@@ -486,7 +494,9 @@ class Controller:
 
     async def control(self, interaction: discord.Interaction, control: ids.Control) -> None:
         """A control in a private hand: the game says what it means — an action, which is
-        applied and committed, or the next step of a choice, shown in place."""
+        applied and committed, or the next step of a choice, shown in place. A control
+        that means nothing is refused privately; one whose moment has passed shows the
+        presser's hand as it is now, with the reason on top."""
         table = self.tables.table(control.table)
         seat = control.seat
         try:
@@ -502,7 +512,7 @@ class Controller:
                 await self._answer_with_hand(interaction, table, seat, pending=meant.pending)
                 return
             outcome = await self.tables.act(table.id, interaction.user.id, seat, turn, meant)
-        except UserError as error:
+        except StaleError as error:
             await self._refresh_stale(interaction, table, seat, error.text)
             return
         await self._answer_move(interaction, outcome, seat)

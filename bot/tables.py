@@ -22,7 +22,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from bot.game import GameUI
 from bot.i18n import Text
@@ -33,6 +33,7 @@ from engine.game import Player, options_from_json
 
 __all__ = [
     "Outcome",
+    "StaleError",
     "Table",
     "TableOptions",
     "Tables",
@@ -55,7 +56,7 @@ class UserError(Exception):
         super().__init__(key)
 
     @classmethod
-    def of(cls, text: Text) -> UserError:
+    def of(cls, text: Text) -> Self:
         """Return the error that answers with ``text``."""
         return cls(text.key, **text.params)
 
@@ -64,6 +65,11 @@ class UserError(Exception):
             return str(self.text)
         except (KeyError, IndexError, ValueError):  # not in the catalogue: say what it is
             return f"{self.text.key} {self.text.params}" if self.text.params else self.text.key
+
+
+class StaleError(UserError):
+    """A refused control whose hand has moved on: the presser sees the hand as it is now,
+    with the reason on top."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -321,7 +327,7 @@ class Tables:
         """Return the level of the table's computer players (stand-ins included)."""
         levels = table.ui.game.levels
         for level in (table.options.level, self.default_level):
-            if level in levels:
+            if level is not None and level in levels:
                 return level
         return str(table.ui.game.default_level)
 
@@ -599,12 +605,12 @@ class Tables:
     # --- playing -------------------------------------------------------------------
 
     def playing(self, game_id: int) -> Table:
-        """Return the table if its game is being played; else raise :class:`UserError`."""
+        """Return the table if its game is being played; else raise :class:`StaleError`."""
         table = self.table(game_id)
         if table.status == "lobby":
-            raise UserError("errors.not_started")
+            raise StaleError("errors.not_started")
         if table.status != "playing" or table.state is None:
-            raise UserError("errors.game_over_buttons")
+            raise StaleError("errors.game_over_buttons")
         return table
 
     def check_turn(self, table: Table, user_id: int, seat: int, turn: int) -> None:
@@ -612,12 +618,12 @@ class Tables:
         holder = table.seats.get(seat)
         if holder is None or holder.user_id != user_id:
             if table.seat_of(user_id) is None:
-                raise UserError("errors.not_playing")
-            raise UserError("errors.not_your_hand")
+                raise StaleError("errors.not_playing")
+            raise StaleError("errors.not_your_hand")
         if turn < table.turn:
-            raise UserError("errors.earlier_trick")
+            raise StaleError("errors.earlier_trick")
         if turn != table.turn:
-            raise UserError("errors.not_current_trick")
+            raise StaleError("errors.not_current_trick")
 
     def hand_for(self, table: Table, seat: int, action: Any) -> int:
         """Return the engine hand ``seat``'s member acts for with ``action``: the seat's
@@ -651,7 +657,7 @@ class Tables:
             try:
                 stage.apply(seat, action)
             except EngineError as error:
-                raise UserError.of(table.ui.refusal(error)) from None
+                raise StaleError.of(table.ui.refusal(error)) from None
             move = stage.moves[-1]
             moves.append((seat, str(move), by_computer))
             applied.append(move)

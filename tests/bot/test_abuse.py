@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import simcord
 
+from bot import ids
 from engine.cards import DECK
 from engine.dupe import DupeState, Phase
 from tests.bot.driver import (
@@ -48,8 +49,18 @@ async def two_members(world: World) -> tuple[Game, simcord.MemberActor, simcord.
 
 
 def code(custom_id: str) -> str:
-    """Return the last field of a custom id (a card code or an assignment)."""
+    """Return what a control carries (a card code or an assignment), or an id's last field."""
+    parsed = ids.parse(custom_id)
+    if isinstance(parsed, ids.Control):
+        return parsed.payload[1:]
     return custom_id.rsplit(":", 1)[1]
+
+
+def turn_of(custom_id: str) -> int:
+    """Return the decision point a control was made for."""
+    parsed = ids.parse(custom_id)
+    assert isinstance(parsed, ids.Control), custom_id
+    return parsed.turn
 
 
 def trick_starts(trick: int) -> Callable[[DupeState], bool]:
@@ -130,8 +141,9 @@ async def test_tables_in_two_channels_are_played_at_the_same_moments(world: Worl
         Game.from_lobby(world, second.response, other),
     )
     players = (alice, bob)
+    starts = (ids.table_button(g.id, "start") for g in games)
     await click_together(
-        *((m, g.message, f"dupe:lobby:start:{g.id}") for m, g in zip(players, games, strict=True))
+        *((m, g.message, start) for m, g, start in zip(players, games, starts, strict=True))
     )
     for member, game in zip(players, games, strict=True):
         assert game.row()["status"] == "playing"
@@ -165,7 +177,8 @@ async def test_members_joining_at_the_same_moment_fill_the_free_seats_once(
     alice, *others = world.members("alice", "bob", "carol", "dave", "erin")
     game, _ = await Game.open(world, alice, computers="none")
     lobby = game.message
-    results = await click_together(*((m, lobby, f"dupe:lobby:join:{game.id}") for m in others))
+    join = ids.table_button(game.id, "join")
+    results = await click_together(*((m, lobby, join) for m in others))
     assert all(r.acknowledged for r in results)
     seated = game.seats()
     assert sorted(seated) == [0, 1, 2, 3]
@@ -183,8 +196,8 @@ async def test_members_joining_at_the_same_moment_fill_the_free_seats_once(
     # Start and Leave at the same moment: either order leaves a consistent table.
     leaver = next(m for m in others if m.id == seated[1][0])
     start, leave = await click_together(
-        (alice, game.message, f"dupe:lobby:start:{game.id}"),
-        (leaver, game.message, f"dupe:lobby:leave:{game.id}"),
+        (alice, game.message, ids.table_button(game.id, "start")),
+        (leaver, game.message, ids.table_button(game.id, "leave")),
     )
     assert start.acknowledged and leave.acknowledged
     row = game.row()
@@ -245,9 +258,9 @@ async def test_buttons_of_another_members_hand_are_refused(world: World) -> None
         return s.phase is Phase.DISTRIBUTE and s.taker == 0
 
     await game.play([alice, bob], random.Random(6), until=alice_distributes, strict=True)
-    turn = int(live_ids(hand, GIVE)[0].split(":")[4])
+    turn = turn_of(live_ids(hand, GIVE)[0])
     before, rows = hand.content, game.moves()
-    for forged in (f"dupe:give:{game.id}:0:{turn}:E", f"dupe:giveok:{game.id}:0:{turn}:NESW"):
+    for forged in (ids.control(game.id, 0, turn, "gE"), ids.control(game.id, 0, turn, "kNESW")):
         result = await forge_click(bob, hand, forged)
         assert private_text(result) == NOT_YOURS
     assert hand.content == before and game.moves() == rows
@@ -270,7 +283,7 @@ async def test_a_button_from_an_earlier_trick_shows_the_hand_as_it_is_now(world:
     )
     assert game.moves() == rows
     assert live_ids(first, PLAY) == live_ids(second, PLAY), "both hands are current now"
-    assert all(i.split(":")[4] == "2" for i in live_ids(first, PLAY))
+    assert {turn_of(i) for i in live_ids(first, PLAY)} == {game.state().turn}
 
 
 async def test_forged_custom_ids_get_private_answers_and_change_nothing(world: World) -> None:
@@ -297,6 +310,19 @@ async def test_forged_custom_ids_get_private_answers_and_change_nothing(world: W
         (bob, game.message, f"dupe:lobby:cancel:{g}", "Only the host or a server manager"),
         (carol, game.message, f"lb:{other_guild.id}:0", "That leaderboard belongs to another"),
         (bob, game.message, f"dupe:play:{g}:0:{turn}:{missing}", NOT_YOURS),
+        # the same in today's ids (those above are from before them, and still understood)
+        (alice, game.message, ids.control(999, 0, turn, "pAS"), OVER),
+        (alice, hand, "g:1:9:0:pZZ", NOT_YOURS),
+        (alice, hand, f"g:{g}:0:{turn}:p{missing}X", "That button does not name a card."),
+        (alice, hand, f"g:{g}:0:{turn}:x", UNKNOWN),
+        (alice, hand, ids.table_button(g, "start"), "The game has already started."),
+        (carol, game.message, ids.table_button(g, "join"), "The game has already started."),
+        (carol, game.message, ids.table_button(g, "hand"), "You are not playing at this table"),
+        (carol, game.message, ids.table_button(g, "refresh"), "You are not playing at this"),
+        (bob, game.message, ids.table_button(g, "cancel"), "Only the host or a server manager"),
+        (carol, game.message, ids.leaderboard(other_guild.id, "dupe", "wins", 0), "That leader"),
+        (bob, game.message, ids.control(g, 0, turn, f"p{missing}"), NOT_YOURS),
+        (alice, game.message, "g:1:0:0:" + "p" * 90, UNKNOWN),
     ]
     for actor, source, custom_id, expected in cases:
         result = await forge_click(actor, source, custom_id)  # type: ignore[arg-type]
@@ -330,11 +356,11 @@ async def test_forged_custom_ids_get_private_answers_and_change_nothing(world: W
         return s.phase is Phase.DISTRIBUTE and s.taker == 0
 
     await game.play([alice, bob], random.Random(6), until=alice_distributes, strict=True)
-    turn = int(live_ids(hand, GIVE)[0].split(":")[4])
+    turn = turn_of(live_ids(hand, GIVE)[0])
     rows = game.moves()
     for custom_id, expected in (
-        (f"dupe:giveok:{g}:0:{turn}:NNNN", "Give exactly one card to each of the four players."),
-        (f"dupe:give:{g}:0:{turn}:NN", "That distribution gives a player more than one card."),
+        (ids.control(g, 0, turn, "kNNNN"), "Give exactly one card to each of the four players."),
+        (ids.control(g, 0, turn, "gNN"), "That distribution gives a player more than one card."),
     ):
         assert private_text(await forge_click(alice, hand, custom_id)) == expected
     assert game.moves() == rows

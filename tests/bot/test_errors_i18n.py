@@ -13,9 +13,11 @@ import pytest
 import simcord
 from discord import app_commands
 
-from bot import errors
+from bot import errors, ids
+from bot.errors import ENGINE_ERROR_KEYS, class_refusal
+from bot.games.dupe.ui import UI as DUPE
 from bot.i18n import LANGS, Text, catalogue, t
-from bot.tables import ENGINE_ERROR_KEYS, UserError, engine_refusal
+from bot.tables import UserError
 from engine import errors as engine_errors
 from engine.cards import parse_card
 from engine.dupe import Distribute, DupeState, Phase, Play, new_game
@@ -40,7 +42,7 @@ def _instance(kind: type[EngineError]) -> EngineError:
 @pytest.mark.parametrize("kind", _engine_error_classes(), ids=lambda kind: kind.__name__)
 def test_every_engine_error_class_maps_to_a_sentence(kind: type[EngineError]) -> None:
     assert any(kind is each for each, _ in ENGINE_ERROR_KEYS), "give it its own sentence"
-    text = engine_refusal(_instance(kind))
+    text = class_refusal(_instance(kind))
     assert text.key in catalogue()
     for lang in LANGS:
         sentence = text(lang)
@@ -51,7 +53,7 @@ def test_every_engine_error_class_maps_to_a_sentence(kind: type[EngineError]) ->
 def test_each_engine_error_class_has_its_own_sentence() -> None:
     keys = [key for _, key in ENGINE_ERROR_KEYS]
     assert len(set(keys)) == len(keys)
-    assert engine_refusal(ParseError("…", "QX"))("de") == (
+    assert class_refusal(ParseError("…", "QX"))("de") == (
         "„QX“ ist keine Karte und kein Zug, den dieser Bot versteht."
     )
 
@@ -61,7 +63,8 @@ def _refused(state: DupeState, seat: int, action: Any) -> tuple[EngineError, Tex
     with pytest.raises(EngineError) as caught:
         state.apply(seat, action)
     assert state.move_count == before
-    return caught.value, engine_refusal(caught.value, state, action)
+    assert caught.value.reason, "every refusal names its reason"
+    return caught.value, DUPE.refusal(caught.value)
 
 
 def _distributing(seed: int) -> DupeState:
@@ -200,7 +203,7 @@ class German:
 
 
 async def _lobby(member: simcord.MemberActor, game: Game, what: str) -> simcord.InteractionResult:
-    return await member.click(game.message, custom_id=f"dupe:lobby:{what}:{game.id}")
+    return await member.click(game.message, custom_id=ids.table_button(game.id, what))
 
 
 async def test_lobby_refusals_in_each_members_language(
@@ -280,7 +283,7 @@ async def test_card_refusals_in_each_members_language(
     game, _ = await Game.open(world, alice, channel, computers="random")
     await _lobby(hans, game, "join")
     await _lobby(alice, game, "start")
-    shown = await alice.click(game.message, custom_id=f"dupe:hand:{game.id}")
+    shown = await alice.click(game.message, custom_id=ids.table_button(game.id, "hand"))
     hand = shown.response
     assert hand is not None and hand.ephemeral
     card = live_ids(hand, PLAY)[0]

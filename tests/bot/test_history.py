@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 import simcord
-from bot.replay import DealStart, Final, replay_steps
 
+from bot import ids
+from bot.games.dupe.replay import DealStart, Final, replay_steps
 from engine.dupe import DealResult, TrickRecord
 from tests.bot.driver import Game, World, description, forge_click, ids_of, private_text
 
@@ -114,8 +115,8 @@ async def test_rematch_reuses_seats_and_rules_once_each_player_says_yes(world: W
     await game.open_hand(bob)
     await game.play([alice, bob], random.Random(8), strict=True)
     (standings,) = world.titled("Dupe — final standings")
-    assert f"dupe:rematch:{game.id}" in ids_of(standings)
-    assert f"rp:{game.id}:0:d1" in ids_of(standings)
+    assert ids.table_button(game.id, "rematch") in ids_of(standings)
+    assert ids.replay(game.id, 0, "r") in ids_of(standings)
 
     stranger = await eve.click(standings, label="🔁 Rematch")
     assert private_text(stranger) == "Only the players of that game can ask for a rematch."

@@ -12,6 +12,7 @@ import pytest
 from discord import app_commands
 
 from bot import i18n
+from bot.commands import Translator, command_text
 from bot.i18n import LANGS, Text, catalogue, lang_of, t
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -118,8 +119,8 @@ def test_text_is_written_in_its_readers_language() -> None:
 
 
 async def test_translator_gives_german_only_for_keyed_texts() -> None:
-    translator = i18n.Translator()
-    keyed = i18n.command_text("common.seat_1")
+    translator = Translator()
+    keyed = command_text("common.seat_1")
     context = app_commands.TranslationContext(
         location=app_commands.TranslationContextLocation.other, data=None
     )

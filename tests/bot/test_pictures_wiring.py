@@ -8,6 +8,7 @@ import random
 
 from PIL import Image
 
+from bot import ids
 from engine.dupe import Phase
 from tests.bot.driver import Game, World, forge_click, ids_of, private_text
 
@@ -33,7 +34,7 @@ async def test_a_member_asks_for_a_picture_of_her_own_hand(world: World) -> None
     game, _ = await Game.open(world, alice, computers="random", pictures="on")
     await game.press(alice, "Start")
     hand = await game.open_hand(alice)
-    assert f"dupe:pic:{game.id}" in ids_of(hand)
+    assert ids.table_button(game.id, "pic") in ids_of(hand)
     shown = await alice.click(hand, label="🖼 Picture of my hand")
     answer = shown.response  # the deferred (“thinking…”) answer, completed with the file
     assert answer is not None and answer.ephemeral
@@ -51,7 +52,7 @@ async def test_pictures_off_means_text_only(world: World) -> None:
     game, _ = await Game.open(world, alice, computers="random", pictures="off")
     await game.press(alice, "Start")
     hand = await game.open_hand(alice)
-    assert not any(i.startswith("dupe:pic:") for i in ids_of(hand))
+    assert ids.table_button(game.id, "pic") not in ids_of(hand)
     assert "pictures off" in (game.message.embeds[0].footer.text or "")
     await game.play([alice], random.Random(4), until=lambda s: s.deal == 2, strict=True)
     assert game.state().phase is Phase.CHOOSE

@@ -14,7 +14,7 @@ from bot.games.dupe import render
 from bot.games.dupe.replay import DealStart, replay_steps
 from bot.i18n import Lang, Text, seat_name, t
 from bot.render import final_standings, rules_line
-from bot.tables import UserError
+from bot.tables import StaleError, UserError
 from engine import dupe
 from engine.cards import Card, by_suit, format_cards, parse_card
 from engine.dupe import SEAT_LETTERS, SEAT_SUITS, Distribute, DupeState, DupeView, Phase, Play
@@ -131,13 +131,13 @@ class DupeUI:
         if kind not in ("g", "k"):
             raise UserError("errors.unknown_button")
         if view.phase is not Phase.DISTRIBUTE or view.taker != view.seat:
-            raise UserError("table.only_taker" if kind == "g" else "table.already_distributed")
+            raise StaleError("table.only_taker" if kind == "g" else "table.already_distributed")
+        if kind == "k" and sorted(rest) != sorted(SEAT_LETTERS):
+            raise UserError("table.give_all_four")
         if len(set(rest)) != len(rest) or any(c not in SEAT_LETTERS for c in rest):
             raise UserError("table.one_card_each")
         if kind == "g":
             return Step(rest)
-        if sorted(rest) != sorted(SEAT_LETTERS):
-            raise UserError("table.give_all_four")
         assert view.revealed is not None
         cards = sorted(view.revealed, key=by_suit)
         given = {SEAT_LETTERS.index(letter): card for card, letter in zip(cards, rest, strict=True)}
