@@ -36,8 +36,10 @@ from typing import Any
 import pytest
 import simcord
 
+from bot import ids
 from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
 from bot.app import Bot
+from bot.games.dupe.ui import UI as DUPE
 from bot.i18n import LANGS, t
 from engine.cards import DECK, Card, Suit
 from engine.dupe import SEAT_NAMES, DealResult, DupeState, Phase, new_game
@@ -77,18 +79,6 @@ OWN_DUPE = re.compile(r"your own dupe|dein eigener Dupe")
 DUPE_WORD = re.compile(r"\bdupe\b|\b(?:dein|deinen|deinem|der|den|ein|eigener|seinen) Dupe\b")
 SCORED = re.compile(r"deal (\d) scored|Runde (\d) ausgewertet")
 WON = ("Won:", "Gewonnen:")
-CUSTOM_ID = re.compile(
-    r"dupe:lobby:(?:join|leave|addcpu|start|cancel):(?P<lobby>\d+)"
-    r"|dupe:hand:(?P<hand>\d+)"
-    r"|dupe:pic:\d+"
-    r"|dupe:rematch:\d+"
-    r"|dupe:play:(?P<pgame>\d+):(?P<pseat>[0-3]):(?P<pturn>\d+):(?P<card>[2-9TJQKA][SHDC])"
-    r"|dupe:(?:give|giveok):(?P<ggame>\d+):(?P<gseat>[0-3]):(?P<gturn>\d+):[NESW]{0,4}"
-    r"|lb:\d+(?::dupe:(?:rating|wins|points))?:\d+"
-    r"|rp:\d+:\d+:(?:p|n|d[1-4])"
-)
-
-
 def cards_in(text: str) -> set[Card]:
     """Return every card named in ``text``, as shown or as a code."""
     found = {_BY_TEXT[m] for m in CARD_TEXT.findall(text)}
@@ -107,7 +97,7 @@ def public_cards(state: DupeState | None) -> set[Card]:
     if view.phase is Phase.DISTRIBUTE and view.revealed is not None:
         shown |= set(view.revealed)
     last = view.last_trick
-    if last is not None and (last.deal == view.deal or view.phase is Phase.OVER):
+    if last is not None:  # an earlier deal's last trick too: its scoring showed it all
         shown |= set(last.cards) | set(last.received)
     return shown
 
@@ -336,26 +326,25 @@ def check_custom_id(
     custom_id: str, payload: Payload, seats: list[tuple[TableAt, int]], where: str
 ) -> list[str]:
     """Return the leaks in one button's custom id."""
-    match = CUSTOM_ID.fullmatch(custom_id)
-    if match is None:
+    parsed = ids.parse(custom_id) or DUPE.legacy_id(custom_id)
+    if parsed is None:
         return [f"{where}: a custom id outside the grammar: {custom_id!r}"]
-    if not (match["pgame"] or match["ggame"]):
-        return []  # lobby, “My hand” and leaderboard buttons name no card
+    if not isinstance(parsed, ids.Control):
+        return []  # lobby, “My hand”, leaderboard and replay buttons name no card
     if payload.public:
         return [f"{where}: a hand's button on a public message: {custom_id!r}"]
-    game = int(match["pgame"] or match["ggame"])
-    seat = int(match["pseat"] or match["gseat"])
-    mine = [t for t, s in seats if t.id == game and s == seat]
+    mine = [t for t, s in seats if t.id == parsed.table and s == parsed.seat]
     if not mine:
         return [f"{where}: another seat's button: {custom_id!r}"]
     table = mine[0]
     state = table.state
     assert state is not None
-    if match["pgame"]:
-        card = _BY_CODE[match["card"]]
-        if card not in own_cards(table, seat):
+    kind, rest = parsed.payload[:1], parsed.payload[1:]
+    if kind == "p":
+        card = _BY_CODE.get(rest)
+        if card is None or card not in own_cards(table, parsed.seat):
             return [f"{where}: a button for a card the member does not hold: {custom_id!r}"]
-    elif state.phase is not Phase.DISTRIBUTE or state.taker != seat:
+    elif state.phase is not Phase.DISTRIBUTE or state.taker != parsed.seat:
         return [f"{where}: distribution buttons for a seat that is not the taker"]
     return []
 
@@ -454,7 +443,7 @@ async def _side_trips(game: Game) -> None:
     assert running.ephemeral and not running.response.embeds
     hand = game.hand(first)
     assert hand is not None
-    picture = f"dupe:pic:{game.game_id}"
+    picture = ids.table_button(game.game_id, "pic")
     if any(b.custom_id == picture for b in buttons(hand.message)):
         drawn = await first.actor.click(hand.message, custom_id=picture)
         assert drawn.response is not None and drawn.ephemeral
@@ -538,7 +527,7 @@ async def test_a_whole_game_leaks_nothing(
     assert sum(p.public for p in payloads) > 60
     private = [p for p in payloads if not p.public]
     assert {p.member for p in private} >= {pl.actor.id for pl in game.players}
-    assert any("dupe:play:" in str(p.body) for p in private)
+    assert any(f"g:{game.game_id}:" in str(p.body) for p in private)
     if humans > 1:  # other members' hands are kept current through their own tokens
         assert any(p.route == "webhook-edit" for p in private)
     scorings = [p for p in payloads if p.public and SCORED.search(str(p.body))]
@@ -625,7 +614,7 @@ def test_the_scan_sees_planted_leaks() -> None:
     assert _planted(moment, hand, 101)
     assert _planted(moment, {"embeds": [{"footer": {"text": f"({north[0].code})"}}]}, None)
     # A card button of North's on a public message, or in East's hand; an unknown id.
-    button = f"dupe:play:1:0:0:{north[0].code}"
+    button = ids.control(1, 0, 0, f"p{north[0].code}")
     row = {"components": [{"type": 1, "components": [{"custom_id": button, "label": "x"}]}]}
     assert _planted(moment, row, 100) == []
     assert _planted(moment, row, None)
