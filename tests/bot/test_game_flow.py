@@ -59,6 +59,15 @@ async def test_four_members_play_four_deals_to_the_final_standings(world: World)
     assert len(live_ids(hand, GIVE)) == 4, "every player can receive the first card again"
     assert game.state().phase is Phase.DISTRIBUTE, "nothing was distributed yet"
 
+    # Deal 1's last trick stays on the table until deal 2's first is complete: everybody
+    # sees who got which card before the won cards become the new hands.
+    state = await game.play(members, rng, until=lambda s: s.deal == 2, strict=True)
+    last = state.public_view().last_trick
+    assert last is not None and (last.deal, last.trick) == (1, 13)
+    shown = description(game.message)
+    assert "**Deal 1, trick 13:**" in shown, shown
+    assert all(str(card) in shown for card in last.cards)
+
     await game.play(members, rng, strict=True)
 
     final = game.assert_log_replays()
@@ -93,6 +102,9 @@ async def test_four_members_play_four_deals_to_the_final_standings(world: World)
     table = game.message
     assert table.embeds[0].title == "Dupe — game over"
     assert ids_of(table) == [], "a finished table has no buttons"
+    assert "My hand" not in (table.embeds[0].footer.text or ""), "no button to press"
+    named = ", ".join(members[s].name for s in final.winners)
+    assert f"🏆 Winner: {named}" in description(table), "the winners by their names"
 
     # Every member's hand says the game is over; a card button clicked late (here one of
     # the last trick, forged) answers so privately.

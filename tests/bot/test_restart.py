@@ -13,6 +13,7 @@ from tests.bot.driver import (
     Game,
     World,
     description,
+    forge_click,
     live_ids,
     standings_totals,
 )
@@ -108,3 +109,41 @@ async def test_restarts_in_the_lobby_mid_trick_and_mid_distribution(world: World
     )
     assert game.row()["status"] == "finished"
     assert world.query("SELECT COUNT(*) FROM results WHERE game_id = ?", (game.id,)) == [(4,)]
+
+
+async def test_refresh_brings_a_private_hand_the_restart_left_behind_up_to_date(
+    world: World,
+) -> None:
+    """A new process cannot edit hand messages the old one sent (it has no token for them);
+    every private message keeps a live “↻ Refresh” that shows the hand as it is now."""
+    alice, bob = world.members("alice", "bob")
+    game, _ = await Game.open(world, alice, computers="random")
+    await game.press(bob, "Join")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    await game.open_hand(bob)
+    rng = random.Random(3)
+    await game.decide(alice, rng, strict=True)
+    assert live_ids(hand, PLAY) == [], "alice has chosen: her cards are greyed out"
+
+    await world.restart()
+    turn = game.state().turn
+    await game.decide(bob, rng, strict=True)  # on his old message, answered in place
+    assert game.state().turn > turn, "the trick is complete"
+    stale = hand.content
+    assert "You chose" in stale, "the new process could not update alice's message"
+
+    (refresh,) = live_ids(hand, "refresh")
+    result = await alice.click(hand.message, custom_id=refresh)
+    assert result.acknowledged and result.response is not None
+    assert result.response.id == hand.id, "brought up to date in place"
+    now = await alice.slash(world.channel, "dupe hand")
+    assert now.response is not None
+    assert hand.content == now.response.content != stale
+    assert live_ids(hand) == live_ids(now.response), "the same controls as a fresh hand"
+
+    # A spectator's refresh, forged on the table, is refused privately and changes nothing.
+    carol = world.member("carol")
+    refused = await forge_click(carol, game.message, refresh)
+    assert refused.response is not None and refused.response.ephemeral
+    assert refused.response.id != hand.id and hand.content == now.response.content

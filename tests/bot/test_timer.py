@@ -6,6 +6,7 @@ import random
 
 import simcord
 
+from engine.cards import parse_card
 from engine.dupe import DupeState, Phase
 from tests.bot.driver import GIVE, Game, World, description, live_ids
 
@@ -68,6 +69,11 @@ async def test_a_late_member_is_warned_once_then_a_computer_decides_for_that_sea
     rows = game.moves()
     assert rows[ply].seat == 1 and rows[ply].by_computer, "a computer chose for East"
     assert game.seats()[1] == (bob.id, None), "bob keeps his seat"
+    # Bob's hand says what was chosen for him, and why; alice's says nothing of it.
+    chosen = str(parse_card(rows[ply].move.split(":")[1]))
+    bobs = game.hands[bob.id].content
+    assert f"⏰ Time ran out: a computer chose {chosen} for you." in bobs, bobs
+    assert "Time ran out" not in game.hands[alice.id].content
     assert "⏰" not in description(game.message)
     assert warning_edits(world, game) == 1
     state = game.state()
