@@ -9,7 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import pictures, render
+from bot import render
+from bot.games.dupe import pictures
 from bot.i18n import Lang, Translator, command_text, lang_of, t
 from bot.sessions import TableOptions, UserError
 

@@ -23,8 +23,9 @@ from typing import Any
 
 import discord
 
-from bot import pictures, render
+from bot import render
 from bot.errors import answer_error, reply_private
+from bot.games.dupe import pictures
 from bot.i18n import Lang, Text, lang_of, seat_name, t
 from bot.render import SeatInfo, TableInfo
 from bot.sessions import Outcome, Sessions, Table, TableOptions, UserError

@@ -19,8 +19,8 @@ from typing import Any
 import simcord
 from simcord.types import HttpLogEntry
 
-from bot import pictures
 from bot.app import DupeBot
+from bot.games.dupe import pictures
 from bot.sessions import Table
 from engine.dupe import DupeState
 from tests.bot.helpers import act_once, buttons, enabled

@@ -1,0 +1,1 @@
+"""Dupe in the bot."""
