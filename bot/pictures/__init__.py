@@ -9,7 +9,8 @@ its bot package (``bot/games/<game>/pictures.py``) and are built from these piec
 - shapes and cards (:mod:`bot.pictures.shapes`, :mod:`bot.pictures.cards`): the suits'
   pips, card faces for any rank, cards with their shadow, outlined, as chips in text, and
   in overlapping rows;
-- layouts (:mod:`bot.pictures.layouts`): a trick for 2 to 6 seats, a hand, seat labels;
+- layouts (:mod:`bot.pictures.layouts`): a trick for any number of seats up to eight, a
+  hand, seat labels;
 - output (:mod:`bot.pictures.output`): PNG in a 256-colour palette, file names, and
   :func:`render_off_loop`, the one thread that draws.
 

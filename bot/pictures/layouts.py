@@ -1,4 +1,4 @@
-"""Whole pictures every card game shows: a trick (one card per seat, 2 to 6 seats) and a
+"""Whole pictures every card game shows: a trick (one card per seat, up to eight seats) and a
 hand; and the palette they share.
 
 Each has a ``*_canvas`` function that returns the drawn image (for games that add to it or
