@@ -188,10 +188,10 @@ def trick_canvas(
 
 
 def _draw_caption(canvas: Image.Image, caption: Caption, centre: int, baseline: int) -> None:
-    words = fit_text(caption.text, 26, COLUMN - 8) if caption.text else ""
+    chip = chip_width(caption.card, 28) if caption.card is not None else 0
+    words = fit_text(caption.text, 26, COLUMN - 8 - chip - 8) if caption.text else ""
     if caption.card is not None and words:
         words += " "
-    chip = chip_width(caption.card, 28) if caption.card is not None else 0
     left = centre - (text_width(words, 26) + chip) // 2
     end = draw_text(canvas, (left, baseline), words, 26, MUTED)
     if caption.card is not None:

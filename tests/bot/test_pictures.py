@@ -261,6 +261,9 @@ def test_a_trick_for_any_number_of_seats(seats: int) -> None:
         ]
         assert gold[highlight] > 500
         assert all(g < 50 for s, g in enumerate(gold) if s != highlight)
+    long = "a caption far too long for its column"
+    captioned = check(trick_picture(cards, names, captions=[Caption(long, cards[0])] * seats))
+    assert edges_are_felt(captioned)
     plain = check(trick_picture(cards, [f"P{seat}" for seat in range(seats)]))
     assert count(plain, GOLD) < 50 and plain.height < image.height
 
