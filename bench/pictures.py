@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import pictures
+from bot.games.dupe import pictures
 from bot.i18n import LANGS, Lang
 from engine.cards import Card
 from engine.dupe import DealResult, Phase, TrickRecord, new_game

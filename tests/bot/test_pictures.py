@@ -1,168 +1,170 @@
-"""Card pictures: valid, bounded, deterministic PNGs that show what they should, and only it."""
+"""The drawing kit (``bot/pictures/``): its font draws names and German as written, its
+cards, rows, tricks for any number of seats and hands are valid, bounded, deterministic PNGs
+that show what they should; it knows no game."""
 
 from __future__ import annotations
 
-import io
-import random
+import ast
+import threading
+import tomllib
+from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageFont
 
 from bot import pictures
-from bot.i18n import score_text, t
 from bot.pictures import (
     CARD_SIZE,
-    RULES_EXAMPLE,
+    COLUMN,
+    MARGIN,
+    Caption,
+    SeatLabel,
+    by_suit_groups,
+    card_face,
+    displayable,
+    draw_text,
+    fit_text,
+    font,
+    font_file,
     hand_picture,
+    has_glyph,
+    new_canvas,
     picture_filename,
     render_off_loop,
-    rules_example_caption,
-    rules_example_picture,
-    scoring_picture,
+    row_width,
+    seat_label,
+    shrink_to_fit,
+    text_width,
     trick_picture,
+    wrap_text,
 )
-from engine.cards import DECK, Card, Rank, Suit, by_suit, parse_cards
-from engine.dupe import SEAT_NAMES, DealResult, DupeState, TrickRecord, new_game, score_hand
-from engine.players import make_player
+from bot.pictures import cards as kit_cards
+from bot.pictures import layouts as kit_layouts
+from bot.pictures import text as kit_text
+from engine.cards import DECK, Card, Rank, Suit, parse_cards
+from tests.bot.picture_checks import check, count, edges_are_felt, ink, open_png
 
-LIMIT = 150_000  # bytes; Discord allows far more, phones on slow links do not
-NAMES = ("Alice", "Bøb Ørsted 🎲", "🤖 greedy", "Zoë-Françoise, who has a very long name indeed")
+ROOT = Path(__file__).resolve().parents[2]
+KIT = ROOT / "bot" / "pictures"
 RED = (200, 24, 40)
 GOLD = (255, 196, 40)
-SKY = (120, 200, 255)
-FELT = (24, 92, 52)
-DISCORD_LIMIT = 10 * 1024 * 1024
+RED_ON_FELT = (255, 150, 140)
+WHITE = (255, 255, 255)
+GERMAN = "äöüÄÖÜß„“"
+ACCENTED = "éñłøőçÉÑŁØŐ"
+DOPPELKOPF = tuple(card for card in DECK if card.rank >= Rank.NINE) * 2
 
 
-def open_png(data: bytes) -> Image.Image:
-    assert data.startswith(b"\x89PNG\r\n\x1a\n")
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    image.load()
-    return image.convert("RGB")
+def written(text: str, size: int = 28, *, bold: bool = False) -> Image.Image:
+    """Return ``text`` drawn in white on the felt, as black and white."""
+    canvas = new_canvas(40 + text_width(text, size, bold=bold) + 40, 2 * size + 20)
+    draw_text(canvas, (40, size + 10), text, size, WHITE, bold=bold)
+    return canvas.convert("L").point(lambda v: 255 if v > 128 else 0)
 
 
-def check(data: bytes, max_width: int = 1600, max_height: int = 1600) -> Image.Image:
-    image = open_png(data)
-    assert CARD_SIZE[0] < image.width <= max_width
-    assert CARD_SIZE[1] < image.height <= max_height
-    assert len(data) < LIMIT
-    return image
+# --------------------------------------------------------------------------------------
+# The font
 
 
-def count(
-    image: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, int, int] | None = None
-) -> int:
-    """Return how many pixels (in ``box``) are within 12 of ``colour`` in every channel."""
-    region = image.crop(box) if box else image
-    masks = [
-        band.point(lambda v, c=c: 255 if abs(v - c) <= 12 else 0)
-        for band, c in zip(region.split(), colour, strict=True)
-    ]
-    both = ImageChops.multiply(ImageChops.multiply(masks[0], masks[1]), masks[2])
-    return both.histogram()[255]
+def test_the_bundled_font_is_the_one_loaded_and_ships_with_the_package() -> None:
+    regular, bold = font_file(), font_file(bold=True)
+    assert (regular.name, bold.name) == ("DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf")
+    assert regular.parent == bold.parent == KIT / "fonts"  # the editable install's own files
+    assert (KIT / "fonts" / "LICENSE").read_text().count("Bitstream Vera") >= 1
+    for size in (20, 28, 38):
+        assert font(size).path == str(regular)
+        assert font(size, bold=True).path == str(bold)
+        assert font(size).font.family == "DejaVu Sans"
+    # pip (wheel or editable) installs the fonts with the code.
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    shipped = pyproject["tool"]["setuptools"]["package-data"]["bot.pictures"]
+    assert {"fonts/*.ttf", "fonts/LICENSE"} <= set(shipped)
 
 
-def ink(image: Image.Image) -> Image.Image:
-    """Return where a picture is darker than near-white, in black and white: its shapes."""
-    return image.convert("L").point(lambda v: 255 if v < 200 else 0)
+def test_the_font_has_german_and_accented_letters() -> None:
+    for char in GERMAN + ACCENTED + "×–→…":
+        assert has_glyph(char), char
+    for size, bold in ((28, False), (34, True)):
+        face = font(size, bold=bold)
+        missing = bytes(face.getmask("\U0001f3b2"))  # a character the font lacks: its box
+        for char in GERMAN + ACCENTED:
+            assert bytes(face.getmask(char)) != missing, char
+    # Not Pillow's built-in font: that one has none of these letters.
+    builtin = ImageFont.load_default(size=28)
+    assert isinstance(builtin, ImageFont.FreeTypeFont)
+    assert builtin.getlength("Größe") != font(28).getlength("Größe")
 
 
-def played_game(seed: int = 3) -> tuple[list[TrickRecord], DupeState]:
-    state = new_game(seed)
-    players = [make_player("random", seed * 4 + seat) for seat in range(4)]
-    tricks: list[TrickRecord] = []
-    while not state.is_over:
-        for seat in state.to_act:
-            state.apply(seat, players[seat].act(state.view(seat)))
-        last = state.public_view().last_trick
-        if last is not None and (not tricks or tricks[-1] is not last):
-            tricks.append(last)
-    return tricks, state
+def test_umlauts_and_accents_are_drawn_as_letters_of_their_own() -> None:
+    for plain, marked in (("Sud", "Süd"), ("Gross", "Groß"), ("Lukasz", "Łukasz"), ("e", "é")):
+        assert written(plain).tobytes() != written(marked).tobytes()
+    # The dots of ü sit above the u, no higher than the d beside it.
+    plain, umlaut = written("Sud").getbbox(), written("Süd").getbbox()
+    assert plain is not None and umlaut is not None
+    assert umlaut[1] >= plain[1] - 1 and umlaut[3] == plain[3]
+    u, u_dots = written("u").getbbox(), written("ü").getbbox()
+    assert u is not None and u_dots is not None and u_dots[1] < u[1]
+    # „ sits on the baseline and reaches below it, “ above it.
+    low, high = written("„").getbbox(), written("“").getbbox()
+    assert low is not None and high is not None and low[3] > high[3] + 10
+    # ß is one letter, not "ss".
+    assert text_width("Größe", 28) < text_width("Grösse", 28)
 
 
-@pytest.fixture(scope="module")
-def game() -> tuple[list[TrickRecord], DupeState]:
-    return played_game()
+def test_names_keep_their_letters_and_lose_what_the_font_lacks() -> None:
+    for name in ("Zoë-Françoise", "Jürgen Groß", "Łukasz Őrs", "Ñandú", "Bjørn", "Ελένη", "Борис"):
+        assert displayable(name) == name
+    assert displayable("Ju\u0308rgen") == "Jürgen"  # combining dots become the letter
+    assert displayable("Bøb Ørsted 🎲") == "Bøb Ørsted"
+    assert displayable("🤖 greedy") == "greedy"
+    assert displayable("👩\u200d💻 Eve") == "Eve"  # an emoji sequence, joiner and all
+    assert displayable("李小龙") == ""
+    assert displayable("דָּוִד Dov") == "Dov"  # right to left: not drawn, accents and all
+    assert displayable("  a \t b  ") == "a b"
+    for char in "🎲李\u200d":
+        assert not has_glyph(char)
 
 
-def test_trick_picture_is_a_bounded_png_with_the_taker_marked(
-    game: tuple[list[TrickRecord], DupeState],
-) -> None:
-    tricks, _ = game
-    trick = next(t for t in tricks if t.taker is not None)
-    taker = trick.taker
-    assert taker is not None
-    image = check(trick_picture(trick.cards, NAMES, taker, trick.received))
-    assert image.width <= 900
-    column = image.width // 4
-    gold = [count(image, GOLD, (s * column, 0, (s + 1) * column, image.height)) for s in range(4)]
-    assert gold[taker] > 500
-    assert all(g < 50 for s, g in enumerate(gold) if s != taker)
+def test_characters_the_font_lacks_are_left_out_of_drawn_text() -> None:
+    assert written("a🎲b李c").tobytes() == written("abc").tobytes()
+    assert text_width("a🎲b李c", 28) == text_width("abc", 28)
+    assert written("🎲").getbbox() is None  # no box for a missing glyph
 
 
-def test_trick_without_taker_marks_nobody() -> None:
-    cards = parse_cards("9S 9H 4D 4C")
-    image = check(trick_picture(cards, SEAT_NAMES, None))
-    assert count(image, GOLD) < 50
+def test_suits_in_text_are_pips_in_their_colours() -> None:
+    for suit in Suit:
+        canvas = new_canvas(80, 60)
+        draw_text(canvas, (10, 45), suit.symbol, 40, GOLD)  # pips keep their suit's colour
+        assert (count(canvas, RED_ON_FELT) > 50) == (suit in (Suit.HEARTS, Suit.DIAMONDS))
+        assert count(canvas, GOLD) == 0
+        assert text_width(suit.symbol, 40) == text_width("♠", 40)
+    shapes = {suit: written(suit.symbol, 40).tobytes() for suit in Suit}
+    assert len(set(shapes.values())) == 4
 
 
-def test_trick_picture_rejects_a_trick_that_is_not_four_cards() -> None:
-    with pytest.raises(ValueError, match="four cards"):
-        trick_picture(parse_cards("9S 9H 4D"), SEAT_NAMES, 0)
-    with pytest.raises(ValueError, match="four cards"):
-        trick_picture(parse_cards("9S 9H 4D 4C"), SEAT_NAMES, 0, parse_cards("9S"))
+def test_text_is_fitted_shrunk_and_wrapped() -> None:
+    name = "Zoë-Françoise, who has a very long name indeed"
+    short = fit_text(name, 26, 188)
+    assert short.endswith("…") and text_width(short, 26) <= 188
+    assert fit_text("Alice", 26, 188) == "Alice"
+    assert text_width(name, 28, bold=True) > text_width(name, 28)
+    size = shrink_to_fit(name, 34, 600)
+    assert size < 34 and text_width(name, size) <= 600
+    assert shrink_to_fit(name, 34, 10) == 20  # never smaller than the smallest size
+    lines = wrap_text("Keine eindeutig höchste oder niedrigste Karte: Alle behalten", 28, 300)
+    assert len(lines) > 1 and all(text_width(line, 28) <= 300 for line in lines)
+    assert " ".join(lines) == "Keine eindeutig höchste oder niedrigste Karte: Alle behalten"
 
 
-def test_scoring_picture_for_every_deal_of_a_game(
-    game: tuple[list[TrickRecord], DupeState],
-) -> None:
-    _, state = game
-    assert len(state.results) == 4
-    for result in state.results:
-        image = check(scoring_picture(result, NAMES))
-        assert image.width <= 1000
+def test_seat_labels_from_plain_names() -> None:
+    assert seat_label("South", "Jürgen", mark=Suit.CLUBS) == SeatLabel("♣ South", "Jürgen")
+    assert seat_label("Süd", "South", repeats=("South",)) == SeatLabel("Süd", "")
+    assert seat_label("Alice") == SeatLabel("Alice", "")
+    assert seat_label("East", "🤖 greedy") == SeatLabel("East", "greedy")
 
 
-def test_scoring_picture_fits_the_longest_breakdown() -> None:
-    worst = tuple(parse_cards("2S 2H 2D 2C 5S 5H 5D 5C 8S 8H 8D 8C JS"))
-    won = (worst, *(tuple(DECK[s::4][:13]) for s in range(1, 4)))
-    result = DealResult(
-        2,
-        (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS),
-        won,
-        tuple(score_hand(hand) for hand in won),
-        (28, 1, 2, 3),
-        (28, 1, 2, 3),
-    )
-    assert "no sequence" in str(result.scores[0])
-    check(scoring_picture(result, ("x" * 200,) * 4))
-
-
-def test_hand_picture_shows_a_hand_sorted_like_the_hand_message() -> None:
-    cards = parse_cards("2D AS 10H KC 3S")
-    assert hand_picture(cards) == hand_picture(list(reversed(cards)))
-    image = check(hand_picture(cards))
-    assert image.height < 300
-
-
-def test_pictures_are_deterministic(game: tuple[list[TrickRecord], DupeState]) -> None:
-    tricks, state = game
-    trick = tricks[7]
-    first = (
-        trick_picture(trick.cards, NAMES, trick.taker, trick.received),
-        scoring_picture(state.results[0], NAMES),
-        hand_picture(DECK[:13]),
-    )
-    pictures._palette.cache_clear()
-    pictures._card_face.cache_clear()
-    pictures._card_sprite.cache_clear()
-    again = (
-        trick_picture(trick.cards, NAMES, trick.taker, trick.received),
-        scoring_picture(state.results[0], NAMES),
-        hand_picture(DECK[:13]),
-    )
-    assert first == again
+# --------------------------------------------------------------------------------------
+# Cards
 
 
 def test_every_card_renders_and_all_52_are_distinct() -> None:
@@ -170,46 +172,153 @@ def test_every_card_renders_and_all_52_are_distinct() -> None:
     assert image.width == 1600
     faces = {card: open_png(hand_picture([card])) for card in DECK}
     assert len({face.tobytes() for face in faces.values()}) == 52
-    for i in range(0, 52, 4):
-        check(trick_picture(DECK[i : i + 4], SEAT_NAMES, 0, DECK[i : i + 4]))
 
 
 def test_suits_differ_in_shape_not_only_in_colour() -> None:
-    shapes = {}
-    for suit in Suit:
-        face = open_png(hand_picture([Card.of(Rank.ACE, suit)]))
-        shapes[suit] = ink(face).tobytes()
-    assert len(set(shapes.values())) == 4
+    shapes = {suit: ink(open_png(hand_picture([Card.of(Rank.ACE, suit)]))) for suit in Suit}
+    assert len({shape.tobytes() for shape in shapes.values()}) == 4
 
 
-def test_ranks_are_drawn() -> None:
-    ace, king = (open_png(hand_picture(parse_cards(code))) for code in ("AS", "KS"))
-    corner = (24, 24, 24 + 48, 24 + 40)  # the rank in the top left corner
-    assert ace.crop(corner).tobytes() != king.crop(corner).tobytes()
+def test_ranks_are_drawn_and_ten_fits_its_corner() -> None:
+    def corner(rank: Rank) -> Image.Image:  # the top left index's rank, in black and white
+        face = Image.new("RGBA", CARD_SIZE, WHITE)
+        face.alpha_composite(card_face(Card.of(rank, Suit.SPADES)))
+        return face.convert("L").crop((0, 0, 48, 44)).point(lambda v: 255 if v < 100 else 0)
+
+    drawn = {rank: corner(rank) for rank in Rank}
+    assert len({image.tobytes() for image in drawn.values()}) == 13
+    ten = drawn[Rank.TEN].getbbox()
+    assert ten is not None and ten[0] >= 4 and ten[2] <= 44  # clear of the card's edge
+    for rank in Rank:  # no rank runs into the pip under it
+        mask, below = kit_cards._rank_mask(rank.symbol)
+        assert 10 - below + mask.height <= kit_cards._INDEX_PIP_TOP
 
 
 def test_red_only_for_red_suits() -> None:
-    spades = open_png(hand_picture([c for c in DECK if c.suit is Suit.SPADES]))
-    clubs = open_png(hand_picture([c for c in DECK if c.suit is Suit.CLUBS]))
-    hearts = open_png(hand_picture([c for c in DECK if c.suit is Suit.HEARTS]))
-    diamonds = open_png(hand_picture([c for c in DECK if c.suit is Suit.DIAMONDS]))
-    assert count(spades, RED) == 0
-    assert count(clubs, RED) == 0
-    assert count(hearts, RED) > 1000
-    assert count(diamonds, RED) > 1000
+    suits = {s: open_png(hand_picture([c for c in DECK if c.suit is s])) for s in Suit}
+    assert count(suits[Suit.SPADES], RED) == 0
+    assert count(suits[Suit.CLUBS], RED) == 0
+    assert count(suits[Suit.HEARTS], RED) > 1000
+    assert count(suits[Suit.DIAMONDS], RED) > 1000
 
 
-def test_names_are_shown_in_characters_the_font_has() -> None:
-    assert pictures._displayable("Zoë-Françoise") == "Zoe-Francoise"
-    assert pictures._displayable("Bøb Ørsted 🎲") == "Bob Orsted"
-    assert pictures._displayable("🤖 greedy") == "greedy"
-    assert pictures._displayable("李小龙") == ""
-    check(trick_picture(parse_cards("9S 9H 4D 4C"), ("李小龙", "", "   ", "😀😀"), 2))
+# --------------------------------------------------------------------------------------
+# Hands
 
 
-def test_empty_hand_still_renders() -> None:
-    image = open_png(hand_picture([]))
-    assert image.width >= 200
+def test_a_hand_of_ten_in_the_order_given() -> None:
+    cards = parse_cards("AS KS 10S 9H QH JH 10C 9C AD KD")
+    image = check(hand_picture(cards))
+    assert image.width == 2 * MARGIN + row_width(cards, 58) == 2 * MARGIN + 120 + 9 * 58 + 3 * 14
+    assert image.height == CARD_SIZE[1] + 2 * MARGIN
+    assert hand_picture(cards) != hand_picture(list(reversed(cards)))  # drawn as given
+    # A game groups the row its own way: one group, no gaps.
+    one = check(hand_picture(cards, group=lambda card: 0))
+    assert one.width == image.width - 3 * 14
+    assert by_suit_groups(cards[0]) != by_suit_groups(cards[3])
+
+
+def test_a_doppelkopf_hand_with_twins_and_a_title() -> None:
+    hand = sorted(DOPPELKOPF[:12] + DOPPELKOPF[24:36:3])
+    assert len(set(hand)) < len(hand)  # both of a pair
+    untitled = check(hand_picture(hand))
+    titled = check(hand_picture(hand, title="Deine Karten, Jürgen"))
+    assert titled.height > untitled.height and titled.width == untitled.width
+    assert edges_are_felt(titled)
+
+
+def test_an_empty_hand_says_so_in_its_language() -> None:
+    english, german = hand_picture([]), hand_picture([], lang="de")
+    assert english != german
+    assert check(english).size == check(german).size
+    # A picture without words is the same in both languages.
+    assert hand_picture(DECK[:13], lang="de") == hand_picture(DECK[:13])
+
+
+# --------------------------------------------------------------------------------------
+# Tricks
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_a_trick_for_any_number_of_seats(seats: int) -> None:
+    cards = [DECK[13 * (seat % 4) + 7 + seat] for seat in range(seats)]
+    names = [SeatLabel(f"Seat {seat}", "Jürgen Groß") for seat in range(seats)]
+    for highlight in range(seats):
+        image = check(
+            trick_picture(
+                cards,
+                names,
+                highlight=highlight,
+                badge="TAKES",
+                captions=[Caption("gets", card) for card in reversed(cards)],
+            )
+        )
+        assert image.width == seats * COLUMN + 2 * MARGIN - 16
+        assert edges_are_felt(image)
+        gold = [
+            count(image, GOLD, (MARGIN + s * COLUMN, 0, MARGIN + (s + 1) * COLUMN - 16, 400))
+            for s in range(seats)
+        ]
+        assert gold[highlight] > 500
+        assert all(g < 50 for s, g in enumerate(gold) if s != highlight)
+    long = "a caption far too long for its column"
+    captioned = check(trick_picture(cards, names, captions=[Caption(long, cards[0])] * seats))
+    assert edges_are_felt(captioned)
+    plain = check(trick_picture(cards, [f"P{seat}" for seat in range(seats)]))
+    assert count(plain, GOLD) < 50 and plain.height < image.height
+
+
+def test_a_trick_in_progress_and_its_note() -> None:
+    note = "Waiting for Bo, Cy and Dee to play their cards; the trick is not over yet."
+    without = check(trick_picture([DECK[5], None], ["Ann", "Bo"]))
+    image = check(trick_picture([DECK[5], None], ["Ann", "Bo"], note=note))
+    lines = wrap_text(note, 28, image.width - 2 * MARGIN)
+    assert len(lines) >= 2
+    assert image.height > without.height + 36 * (len(lines) - 1)
+    assert edges_are_felt(image)
+
+
+def test_a_trick_needs_a_name_and_caption_for_each_seat() -> None:
+    cards = parse_cards("9S 9H 4D")
+    with pytest.raises(ValueError, match="names"):
+        trick_picture(cards, ["a", "b"])
+    with pytest.raises(ValueError, match="captions"):
+        trick_picture(cards, ["a", "b", "c"], captions=["x"])
+    with pytest.raises(ValueError, match="highlight"):
+        trick_picture(cards, ["a", "b", "c"], highlight=3)
+    with pytest.raises(ValueError, match="seats"):
+        trick_picture(DECK[:9], ["x"] * 9)
+
+
+# --------------------------------------------------------------------------------------
+# Output
+
+
+def test_pictures_are_deterministic() -> None:
+    def draw() -> tuple[bytes, ...]:
+        return (
+            trick_picture(DECK[3:52:13], ["Zoë", "Bøb 🎲", "Ł", "Groß"], highlight=2, badge="X"),
+            hand_picture(DOPPELKOPF[::4], title="Größe"),
+            hand_picture([]),
+        )
+
+    first = draw()
+    for cached in (
+        kit_cards.card_face,
+        kit_cards._card_sprite,
+        kit_cards._rank_mask,
+        kit_layouts.shared_palette,
+        kit_text._run_mask,
+        kit_text._run_width,
+        kit_text._tokens,
+    ):
+        cached.cache_clear()
+    assert draw() == first
+    elsewhere: list[tuple[bytes, ...]] = []
+    thread = threading.Thread(target=lambda: elsewhere.append(draw()))  # its own fonts
+    thread.start()
+    thread.join()
+    assert elsewhere == [first]
 
 
 def test_filenames_reveal_nothing() -> None:
@@ -229,191 +338,21 @@ def test_filenames_reveal_nothing() -> None:
 async def test_render_off_loop_gives_the_same_bytes() -> None:
     cards = parse_cards("AS KH 10D 2C")
     assert await render_off_loop(hand_picture, cards) == hand_picture(cards)
-    assert await render_off_loop(trick_picture, cards, SEAT_NAMES, 0) == trick_picture(
-        cards, SEAT_NAMES, 0
-    )
+    drawn = await render_off_loop(trick_picture, cards, ["a", "b", "c", "d"], highlight=1)
+    assert drawn == trick_picture(cards, ["a", "b", "c", "d"], highlight=1)
 
 
-# --------------------------------------------------------------------------------------
-# Languages
-
-
-def edges_are_felt(image: Image.Image, edge: int = 8) -> bool:
-    """Return whether a strip ``edge`` px wide along each side is bare felt: no caption
-    runs off the picture."""
-    w, h = image.size
-    strips = [(0, 0, edge, h), (w - edge, 0, w, h), (0, 0, w, edge), (0, h - edge, w, h)]
-    return all(count(image, FELT, box) == (box[2] - box[0]) * (box[3] - box[1]) for box in strips)
-
-
-def test_german_pictures_have_german_words_that_fit(
-    game: tuple[list[TrickRecord], DupeState],
-) -> None:
-    tricks, state = game
-    trick = next(t for t in tricks if t.taker is not None)
-    nobody = parse_cards("9S 9H 4D 4C")
-    pairs = [  # English, German, how much taller the German is
-        (
-            trick_picture(trick.cards, NAMES, trick.taker, trick.received),
-            trick_picture(trick.cards, NAMES, trick.taker, trick.received, lang="de"),
-            0,
-        ),
-        (
-            trick_picture(nobody, received=nobody),
-            trick_picture(nobody, received=nobody, lang="de"),
-            36,  # the note saying nobody takes has a second line
-        ),
-        (
-            scoring_picture(state.results[0], NAMES),
-            scoring_picture(state.results[0], NAMES, lang="de"),
-            0,
-        ),
-        (hand_picture([]), hand_picture([], lang="de"), 0),
-    ]
-    for english, german, taller in pairs:
-        assert english != german
-        en, de = check(english), check(german)
-        assert (de.width, de.height) == (en.width, en.height + taller)
-        assert len(german) < DISCORD_LIMIT
-        assert edges_are_felt(en) and edges_are_felt(de)  # no word runs off the picture
-    # A picture without words is the same in both languages.
-    assert hand_picture(DECK[:13], lang="de") == hand_picture(DECK[:13])
-    # The default is English.
-    assert trick_picture(nobody, lang="en") == trick_picture(nobody)
-
-
-def test_german_seat_names_replace_the_english_ones_not_the_members() -> None:
-    assert pictures._seat_label("de", 2, SEAT_NAMES) == ("♣ Süd", "")
-    assert pictures._seat_label("de", 2, ("", "", "Süd", "")) == ("♣ Süd", "")
-    assert pictures._seat_label("de", 1, ("", "Jürgen", "", "")) == ("♥ Ost", "Jürgen")
-    assert pictures._seat_label("en", 1, ("", "East", "", "")) == ("♥ East", "")
-
-
-def test_german_letters_the_font_lacks_are_drawn() -> None:
-    assert not pictures._has_glyph("ü")  # the built-in font has none of these ...
-    # ... so they are drawn: the letter with its dots above, „ as a lowered quote, ß as ss.
-    drawn = []
-    for text in ("Sud", "Süd"):
-        canvas = pictures._canvas(200, 60)
-        pictures._draw_text(canvas, (10, 45), text, 28, (255, 255, 255))
-        drawn.append(canvas.convert("L").point(lambda v: 255 if v > 128 else 0))
-    plain, umlaut = drawn
-    assert umlaut.tobytes() != plain.tobytes()
-    (left, top, right, bottom), box = plain.getbbox(), umlaut.getbbox()
-    assert box is not None and (box[0], box[2], box[3]) == (left, right, bottom)
-    assert box[1] >= top - 1  # the dots rise no higher than the d
-    low, _, top_low = pictures._run_mask("„a", 28, 0)
-    high, _, top_high = pictures._run_mask("\u201da", 28, 0)
-    assert top_low + low.height > top_high + high.height  # „ reaches below the baseline
-    assert pictures._text_width("Größe", 28) == pictures._text_width("Grosse", 28)
-    for char in "äöüÄÖÜ":
-        assert pictures._run_mask(char, 30, 1)[0].getbbox() is not None
-    assert pictures._displayable("Jürgen Groß") == "Jürgen Gross"
-    assert pictures._displayable("Ju\u0308rgen") == "Jürgen"  # combining dots too
-
-
-def test_every_picture_text_fits_its_place() -> None:
-    """The words drawn in a fixed place fit it in both languages (at most a little
-    smaller, never cut)."""
-    for lang in ("en", "de"):
-        assert pictures._text_width(t(lang, "pictures.takes"), 24) < 196 - 40
-        gets = pictures._text_width(t(lang, "pictures.gets") + " 10♠", 26)
-        assert gets < 196 - 20
-        for seat in range(4):
-            label = pictures._seat_label(lang, seat, SEAT_NAMES)[0]
-            assert pictures._text_width(label, 32) < 196 - 8
-        credit = pictures._text_width(t(lang, "pictures.credited_to"), 28)
-        assert credit + pictures._text_width("Nord", 34) < 900 / 2
-        note = t(lang, "pictures.nobody_takes")
-        assert len(pictures._wrap(note, 28, 816 - 48)) == (1 if lang == "en" else 2)
-    # The German note takes a second line; the picture grows by it.
-    english = check(trick_picture(parse_cards("9S 9H 4D 4C")))
-    german = check(trick_picture(parse_cards("9S 9H 4D 4C"), lang="de"))
-    assert german.height == english.height + 36
-    assert edges_are_felt(english) and edges_are_felt(german)
-
-
-def test_breakdown_is_the_engines_in_english_and_translated_in_german(
-    game: tuple[list[TrickRecord], DupeState],
-) -> None:
-    _, state = game
-    rng = random.Random(7)
-    hands = [tuple(hand) for result in state.results for hand in result.won]
-    hands += [tuple(rng.sample(DECK, rng.randrange(1, 27))) for _ in range(500)]
-    hands += [tuple(parse_cards("2S 2H 2D 2C 5S 5H 5D 5C 8S 8H 8D 8C JS")), tuple(DECK)]
-    for hand in hands:
-        score = score_hand(hand)
-        assert score_text(score) == str(score)
-        german = score_text(score, "de")
-        assert german.endswith(f"= {score.total}")
-        assert "four" not in german and "no sequence" not in german
-    worst = score_hand(parse_cards("2S 2H 2D 2C 5S 5H 5D 5C 8S 8H 8D 8C JS"))
-    assert score_text(worst, "de") == "4♠ × 1 (keine Folge) + 24 (vier 8, vier 5, vier 2) = 28"
-
-
-# --------------------------------------------------------------------------------------
-# The rules' worked example
-
-
-def test_rules_example_scores_31_by_the_engine_as_the_rules_say() -> None:
-    assert sorted(RULES_EXAMPLE, key=by_suit) == sorted(
-        parse_cards("JS 10S 4S QH 10H 5H AC 4C AD KD 10D 8D 4D"), key=by_suit
-    )
-    score = score_hand(RULES_EXAMPLE)
-    assert score.total == 31
-    assert (score.suit_length, score.longest_suit) == (5, Suit.DIAMONDS)
-    assert score.sequence_length == 5 and score.sequence[0] == Rank.TEN
-    assert score.bonus == 6 and score.sets == ((Rank.FOUR, 3),)
-    # The rules' own display of this hand.
-    assert score_text(score) == "5♦ × 5 (10–A) + 6 (4s) = 31"
-    assert score_text(score, "de") == "5♦ × 5 (10–A) + 6 (drei 4) = 31"
-
-
-def test_rules_example_picture_in_both_languages() -> None:
-    english, german = rules_example_picture(), rules_example_picture("de")
-    assert english != german
-    assert rules_example_picture("en") is english  # drawn once
-    for data in (english, german):
-        image = check(data, max_width=1000, max_height=1000)
-        assert len(data) < 100_000 < DISCORD_LIMIT
-        assert edges_are_felt(image)
-        # Five cards outlined in gold (the sequence), three in blue (the set of 4s), each
-        # with its tag.
-        assert count(image, GOLD) > 5 * 500
-        assert count(image, SKY) > 3 * 500
-
-
-def test_rules_example_picture_shows_the_example_and_marks_its_parts(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    placed: list[Card] = []
-    place = pictures._place_card
-
-    def spy(canvas: Image.Image, card: Card, x: int, y: int) -> None:
-        placed.append(card)
-        place(canvas, card, x, y)
-
-    monkeypatch.setattr(pictures, "_place_card", spy)
-    pictures._rules_canvas("de")
-    assert placed == sorted(RULES_EXAMPLE, key=by_suit)  # the won hand grouped by suit
-    example = pictures._Example(RULES_EXAMPLE)
-    assert {str(card) for card in example.in_sequence} == {"10♦", "J♠", "Q♥", "K♦", "A♦"}
-    assert {str(card) for card in example.in_sets} == {"4♠", "4♣", "4♦"}
-    assert example.idle == [Rank.TEN]
-
-
-def test_rules_example_caption_is_the_example_in_words() -> None:
-    english, german = rules_example_caption(), rules_example_caption("de")
-    hand = "♠J 10 4 ♥Q 10 5 ♣A 4 ♦A K 10 8 4"
-    assert hand in english and hand in german
-    assert english.splitlines()[-1] == "Score: 5♦ × 5 (10–A) + 6 (4s) = 31"
-    assert german.splitlines()[-1] == "Punktzahl: 5♦ × 5 (10–A) + 6 (drei 4) = 31"
-    assert [line[:5] for line in english.splitlines()[1:4]] == ["L = 5", "S = 5", "B = 6"]
-    assert "längsten Farbe" in german
-
-
-async def test_render_off_loop_passes_the_language() -> None:
-    cards = parse_cards("AS KH 10D 2C")
-    drawn = await render_off_loop(trick_picture, cards, SEAT_NAMES, 0, lang="de")
-    assert drawn == trick_picture(cards, SEAT_NAMES, 0, lang="de")
-    assert await render_off_loop(rules_example_picture, "de") == rules_example_picture("de")
+def test_the_kit_imports_no_game() -> None:
+    games = ("engine.dupe", "engine.doppelkopf", "engine.whist", "bot.games", "bot.dupe")
+    for path in sorted(KIT.glob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                modules = [node.module]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                continue
+            for module in modules:
+                assert not module.startswith(games), f"{path.name} imports {module}"
+    assert set(pictures.__all__) <= set(dir(pictures))

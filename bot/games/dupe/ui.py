@@ -10,6 +10,7 @@ from typing import Any
 from bot import ids, pictures
 from bot.errors import class_refusal
 from bot.game import Choice, OptionSpec, Picture, Post, Rendered, SeatInfo, Step, TableInfo
+from bot.games.dupe import pictures as drawn
 from bot.games.dupe import render
 from bot.games.dupe.replay import DealStart, replay_steps
 from bot.i18n import Lang, Text, seat_name, t
@@ -181,7 +182,7 @@ class DupeUI:
         if not info.pictures:
             return Post(shown)
         picture = functools.partial(
-            pictures.scoring_picture, result, _picture_names(info, lang), lang=lang
+            drawn.scoring_picture, result, _picture_names(info, lang), lang=lang
         )
         return Post(shown, picture, pictures.picture_filename("scoring", result.deal))
 
@@ -194,14 +195,14 @@ class DupeUI:
         if view.revealed is not None:
             key = (view.deal, view.trick, "revealed", lang)
             return key, functools.partial(
-                pictures.trick_picture, view.revealed, names, view.taker, None, lang=lang
+                drawn.trick_picture, view.revealed, names, view.taker, None, lang=lang
             )
         last = view.last_trick
         if last is None:
             return None
         received = last.received if last.taker is not None else None
         return (last.deal, last.trick, "given", lang), functools.partial(
-            pictures.trick_picture, last.cards, names, last.taker, received, lang=lang
+            drawn.trick_picture, last.cards, names, last.taker, received, lang=lang
         )
 
     def hand_picture(self, view: DupeView, lang: Lang) -> tuple[str, Picture] | None:
@@ -210,14 +211,14 @@ class DupeUI:
             return None
         cards = " ".join(map(str, sorted(view.hand, key=by_suit)))
         caption = t(lang, "table.hand_caption", n=len(view.hand), cards=cards)
-        return caption, functools.partial(pictures.hand_picture, view.hand)
+        return caption, functools.partial(drawn.hand_picture, view.hand)
 
     def rules(self, lang: Lang, with_picture: bool) -> tuple[str, Picture | None]:
         """Return the rules and the third worked scoring example, as text and picture."""
-        text = render.rules_text(lang=lang) + "\n\n" + pictures.rules_example_caption(lang)
+        text = render.rules_text(lang=lang) + "\n\n" + drawn.rules_example_caption(lang)
         if not with_picture:
             return text, None
-        return text, functools.partial(pictures.rules_example_picture, lang)
+        return text, functools.partial(drawn.rules_example_picture, lang)
 
     def replay_steps(self, seed: int, options: Any, moves: Sequence[str]) -> list[Any]:
         """Return each deal's start, every trick, every scoring and the final standings."""
