@@ -46,8 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
 import simcord
-
 from bot.dupe import controller as controller_module
+
 from tests.bot.helpers import act_once, make_bot
 
 _http_cpu: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
@@ -151,10 +151,11 @@ def own_bytes(bot: Any) -> float:
     servers and members, the store, the event loop)."""
     import types
 
-    from bot.app import Bot
     from bot.controller.controller import DupeController
-    from bot.tables import Sessions
+
+    from bot.app import Bot
     from bot.store import Store
+    from bot.tables import Sessions
     from engine.cards import Card
     from engine.dupe import Distribute, Play
 

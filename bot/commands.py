@@ -251,11 +251,11 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
         return run
 
     group = app_commands.Group(
-        name=command_text(f"commands.{name}_name"),
-        description=command_text(f"commands.{name}_description"),
+        name=command_text(f"{name}.command_name"),
+        description=command_text(f"{name}.command_description"),
         guild_only=True,
     )
-    key = f"commands.{name}"
+    key = f"{name}.command"
     for command in (
         _with_options(f"{key}_start_name", f"{key}_start_description", specs, start),
         _with_options(f"{key}_defaults_name", f"{key}_defaults_description", specs, defaults),

@@ -62,7 +62,7 @@ class Community:
         """Return the shared slash commands, their game choices the registered games."""
         safely = self.bot.controller.safely
         game_choices = [
-            app_commands.Choice(name=command_text(f"common.game_{ui.name}"), value=ui.name)
+            app_commands.Choice(name=command_text(f"{ui.name}.title"), value=ui.name)
             for ui in self._games()
         ]
         sort_choices = [
@@ -294,7 +294,7 @@ class Community:
         lang = lang_of(interaction.locale)
         lines = await command_lines(self.bot.tree, lang)
         starts = [
-            f"/{t(lang, f'commands.{ui.name}_name')} {t(lang, f'commands.{ui.name}_start_name')}"
+            f"/{t(lang, f'{ui.name}.command_name')} {t(lang, f'{ui.name}.command_start_name')}"
             for ui in self._games()
         ]
         embed = discord.Embed(

@@ -25,6 +25,7 @@ import discord
 from bot.i18n import Lang, Text
 
 __all__ = [
+    "CATALOGUE_KEYS",
     "Choice",
     "GameUI",
     "OptionSpec",
@@ -36,6 +37,17 @@ __all__ = [
     "TableInfo",
     "finished_view",
 ]
+
+
+COMMANDS = ("start", "defaults", "hand", "status", "rules", "cancel")
+CATALOGUE_KEYS: tuple[str, ...] = (
+    "title",
+    "command_name",
+    "command_description",
+    *(f"command_{command}_{part}" for command in COMMANDS for part in ("name", "description")),
+)
+"""Keys every game's catalogue (``bot/locales/<game>.toml``) has: its name, and the names
+and descriptions of its slash command group."""
 
 
 @dataclass(slots=True)

@@ -27,8 +27,6 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, TypeAlias
 
-from engine.dupe import HandScore
-
 __all__ = [
     "LANGS",
     "Lang",
@@ -37,10 +35,8 @@ __all__ = [
     "decimal",
     "lang_of",
     "percent",
-    "score_text",
     "seat_letter",
     "seat_name",
-    "sequence_text",
     "t",
 ]
 
@@ -127,26 +123,6 @@ def seat_name(lang: Lang, seat: int) -> str:
 def seat_letter(lang: Lang, seat: int) -> str:
     """Return a seat's letter as text shows it (``N E S W``; German ``N O S W``)."""
     return t(lang, f"common.letter_{seat}")
-
-
-def sequence_text(score: HandScore, lang: Lang) -> str:
-    """Return a won hand's sequence as the rules write it (``10–A``), or "no sequence"."""
-    if not score.sequence:
-        return t(lang, "common.no_sequence")
-    return f"{score.sequence[0].symbol}–{score.sequence[-1].symbol}"
-
-
-def score_text(score: HandScore, lang: Lang = "en") -> str:
-    """Return a won hand's breakdown in the rules' notation, ``5♦ × 5 (10–A) + 6 (4s) =
-    31``, its words in ``lang`` (the English is ``str(score)``, the engine's)."""
-    text = (
-        f"{score.suit_length}{score.longest_suit.symbol} × {score.sequence_length}"
-        f" ({sequence_text(score, lang)}) + {score.bonus}"
-    )
-    if score.sets:
-        parts = [t(lang, f"common.set_{count}", rank=rank.symbol) for rank, count in score.sets]
-        text += f" ({', '.join(parts)})"
-    return f"{text} = {score.total}"
 
 
 def decimal(lang: Lang, value: float, digits: int | None = 1) -> str:

@@ -40,9 +40,9 @@ SORTS = ("rating", "wins", "points")
 
 
 def game_title(lang: Lang, game: str) -> str:
-    """Return a game's name as players write it (``common.game_<name>``)."""
+    """Return a game's name as players write it (``<game>.title`` in its catalogue)."""
     try:
-        return t(lang, f"common.game_{game}")
+        return t(lang, f"{game}.title")
     except KeyError:
         return game
 
@@ -360,6 +360,6 @@ def defaults_text(
             seating=t(lang, "render.seating_random" if random else "render.seating_join"),
         ),
         t(lang, "render.defaults_pictures", pictures=t(lang, pictures)),
-        t(lang, "render.defaults_otherwise", command=t(lang, f"commands.{ui.name}_name")),
+        t(lang, "render.defaults_otherwise", command=t(lang, f"{ui.name}.command_name")),
     ]
     return "\n".join(lines)

@@ -110,9 +110,7 @@ def live_ids(message: Clickable, kind: str | None = None) -> list[str]:
     """Return the custom ids of a message's enabled buttons (of ``kind``, see
     :func:`~tests.bot.helpers.id_kind`)."""
     return [
-        b.custom_id or ""
-        for b in enabled(message)
-        if kind is None or id_kind(b.custom_id) == kind
+        b.custom_id or "" for b in enabled(message) if kind is None or id_kind(b.custom_id) == kind
     ]
 
 

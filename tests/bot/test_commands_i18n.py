@@ -101,8 +101,8 @@ async def test_the_cogs_commands_are_synced_with_german(world: World) -> None:
     memory = next(o for o in start["options"] if o["name"] == "memory")
     assert memory["name_localizations"][DE] == "gedächtnis"
     assert [c["name_localizations"][DE] for c in memory["choices"]] == [
-        t("de", "commands.memory_strict"),
-        t("de", "commands.memory_open"),
+        t("de", "dupe.commands_memory_strict"),
+        t("de", "dupe.commands_memory_open"),
     ]
 
 
@@ -132,8 +132,8 @@ async def test_help_answers_in_the_members_language(world: World, locales: dict[
     assert en_embed.title == t("en", "cog.help_title")
     text = de_embed.description or ""
     for line in (
-        f"**/dupe starten** — {t('de', 'commands.dupe_start_description')}",
-        f"**/dupe regeln** — {t('de', 'commands.dupe_rules_description')}",
+        f"**/dupe starten** — {t('de', 'dupe.command_start_description')}",
+        f"**/dupe regeln** — {t('de', 'dupe.command_rules_description')}",
         f"**/rangliste** — {t('de', 'commands.leaderboard_description')}",
         f"**/hilfe** — {t('de', 'commands.help_description')}",
     ):

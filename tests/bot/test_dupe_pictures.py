@@ -20,7 +20,8 @@ from bot.games.dupe.pictures import (
     seat_label_of,
     trick_picture,
 )
-from bot.i18n import score_text, t
+from bot.games.dupe.words import score_text
+from bot.i18n import t
 from bot.pictures import COLUMN, SeatLabel, displayable, text_width, wrap_text
 from bot.pictures import cards as kit_cards
 from bot.pictures import layouts as kit_layouts
@@ -207,15 +208,15 @@ def test_every_picture_text_fits_its_place() -> None:
     """The words drawn in a fixed place fit it in both languages (at most a little
     smaller, never cut)."""
     for lang in ("en", "de"):
-        assert text_width(t(lang, "pictures.takes"), 24, bold=True) < COLUMN - 40
-        gets = text_width(t(lang, "pictures.gets") + " ", 26)
+        assert text_width(t(lang, "dupe.takes"), 24, bold=True) < COLUMN - 40
+        gets = text_width(t(lang, "dupe.gets") + " ", 26)
         assert gets + text_width("10♠", 28, bold=True) + 14 < COLUMN - 20
         for seat in range(4):
             label = seat_label_of(lang, seat, SEAT_NAMES).name
             assert text_width(label, 32, bold=True) < COLUMN - 8
-        credit = text_width(t(lang, "pictures.credited_to"), 28)
+        credit = text_width(t(lang, "dupe.credited_to"), 28)
         assert credit + text_width("Nord", 34, bold=True) < 900 / 2
-        note = t(lang, "pictures.nobody_takes")
+        note = t(lang, "dupe.nobody_takes")
         assert len(wrap_text(note, 28, 816 - 48)) == (1 if lang == "en" else 2)
     # The German note takes a second line; the picture grows by it.
     english = check(trick_picture(parse_cards("9S 9H 4D 4C")))

@@ -88,10 +88,10 @@ def test_a_refused_card_or_distribution_says_why_as_the_engine_does() -> None:
         assert str(text) == str(error)
         seen[key] = text("de")
 
-    check(state, 0, Play(missing), "errors.engine_not_in_hand")
-    check(state, 0, Distribute(tuple(state.hand(0)[:4])), "errors.engine_nothing_to_distribute")
+    check(state, 0, Play(missing), "dupe.engine_not_in_hand")
+    check(state, 0, Distribute(tuple(state.hand(0)[:4])), "dupe.engine_nothing_to_distribute")
     state.apply(0, Play(state.hand(0)[0]))
-    check(state, 0, Play(state.hand(0)[0]), "errors.engine_already_chosen")
+    check(state, 0, Play(state.hand(0)[0]), "dupe.engine_already_chosen")
 
     state = _distributing(3)
     taker = state.taker
@@ -99,15 +99,15 @@ def test_a_refused_card_or_distribution_says_why_as_the_engine_does() -> None:
     other = (taker + 1) % 4
     revealed = state.public_view().revealed
     assert revealed is not None
-    check(state, other, Play(state.hand(other)[0]), "errors.engine_distributing")
-    check(state, other, Distribute(tuple(revealed)), "errors.engine_only_taker")
+    check(state, other, Play(state.hand(other)[0]), "dupe.engine_distributing")
+    check(state, other, Distribute(tuple(revealed)), "dupe.engine_only_taker")
     wrong = (*revealed[:3], state.hand(taker)[0])
-    check(state, taker, Distribute(wrong), "errors.engine_give_revealed")
+    check(state, taker, Distribute(wrong), "dupe.engine_give_revealed")
 
     taker_de = t("de", f"common.seat_{taker}")
-    assert seen["errors.engine_distributing"].startswith(f"{taker_de} verteilt gerade")
-    assert f"Nur der Stichnehmer, {taker_de}," in seen["errors.engine_only_taker"]
-    assert str(missing) in seen["errors.engine_not_in_hand"]
+    assert seen["dupe.engine_distributing"].startswith(f"{taker_de} verteilt gerade")
+    assert f"Nur der Stichnehmer, {taker_de}," in seen["dupe.engine_only_taker"]
+    assert str(missing) in seen["dupe.engine_not_in_hand"]
 
     # At the end: the class says it all.
     over = new_game(3)

@@ -11,8 +11,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import i18n
+from bot import games, i18n
 from bot.commands import Translator, command_text
+from bot.game import CATALOGUE_KEYS
 from bot.i18n import LANGS, Text, catalogue, lang_of, t
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -89,19 +90,29 @@ def test_code_asks_only_for_keys_the_catalogue_has() -> None:
     constants, _, _ = _keys_in_code()
     known = set(catalogue())
     unknown = sorted(
-        key for key in constants if key not in known and not key.endswith((".toml", ".py"))
+        key
+        for key in constants
+        if key not in known and not key.endswith((".toml", ".py", ".sqlite3"))
     )
     assert unknown == []
 
 
 def test_every_key_is_used() -> None:
     constants, prefixes, _ = _keys_in_code()
+    per_game = {f"{ui.name}.{key}" for ui in games.GAMES for key in CATALOGUE_KEYS}
     unused = sorted(
         key
         for key in catalogue()
-        if key not in constants and not any(key.startswith(p) for p in prefixes)
+        if key not in constants | per_game and not any(key.startswith(p) for p in prefixes)
     )
     assert unused == []
+
+
+def test_every_game_names_itself_and_its_commands() -> None:
+    known = catalogue()
+    for ui in games.GAMES:
+        missing = [key for key in CATALOGUE_KEYS if f"{ui.name}.{key}" not in known]
+        assert missing == [], ui.name
 
 
 def test_text_is_written_in_its_readers_language() -> None:

@@ -79,6 +79,8 @@ OWN_DUPE = re.compile(r"your own dupe|dein eigener Dupe")
 DUPE_WORD = re.compile(r"\bdupe\b|\b(?:dein|deinen|deinem|der|den|ein|eigener|seinen) Dupe\b")
 SCORED = re.compile(r"deal (\d) scored|Runde (\d) ausgewertet")
 WON = ("Won:", "Gewonnen:")
+
+
 def cards_in(text: str) -> set[Card]:
     """Return every card named in ``text``, as shown or as a code."""
     found = {_BY_TEXT[m] for m in CARD_TEXT.findall(text)}

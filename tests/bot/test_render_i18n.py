@@ -14,6 +14,7 @@ import pytest
 from bot import i18n, render
 from bot.game import Rendered, SeatInfo, TableInfo
 from bot.games.dupe import render as dupe_render
+from bot.games.dupe import words
 from bot.games.dupe.replay import replay_steps
 from bot.games.dupe.ui import UI as DUPE
 from bot.i18n import Lang
@@ -420,12 +421,12 @@ def test_a_scores_breakdown_in_english_is_the_engines() -> None:
     for _ in range(300):
         hand = rng.sample(deck, rng.randint(1, 20))
         score = score_hand(hand)
-        assert i18n.score_text(score) == str(score)
+        assert words.score_text(score) == str(score)
     kings = [Card(Rank.KING, suit) for suit in Suit]
     fours = score_hand([*kings, Card(Rank.TWO, Suit.CLUBS)])
-    assert i18n.score_text(fours, "de") == "2♣ × 1 (keine Folge) + 8 (vier K) = 10"
+    assert words.score_text(fours, "de") == "2♣ × 1 (keine Folge) + 8 (vier K) = 10"
     threes = score_hand([*kings[:3], Card(Rank.FIVE, Suit.CLUBS)])
-    assert "(drei K)" in i18n.score_text(threes, "de")
+    assert "(drei K)" in words.score_text(threes, "de")
 
 
 def test_numbers_in_german_have_a_decimal_comma() -> None:

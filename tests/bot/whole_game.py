@@ -313,9 +313,7 @@ async def open_table(
 def _decision(hand: simcord.ResponseMessage | None) -> bool:
     if hand is None:
         return False
-    return any(
-        id_kind(b.custom_id) in ("play", "give", "giveok") for b in enabled(hand)
-    )
+    return any(id_kind(b.custom_id) in ("play", "give", "giveok") for b in enabled(hand))
 
 
 async def play(

@@ -17,7 +17,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import Lang, score_text, seat_name, sequence_text, t
+from bot.games.dupe.words import score_text, sequence_text
+from bot.i18n import Lang, seat_name, t
 from bot.pictures import (
     CARD_H,
     CARD_W,
@@ -104,14 +105,14 @@ def _trick_canvas(
         raise ValueError(f"a trick has four cards, not {len(cards)}")
     if received is not None and len(received) != 4:
         raise ValueError(f"a trick gives four cards, not {len(received)}")
-    gets = t(lang, "pictures.gets")
+    gets = t(lang, "dupe.gets")
     return trick_canvas(
         cards,
         [seat_label_of(lang, seat, seat_names) for seat in range(4)],
         highlight=taker,
-        badge=t(lang, "pictures.takes"),
+        badge=t(lang, "dupe.takes"),
         captions=None if received is None else [Caption(gets, card) for card in received],
-        note=t(lang, "pictures.nobody_takes") if taker is None else "",
+        note=t(lang, "dupe.nobody_takes") if taker is None else "",
     )
 
 
@@ -120,7 +121,7 @@ def scoring_picture(
 ) -> bytes:
     """Return a PNG of a deal's scoring: for each seat its won hand grouped by suit (♠ ♥ ♣
     ♦, the order ties for the longest suit are broken in), the breakdown in the rules'
-    notation (:func:`bot.i18n.score_text`) and whom the hand is credited to; then the totals.
+    notation (:func:`bot.words.score_text`) and whom the hand is credited to; then the totals.
     Its words are in ``lang``."""
     return png(_scoring_canvas(result, seat_names, lang), shared_palette())
 
@@ -136,9 +137,9 @@ def _scoring_canvas(
     height = MARGIN + title_h + 4 * section + 100 + MARGIN
     canvas = new_canvas(width, height)
     draw = ImageDraw.Draw(canvas)
-    title = t(lang, "pictures.deal_scored", deal=result.deal)
+    title = t(lang, "dupe.deal_scored", deal=result.deal)
     draw_text(canvas, (MARGIN, MARGIN + 36), title, 38, TEXT, bold=True)
-    credited_to = t(lang, "pictures.credited_to")
+    credited_to = t(lang, "dupe.credited_to")
     y = MARGIN + title_h
     for owner in range(4):
         holder = next(s for s in range(4) if result.dupe(s) == owner)
@@ -160,7 +161,7 @@ def _scoring_canvas(
         if won:
             draw_row(canvas, won, MARGIN + 6, y + head_h + 4, inner - 12, 55)
         else:
-            no_cards = t(lang, "pictures.no_cards_won")
+            no_cards = t(lang, "dupe.no_cards_won")
             draw_text(canvas, (MARGIN + 6, y + head_h + row_h // 2), no_cards, 28, MUTED)
         base = y + head_h + row_h + 36
         breakdown = score_text(result.scores[owner], lang)
@@ -244,23 +245,22 @@ class _Example:
         sequence = sequence_text(score, lang)
         if score.sets:
             sets = ", ".join(
-                t(lang, f"pictures.rules_set_{count}", rank=rank.symbol)
-                for rank, count in score.sets
+                t(lang, f"dupe.rules_set_{count}", rank=rank.symbol) for rank, count in score.sets
             )
         else:
-            sets = t(lang, "pictures.rules_no_sets")
-        bonus = [t(lang, "pictures.rules_b", sets=sets)]
-        bonus += [t(lang, "pictures.rules_idle", rank=rank.symbol) for rank in self.idle]
+            sets = t(lang, "dupe.rules_no_sets")
+        bonus = [t(lang, "dupe.rules_b", sets=sets)]
+        bonus += [t(lang, "dupe.rules_idle", rank=rank.symbol) for rank in self.idle]
         return [
             (
                 f"L = {score.suit_length}",
                 TEXT,
-                [t(lang, "pictures.rules_l", suit=score.longest_suit.symbol)],
+                [t(lang, "dupe.rules_l", suit=score.longest_suit.symbol)],
             ),
             (
                 f"S = {score.sequence_length}",
                 GOLD,
-                [t(lang, "pictures.rules_s", sequence=sequence)],
+                [t(lang, "dupe.rules_s", sequence=sequence)],
             ),
             (f"B = {score.bonus}", _SKY, bonus),
         ]
@@ -270,10 +270,10 @@ def rules_example_caption(lang: Lang = "en") -> str:
     """Return the rules example as text, for beside (or instead of) its picture: the hand,
     what L, S and B are in it, and its score in the rules' notation."""
     example = _Example(RULES_EXAMPLE)
-    lines = [t(lang, "pictures.rules_caption", hand=example.hand_text())]
+    lines = [t(lang, "dupe.rules_caption", hand=example.hand_text())]
     for head, _, sentences in example.parts(lang):
         lines.append(f"{head}: {' '.join(sentences)}")
-    lines.append(t(lang, "pictures.rules_score", breakdown=score_text(example.score, lang)))
+    lines.append(t(lang, "dupe.rules_score", breakdown=score_text(example.score, lang)))
     return "\n".join(lines)
 
 
@@ -323,10 +323,10 @@ def _rules_canvas(lang: Lang) -> Image.Image:
     canvas = new_canvas(width, height)
     draw = ImageDraw.Draw(canvas)
 
-    title = t(lang, "pictures.rules_title")
+    title = t(lang, "dupe.rules_title")
     size = shrink_to_fit(title, 38, inner, bold=True)
     draw_text(canvas, (MARGIN, title_y), title, size, TEXT, bold=True)
-    draw_text(canvas, (MARGIN, formula_y), t(lang, "pictures.rules_formula"), 30, MUTED)
+    draw_text(canvas, (MARGIN, formula_y), t(lang, "dupe.rules_formula"), 30, MUTED)
 
     lefts = row_positions(example.cards, MARGIN + 6, inner - 12, 58)
     longest = [i for i, card in enumerate(example.cards) if card.suit == score.longest_suit]

@@ -21,7 +21,8 @@ import discord
 from bot import ids
 from bot.game import Rendered, SeatInfo, TableInfo, finished_view
 from bot.games.dupe.replay import DealStart, Final, Step
-from bot.i18n import Lang, score_text, seat_letter, seat_name, t
+from bot.games.dupe.words import score_text
+from bot.i18n import Lang, seat_letter, seat_name, t
 from engine.cards import Card, Suit, by_suit
 from engine.dupe import (
     SEAT_LETTERS,
@@ -51,7 +52,7 @@ MEMORY_RULES = ("strict", "open")
 
 def memory_text(lang: Lang, memory: str) -> str:
     """Return the memory rule's name in ``lang``."""
-    return t(lang, f"render.memory_{memory}") if memory in MEMORY_RULES else memory
+    return t(lang, f"dupe.render_memory_{memory}") if memory in MEMORY_RULES else memory
 
 
 def _letters(lang: Lang, cards: Sequence[Card]) -> str:
@@ -78,14 +79,14 @@ def _seat_heading(seat: int, seats: Mapping[int, SeatInfo], lang: Lang = "en") -
 def _trick_line(trick: TrickRecord, seats: Mapping[int, SeatInfo], lang: Lang = "en") -> str:
     played = _letters(lang, trick.cards)
     if trick.taker is None:
-        return f"{played}\n{t(lang, 'render.trick_kept')}"
+        return f"{played}\n{t(lang, 'dupe.trick_kept')}"
     gave = ", ".join(f"{seat_letter(lang, s)} {trick.received[s]}" for s in range(4))
-    taken = t(lang, "render.trick_taken", taker=seat_name(lang, trick.taker), gave=gave)
+    taken = t(lang, "dupe.trick_taken", taker=seat_name(lang, trick.taker), gave=gave)
     return f"{played}\n{taken}"
 
 
 def _progress(lang: Lang, view: DupeView) -> str:
-    return t(lang, "render.deal_trick", deal=view.deal, trick=view.trick, tricks=TRICKS)
+    return t(lang, "dupe.deal_trick", deal=view.deal, trick=view.trick, tricks=TRICKS)
 
 
 def _who(seat: int, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
@@ -98,7 +99,7 @@ def table_message(info: TableInfo, view: DupeView, rules: str, *, lang: Lang = "
     trick and its distribution, totals, warnings and the rules in force (``rules``)."""
     assert view.seat is None, "the table message is built from the public view only"
     if view.phase is Phase.OVER:
-        title = t(lang, "render.table_over_title")
+        title = t(lang, "dupe.table_over_title")
     else:
         title = f"Dupe — {_progress(lang, view)}"
     seat_lines = []
@@ -107,7 +108,7 @@ def table_message(info: TableInfo, view: DupeView, rules: str, *, lang: Lang = "
         if view.phase is Phase.CHOOSE:
             mark = " ✓" if view.chosen[seat] else " …"
         elif view.phase is Phase.DISTRIBUTE and view.taker == seat:
-            mark = f" — {t(lang, 'render.table_distributing')}"
+            mark = f" — {t(lang, 'dupe.table_distributing')}"
         total = t(lang, "render.points", points=view.totals[seat])
         seat_lines.append(f"{_seat_heading(seat, info.seats, lang)}{mark} — {total}")
     parts = ["\n".join(seat_lines)]
@@ -115,24 +116,24 @@ def table_message(info: TableInfo, view: DupeView, rules: str, *, lang: Lang = "
         parts.append(
             t(
                 lang,
-                "render.table_revealed",
+                "dupe.table_revealed",
                 played=_letters(lang, view.revealed),
                 taker=seat_name(lang, view.taker),
             )
         )
     elif view.last_trick is not None and view.last_trick.deal == view.deal:
         line = _trick_line(view.last_trick, info.seats, lang)
-        parts.append(t(lang, "render.table_trick", trick=view.last_trick.trick, line=line))
+        parts.append(t(lang, "dupe.table_trick", trick=view.last_trick.trick, line=line))
     elif view.last_trick is not None:
         # The previous deal's last trick, until this deal's first is complete (or, at the
         # end, the game's): everybody sees who got which card, as at a real table.
         line = _trick_line(view.last_trick, info.seats, lang)
         if view.phase is Phase.OVER:
-            parts.append(t(lang, "render.table_last_trick", line=line))
+            parts.append(t(lang, "dupe.table_last_trick", line=line))
         else:
             last = view.last_trick
             parts.append(
-                t(lang, "render.table_deal_trick", deal=last.deal, trick=last.trick, line=line)
+                t(lang, "dupe.table_deal_trick", deal=last.deal, trick=last.trick, line=line)
             )
     if view.phase is Phase.CHOOSE:
         waiting = [seat_name(lang, s) for s in view.to_act]
@@ -149,7 +150,7 @@ def table_message(info: TableInfo, view: DupeView, rules: str, *, lang: Lang = "
         )
     if view.phase is Phase.OVER:
         winners = ", ".join(_who(s, info.seats, lang) for s in view.winners)
-        parts.append(t(lang, "render.table_winner", winners=winners))
+        parts.append(t(lang, "dupe.table_winner", winners=winners))
     embed = discord.Embed(
         title=title, description="\n\n".join(p for p in parts if p), colour=COLOUR
     )
@@ -181,8 +182,8 @@ def _identity_line(view: DupeView, lang: Lang = "en") -> str:
     dupe = seat_of_suit(view.identity)
     suit = view.identity.symbol
     if dupe == view.seat:
-        return t(lang, "render.identity_own", suit=suit)
-    return t(lang, "render.identity_other", suit=suit, dupe=seat_name(lang, dupe))
+        return t(lang, "dupe.identity_own", suit=suit)
+    return t(lang, "dupe.identity_other", suit=suit, dupe=seat_name(lang, dupe))
 
 
 def hand_message(
@@ -211,30 +212,28 @@ def hand_message(
     last = view.last_trick
     if last is not None and last.deal == view.deal:
         line = _trick_line(last, seats, lang)
-        lines.append(t(lang, "render.hand_trick", trick=last.trick, line=line))
+        lines.append(t(lang, "dupe.hand_trick", trick=last.trick, line=line))
     elif last is not None and view.phase is not Phase.OVER:
         line = _trick_line(last, seats, lang)
-        lines.append(
-            t(lang, "render.table_deal_trick", deal=last.deal, trick=last.trick, line=line)
-        )
+        lines.append(t(lang, "dupe.table_deal_trick", deal=last.deal, trick=last.trick, line=line))
     if view.won is not None:
-        won = " ".join(map(str, sorted(view.won, key=by_suit))) or t(lang, "render.hand_won_none")
-        lines.append(t(lang, "render.hand_won", cards=won))
+        won = " ".join(map(str, sorted(view.won, key=by_suit))) or t(lang, "dupe.hand_won_none")
+        lines.append(t(lang, "dupe.hand_won", cards=won))
     buttons = discord.ui.View(timeout=None)
     hand = sorted(view.hand, key=by_suit)
     if view.phase is Phase.OVER:
         lines.append(t(lang, "render.hand_over"))
     elif view.phase is Phase.CHOOSE:
         if view.choice is None:
-            lines.append(t(lang, "render.hand_choose"))
+            lines.append(t(lang, "dupe.hand_choose"))
         else:
             waiting = ", ".join(seat_name(lang, s) for s in view.to_act)
             lines.append(
                 t(
                     lang,
-                    "render.hand_chosen",
+                    "dupe.hand_chosen",
                     card=view.choice,
-                    waiting=waiting or t(lang, "render.hand_nobody"),
+                    waiting=waiting or t(lang, "dupe.hand_nobody"),
                 )
             )
         for i, card in enumerate(hand):
@@ -249,14 +248,14 @@ def hand_message(
             )
     else:
         assert view.revealed is not None and view.taker is not None
-        lines.append(t(lang, "render.hand_revealed", played=_letters(lang, view.revealed)))
+        lines.append(t(lang, "dupe.hand_revealed", played=_letters(lang, view.revealed)))
         if view.taker != seat:
             taker = seat_name(lang, view.taker)
-            lines.append(t(lang, "render.hand_taker_distributing", taker=taker))
+            lines.append(t(lang, "dupe.hand_taker_distributing", taker=taker))
         else:
             _distribution_controls(game_id, view, seat, turn, assignment, lines, buttons, lang)
         if hand:
-            lines.append(t(lang, "render.hand_cards", cards=" ".join(map(str, hand))))
+            lines.append(t(lang, "dupe.hand_cards", cards=" ".join(map(str, hand))))
     if view.phase is not Phase.OVER:
         buttons.add_item(
             discord.ui.Button(
@@ -292,12 +291,12 @@ def _distribution_controls(
     cards = sorted(view.revealed, key=by_suit)
     given = dict(zip(cards, assignment, strict=False))
 
-    lines.append(t(lang, "render.give_intro"))
+    lines.append(t(lang, "dupe.give_intro"))
     if given:
         so_far = ", ".join(
             f"{card} → {seat_name(lang, SEAT_LETTERS.index(to))}" for card, to in given.items()
         )
-        lines.append(t(lang, "render.give_so_far", given=so_far))
+        lines.append(t(lang, "dupe.give_so_far", given=so_far))
 
     def add(
         label: str, style: discord.ButtonStyle, custom_id: str, row: int, disabled: bool = False
@@ -310,16 +309,16 @@ def _distribution_controls(
 
     if len(assignment) < 4:
         card = cards[len(assignment)]
-        lines.append(t(lang, "render.give_who", card=card))
+        lines.append(t(lang, "dupe.give_who", card=card))
         for target in range(4):
             letter = SEAT_LETTERS[target]
             custom_id = ids.control(game_id, seat, turn, f"g{assignment}{letter}")
             label = seat_name(lang, target)
             if view.dupe == target:
-                label = t(lang, "render.give_your_dupe", seat=label)
+                label = t(lang, "dupe.give_your_dupe", seat=label)
             add(label, discord.ButtonStyle.primary, custom_id, 0, disabled=letter in assignment)
     else:
-        lines.append(t(lang, "render.give_confirm"))
+        lines.append(t(lang, "dupe.give_confirm"))
         confirm = ids.control(game_id, seat, turn, f"k{assignment}")
         add(t(lang, "render.button_confirm"), discord.ButtonStyle.success, confirm, 0)
     if assignment:
@@ -332,14 +331,14 @@ def deal_scoring(
 ) -> Rendered:
     """Return the public scoring of a deal: identity cards, every won hand with its
     breakdown, whom it credits, and the running totals."""
-    embed = discord.Embed(title=t(lang, "render.scoring_title", deal=result.deal), colour=COLOUR)
+    embed = discord.Embed(title=t(lang, "dupe.scoring_title", deal=result.deal), colour=COLOUR)
     for owner in range(4):
         holder = next(s for s in range(4) if seat_of_suit(result.identities[s]) == owner)
         hand = " ".join(map(str, sorted(result.won[owner], key=by_suit)))
-        identity = t(lang, "render.identity_card", suit=result.identities[owner].symbol)
+        identity = t(lang, "dupe.identity_card", suit=result.identities[owner].symbol)
         won = t(
             lang,
-            "render.scoring_hand",
+            "dupe.scoring_hand",
             cards=hand,
             score=score_text(result.scores[owner], lang),
             holder=seat_name(lang, holder),
@@ -350,7 +349,7 @@ def deal_scoring(
     totals = " · ".join(
         f"{seat_name(lang, s)} +{result.credited[s]} = {result.totals[s]}" for s in range(4)
     )
-    embed.add_field(name=t(lang, "render.scoring_totals"), value=totals, inline=False)
+    embed.add_field(name=t(lang, "dupe.scoring_totals"), value=totals, inline=False)
     return Rendered(content=None, embeds=[embed], view=None)
 
 
@@ -372,7 +371,7 @@ def replay_step(
         embed = final.embeds[0]
     elif isinstance(step, DealStart):
         embed = discord.Embed(
-            title=t(lang, "render.replay_dealt_title", deal=step.deal), colour=COLOUR
+            title=t(lang, "dupe.replay_dealt_title", deal=step.deal), colour=COLOUR
         )
         for seat in range(4):
             dupe = seat_name(lang, seat_of_suit(step.identities[seat]))
@@ -380,12 +379,12 @@ def replay_step(
             suit = step.identities[seat].symbol
             embed.add_field(
                 name=_seat_heading(seat, seats, lang),
-                value=t(lang, "render.replay_dealt_seat", suit=suit, dupe=dupe, cards=hand),
+                value=t(lang, "dupe.replay_dealt_seat", suit=suit, dupe=dupe, cards=hand),
                 inline=False,
             )
     else:
         embed = discord.Embed(
-            title=t(lang, "render.replay_trick_title", deal=step.deal, trick=step.trick),
+            title=t(lang, "dupe.replay_trick_title", deal=step.deal, trick=step.trick),
             description=_trick_line(step, seats, lang),
             colour=COLOUR,
         )
@@ -414,7 +413,7 @@ def replay_step(
     for deal, start in enumerate(starts, start=1):
         view.add_item(
             discord.ui.Button(
-                label=t(lang, "render.button_deal", deal=deal),
+                label=t(lang, "dupe.button_deal", deal=deal),
                 custom_id=ids.replay(game_id, start, f"d{deal}"),
                 style=discord.ButtonStyle.secondary,
                 row=1,
@@ -425,4 +424,4 @@ def replay_step(
 
 def rules_text(*, lang: Lang = "en") -> str:
     """Return a private summary of the rules."""
-    return t(lang, "render.rules")
+    return t(lang, "dupe.render_rules")

@@ -35,12 +35,12 @@ _LEGACY_PAYLOAD = {"play": "p", "give": "g", "giveok": "k"}
 
 # Why the engine refused, by its reason (engine/dupe: every EngineError names one).
 _REFUSALS = {
-    "not-in-hand": "errors.engine_not_in_hand",
-    "already-chosen": "errors.engine_already_chosen",
-    "distributing": "errors.engine_distributing",
-    "nothing-to-distribute": "errors.engine_nothing_to_distribute",
-    "only-taker": "errors.engine_only_taker",
-    "give-revealed": "errors.engine_give_revealed",
+    "not-in-hand": "dupe.engine_not_in_hand",
+    "already-chosen": "dupe.engine_already_chosen",
+    "distributing": "dupe.engine_distributing",
+    "nothing-to-distribute": "dupe.engine_nothing_to_distribute",
+    "only-taker": "dupe.engine_only_taker",
+    "give-revealed": "dupe.engine_give_revealed",
 }
 
 
@@ -76,9 +76,12 @@ class DupeUI:
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "memory",
-            "commands.memory_name",
-            "commands.memory_description",
-            (Choice("commands.memory_strict", "strict"), Choice("commands.memory_open", "open")),
+            "dupe.memory_name",
+            "dupe.memory_description",
+            (
+                Choice("dupe.commands_memory_strict", "strict"),
+                Choice("dupe.commands_memory_open", "open"),
+            ),
         ),
     )
 
@@ -92,7 +95,7 @@ class DupeUI:
 
     def options_text(self, options: Any, lang: Lang) -> str:
         """Return the memory rule in force."""
-        return t(lang, "render.rules_memory", memory=render.memory_text(lang, options.memory))
+        return t(lang, "dupe.rules_memory", memory=render.memory_text(lang, options.memory))
 
     def table_message(self, info: TableInfo, view: DupeView, lang: Lang) -> Rendered:
         """Return the public table."""
@@ -132,11 +135,11 @@ class DupeUI:
         if kind not in ("g", "k"):
             raise UserError("errors.unknown_button")
         if view.phase is not Phase.DISTRIBUTE or view.taker != view.seat:
-            raise StaleError("table.only_taker" if kind == "g" else "table.already_distributed")
+            raise StaleError("dupe.only_taker" if kind == "g" else "dupe.already_distributed")
         if kind == "k" and sorted(rest) != sorted(SEAT_LETTERS):
-            raise UserError("table.give_all_four")
+            raise UserError("dupe.give_all_four")
         if len(set(rest)) != len(rest) or any(c not in SEAT_LETTERS for c in rest):
-            raise UserError("table.one_card_each")
+            raise UserError("dupe.one_card_each")
         if kind == "g":
             return Step(rest)
         assert view.revealed is not None
@@ -149,11 +152,11 @@ class DupeUI:
         if isinstance(error, EngineError):
             key = _REFUSALS.get(error.reason)
             params = error.params
-            if key == "errors.engine_not_in_hand":
+            if key == "dupe.engine_not_in_hand":
                 return Text(key, card=_card_text(params.get("card", "")))
-            if key in ("errors.engine_distributing", "errors.engine_only_taker"):
+            if key in ("dupe.engine_distributing", "dupe.engine_only_taker"):
                 return Text(key, taker=Text(f"common.seat_{params.get('taker') or 0}"))
-            if key == "errors.engine_give_revealed":
+            if key == "dupe.engine_give_revealed":
                 cards = [parse_card(c) if isinstance(c, str) else c for c in params["cards"]]
                 return Text(key, cards=format_cards(cards))
             if key is not None:
@@ -163,11 +166,11 @@ class DupeUI:
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer did for an absent member."""
         if isinstance(action, Play):
-            return t(lang, "table.stand_in_play", card=str(action.card))
+            return t(lang, "dupe.stand_in_play", card=str(action.card))
         letters = ", ".join(
             f"{card} → {seat_name(lang, seat)}" for seat, card in enumerate(action.cards)
         )
-        return t(lang, "table.stand_in_give", given=letters)
+        return t(lang, "dupe.stand_in_give", given=letters)
 
     def owed(self, before: DupeState, after: DupeState) -> list[str]:
         """Return a scoring post for each deal the change scored (``deal<n>``)."""
