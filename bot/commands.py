@@ -55,7 +55,8 @@ _TURN_TIMES = (30, 60, 120, 300, 900, 3600, 86400)
 
 def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
     """Return the options every game's ``start`` has, before the game's own."""
-    levels = [*reversed(ui.game.levels), "none"]  # strongest first, as the lists show them
+    # the game's levels, strongest first (each described in its catalogue), then none
+    levels = [(f"{ui.name}.computers_{level}", level) for level in reversed(ui.game.levels)]
     return (
         OptionSpec(
             "turn_time",
@@ -67,7 +68,10 @@ def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
             "computers",
             "commands.computers_name",
             "commands.computers_description",
-            tuple(Choice(f"commands.computers_{level}", level) for level in levels),
+            (
+                *(Choice(key, level) for key, level in levels),
+                Choice("commands.computers_none", "none"),
+            ),
         ),
         OptionSpec(
             "seating",

@@ -557,8 +557,8 @@ class Controller:
             await self._post(table, post)
         if outcome.finished:
             for seat in table.human_seats():
-                if seat not in answered:
-                    await self._refresh_hand(table, seat)  # “The game is over.”, no buttons
+                if seat not in answered:  # “The game is over.”, no buttons
+                    await self._refresh_hand(table, seat, outcome.timed_out.get(seat))
             self._forget(table)
             return
         self.refresh_table(table)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 import discord
@@ -153,6 +154,8 @@ class GameUI(Protocol):
     """The game's own options of ``/<game> start``, after the shared ones."""
     legacy_pattern: re.Pattern[str] | None
     """Custom ids from before ``bot.ids`` that :meth:`legacy_id` reads, if any."""
+    catalogue: Path | None
+    """The game's catalogue file when it is not ``bot/locales/<name>.toml``."""
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
         """Return the seat's name (``North``), in ``lang``."""

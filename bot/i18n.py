@@ -25,12 +25,14 @@ import tomllib
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 __all__ = [
     "LANGS",
     "Lang",
     "Text",
+    "add_catalogue",
     "catalogue",
     "decimal",
     "lang_of",
@@ -53,18 +55,35 @@ def lang_of(locale: object) -> Lang:
     return "de" if value.split("-")[0].lower() == "de" else "en"
 
 
+_MORE: dict[str, Path] = {}
+
+
+def add_catalogue(area: str, path: Path | None) -> None:
+    """Read the keys ``<area>.*`` from ``path`` too (``None``: stop reading them): a game
+    whose catalogue lives outside ``bot/locales`` (a game the tests register)."""
+    if path is None:
+        _MORE.pop(area, None)
+    else:
+        _MORE[area] = path
+    catalogue.cache_clear()
+
+
 @cache
 def catalogue() -> dict[str, dict[str, Entry]]:
-    """Return every key of every ``bot/locales/*.toml`` file, as ``{key: {lang: text}}``.
+    """Return every key of every ``bot/locales/*.toml`` file (and of those added by
+    :func:`add_catalogue`), as ``{key: {lang: text}}``.
 
     A key is the file's name, a dot and the table's name (``table.open_title``)."""
     entries: dict[str, dict[str, Entry]] = {}
     folder = resources.files("bot") / "locales"
-    for item in sorted(folder.iterdir(), key=lambda entry: entry.name):
-        if not item.name.endswith(".toml"):
-            continue
-        area = item.name.removesuffix(".toml")
-        for name, texts in tomllib.loads(item.read_text("utf-8")).items():
+    files: list[tuple[str, str]] = [
+        (item.name.removesuffix(".toml"), item.read_text("utf-8"))
+        for item in sorted(folder.iterdir(), key=lambda entry: entry.name)
+        if item.name.endswith(".toml")
+    ]
+    files += [(area, path.read_text("utf-8")) for area, path in sorted(_MORE.items())]
+    for area, text in files:
+        for name, texts in tomllib.loads(text).items():
             entries[f"{area}.{name}"] = texts
     return entries
 

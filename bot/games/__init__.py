@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from bot import i18n
 from bot.game import GameUI
 from bot.games.dupe.ui import UI as DUPE
 
@@ -27,9 +28,11 @@ def get(name: str) -> GameUI:
 
 @contextmanager
 def registered(ui: GameUI) -> Iterator[GameUI]:
-    """Add ``ui`` to the games for the duration of a ``with`` block (for tests)."""
+    """Add ``ui`` (and its catalogue) to the games for a ``with`` block (for tests)."""
     GAMES.append(ui)
+    i18n.add_catalogue(ui.name, ui.catalogue)
     try:
         yield ui
     finally:
         GAMES.remove(ui)
+        i18n.add_catalogue(ui.name, None)

@@ -585,7 +585,7 @@ async def test_command_definitions_name_no_card(env: simcord.Env) -> None:
 
 
 def _moment(state: DupeState, seats: dict[int, int | None]) -> Moment:
-    return {1: TableAt(1, state.seed, "playing", state.options.memory, 120, seats, state)}
+    return {1: TableAt(1, "dupe", state.seed, "playing", state.options.memory, 120, seats, state)}
 
 
 def _planted(moment: Moment, body: dict[str, Any], member: int | None) -> list[str]:

@@ -34,6 +34,7 @@ class TableAt:
     """A table as it was at one instant."""
 
     id: int
+    game: str
     seed: int
     status: str
     memory: str
@@ -137,6 +138,7 @@ class Recorder:
         return {
             table.id: TableAt(
                 id=table.id,
+                game=table.game,
                 seed=table.seed,
                 status=table.status,
                 memory=table.options.game.get("memory", "strict"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from bot import ids, pictures
@@ -73,6 +74,7 @@ class DupeUI:
     game = dupe.GAME
     colour = render.COLOUR
     legacy_pattern: re.Pattern[str] | None = _LEGACY
+    catalogue: Path | None = None  # bot/locales/dupe.toml
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "memory",

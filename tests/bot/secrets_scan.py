@@ -1,0 +1,87 @@
+"""A leak scan for any game: what the engine says only one seat may see (``Game.secrets``)
+must reach nobody else — no public message, no other member's private message, no
+picture shown to others, no log line.
+
+It reads the requests and log lines a :class:`~tests.bot.whole_game.Recorder` kept, each with
+the tables as they were when it was made. A secret that is a card code (``QS``) is looked for
+as a code and as shown (``Q♠``), as a whole word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import simcord
+
+from bot import games
+from engine.cards import parse_card
+from engine.errors import ParseError
+from tests.bot.test_leaks import audience, cards_drawn, strings
+from tests.bot.whole_game import Moment, Recorder
+
+__all__ = ["hidden_from", "scan_secrets"]
+
+
+def _forms(secret: str) -> set[str]:
+    try:
+        card = parse_card(secret)
+    except ParseError:
+        return {secret}
+    return {card.code, str(card)}
+
+
+def hidden_from(moment: Moment, member: int | None) -> set[str]:
+    """Return every secret of the moment's tables that ``member`` (``None``: everyone)
+    may not see: the secrets of every seat the member does not hold."""
+    hidden: set[str] = set()
+    for table in moment.values():
+        state = table.state
+        if state is None or state.is_over:
+            continue
+        game = games.get(table.game).game
+        for seat, user in table.seats.items():
+            if member is None or user != member:
+                for secret in game.secrets(state, seat):
+                    hidden |= _forms(secret)
+    return hidden
+
+
+def _found(texts: Iterable[str], hidden: set[str]) -> list[str]:
+    if not hidden:
+        return []
+    pattern = re.compile(
+        r"(?<![0-9A-Za-z])(?:" + "|".join(map(re.escape, sorted(hidden))) + r")(?![0-9A-Za-z])"
+    )
+    return [m.group(0) for text in texts for m in pattern.finditer(text)]
+
+
+def scan_secrets(env: simcord.Env, recorder: Recorder) -> tuple[list[str], int]:
+    """Return every secret that reached a wrong audience, and how many payloads were read."""
+    problems: list[str] = []
+    read = 0
+    for sent in recorder.sent:
+        payload = audience(env, sent)
+        if payload is None:
+            continue
+        read += 1
+        hidden = hidden_from(sent.moment, payload.member)
+        texts = [text for _, text in strings(payload.body)]
+        for secret in _found(texts, hidden):
+            who = "everyone" if payload.member is None else f"member {payload.member}"
+            problems.append(f"request {sent.index}: {secret} shown to {who}: {payload.body}")
+    for line in recorder.logged:
+        for secret in _found([line.text], hidden_from(line.moment, None)):
+            problems.append(f"log {line.logger}: {secret}: {line.text}")
+    for upload in recorder.uploaded:
+        drawn = recorder.drawn.get(upload.data)
+        if drawn is None:
+            problems.append(f"request {upload.request}: a file the bot did not draw")
+            continue
+        payload = audience(env, recorder.sent[upload.request])
+        assert payload is not None
+        hidden = hidden_from(drawn.moment, payload.member)
+        shown = {card.code for card in cards_drawn(drawn.args)} & hidden
+        if shown:
+            problems.append(f"a picture ({drawn.kind}) drew {sorted(shown)} for {payload.member}")
+    return problems, read
