@@ -113,7 +113,9 @@ class DupeCog(
         settings, overridden by the server's defaults (``server``, read if not given)."""
         settings = self.bot.settings
         if server is None:
-            server = await self.bot.store.defaults(guild_id) if guild_id is not None else {}
+            server = (
+                await self.bot.store.defaults(guild_id, game="dupe") if guild_id is not None else {}
+            )
         return {
             "memory": "strict",
             "turn_seconds": settings.turn_seconds,
@@ -158,14 +160,18 @@ class DupeCog(
         if guild_id is None:
             raise UserError("cog.defaults_need_server")
         store = self.bot.store
-        current = await store.defaults(guild_id)
+        current = await store.defaults(guild_id, game="dupe")
         if chosen:
             permissions = interaction.permissions
             if not (permissions and permissions.manage_guild):
                 raise UserError("cog.defaults_managers_only")
             current.update(chosen)
             await store.set_defaults(
-                guild_id, current, interaction.user.id, discord.utils.utcnow().timestamp()
+                guild_id,
+                current,
+                interaction.user.id,
+                discord.utils.utcnow().timestamp(),
+                game="dupe",
             )
         shown = await self._table_defaults(guild_id, current)
         lang = lang_of(interaction.locale)
@@ -294,7 +300,7 @@ class LeaderboardCog(commands.Cog, name="Leaderboard"):
         if interaction.guild_id is None:
             raise UserError("cog.stats_need_server")
         who = member or interaction.user
-        stats = await self.bot.store.player_stats(interaction.guild_id, who.id)
+        stats = await self.bot.store.player_stats(interaction.guild_id, who.id, game="dupe")
         name = discord.utils.escape_markdown(who.display_name)
         await interaction.response.send_message(
             embed=render.player_stats(name, stats, lang=lang_of(interaction.locale)),

@@ -62,7 +62,9 @@ class HistoryCog(commands.Cog, name="History"):
     async def _history(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             raise UserError("errors.history_server_only")
-        games = await self.bot.store.recent_games(interaction.guild_id, HISTORY_SIZE)
+        games = await self.bot.store.recent_games(
+            interaction.guild_id, game="dupe", limit=HISTORY_SIZE
+        )
         await interaction.response.send_message(
             embed=render.history_page(
                 games, interaction.guild_id, lang=lang_of(interaction.locale)

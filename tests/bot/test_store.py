@@ -82,7 +82,7 @@ async def finish(
             scores[seat],
             1 / winners if scores[seat] == best else 0.0,
         )
-        for seat in range(4)
+        for seat in range(len(users))
     ]
     await store.append_moves(game_id, 0, [], NOW, None, results=results, guild_id=GUILD)
 
@@ -184,7 +184,7 @@ async def test_a_finished_game_counts_once(store: Store) -> None:
     await finish(store, game_id, users, [50, 40, 30, 20])
     with pytest.raises(sqlite3.IntegrityError):
         await finish(store, game_id, users, [50, 40, 30, 20])
-    rows, total = await store.leaderboard(GUILD)
+    rows, total = await store.leaderboard(GUILD, "dupe")
     assert total == 2  # computers are not on the leaderboard
     assert [(r.user_id, r.games, r.wins, r.points) for r in rows] == [
         (10, 1, 1.0, 50),
@@ -199,8 +199,8 @@ async def test_cancelled_and_unfinished_games_do_not_count(store: Store) -> None
     cancelled = await open_game(store, 1, [10, 11, 12, 13])
     await store.cancel_game(cancelled, NOW)
     await open_game(store, 2, [10, 11, 12, 13])
-    assert await store.leaderboard(GUILD) == ([], 0)
-    assert await store.leaderboard(GUILD + 1) == ([], 0)
+    assert await store.leaderboard(GUILD, "dupe") == ([], 0)
+    assert await store.leaderboard(GUILD + 1, "dupe") == ([], 0)
 
 
 # --- the leaderboard ---------------------------------------------------------------------
@@ -226,7 +226,7 @@ async def test_the_leaderboard_sorts_by_points_then_wins_then_member(store: Stor
     await store.append_moves(
         other, 0, [], NOW, None, results=[(0, 103, None, 999, 1.0)], guild_id=GUILD + 1
     )
-    rows, total = await store.leaderboard(GUILD)
+    rows, total = await store.leaderboard(GUILD, "dupe")
     assert total == 4
     assert [(r.user_id, r.games, r.wins, r.points) for r in rows] == [
         (101, 2, 0.5, 75),
@@ -241,7 +241,7 @@ async def test_the_leaderboard_sorts_by_points_then_wins_then_member(store: Stor
         [104, 105, None, None],
         [75, 0, 0, 0],
     )
-    rows, _ = await store.leaderboard(GUILD, limit=3)
+    rows, _ = await store.leaderboard(GUILD, "dupe", limit=3)
     assert [r.user_id for r in rows] == [104, 101, 102]
 
 
@@ -253,7 +253,7 @@ async def test_the_leaderboard_pages(store: Store) -> None:
         await finish(store, await open_game(store, index + 1, group), group, scores)
     pages = []
     for page in range(4):
-        rows, total = await store.leaderboard(GUILD, offset=page * 10, limit=10)
+        rows, total = await store.leaderboard(GUILD, "dupe", offset=page * 10, limit=10)
         assert total == 23
         pages.append([r.user_id for r in rows])
     assert [len(p) for p in pages] == [10, 10, 3, 0]
