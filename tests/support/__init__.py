@@ -1,0 +1,1 @@
+"""What the tests need from outside the project, kept in the repository."""
