@@ -4,8 +4,10 @@ migrated file works as the bot uses it."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,20 +24,30 @@ NOW = 1_760_000_000.0
 TABLES = ("games", "seats", "moves", "results", "ratings", "guild_defaults", "outbox")
 
 
+@contextlib.contextmanager
+def connect(path: Path) -> Iterator[sqlite3.Connection]:
+    """Open the file with a separate connection, as an operator would, and close it."""
+    db = sqlite3.connect(path)
+    try:
+        yield db
+    finally:
+        db.close()
+
+
 def rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Return every row of every table, in a fixed order (columns in schema order)."""
-    with sqlite3.connect(path) as db:
+    with connect(path) as db:
         return {table: sorted(db.execute(f"SELECT * FROM {table}")) for table in TABLES}
 
 
 def schema(path: Path, name: str) -> str:
-    with sqlite3.connect(path) as db:
+    with connect(path) as db:
         found = db.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()
     return str(found[0]) if found else ""
 
 
 def user_version(path: Path) -> int:
-    with sqlite3.connect(path) as db:
+    with connect(path) as db:
         return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
@@ -63,7 +75,7 @@ async def test_every_row_survives_and_the_version_is_5(v4: Path) -> None:
     await store.close()
     assert user_version(v4) == len(MIGRATIONS) == 5
     assert rows(v4) == before  # results.deals is results.rounds now, in the same place
-    with sqlite3.connect(v4) as db:
+    with connect(v4) as db:
         columns = [row[1] for row in db.execute("PRAGMA table_info(results)")]
         assert columns[-1] == "rounds" and "deals" not in columns
         assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
