@@ -72,7 +72,7 @@ class Store:
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 
     Nothing in it knows a game's rules: every table names its game, and every read that
-    is per game (leaderboard, stats, defaults) takes the game's name."""
+    is per game (leaderboard, stats, history, defaults) takes the game's name."""
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
