@@ -31,7 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ratings import player_key, rate_game
-from bot.store import SeatResult, Store, _rating_statements
+from bot.store import SeatResult, Store
+from bot.store.sqlite import _rating_statements
 
 GUILD = 1
 
@@ -89,11 +90,11 @@ def bench_store(games: int, players: int, rng: random.Random) -> None:
             ],
         )
         work, commits = [], []
-        for game_id in range(1, games + 1):
+        for _ in range(games):
             rows = _game(rng, players)
             start = time.perf_counter()
             conn.execute("BEGIN IMMEDIATE")
-            for sql, params in _rating_statements(conn, game_id, GUILD, rows, time.time()):
+            for sql, params in _rating_statements(conn, "dupe", GUILD, rows, time.time()):
                 conn.execute(sql, params)
             middle = time.perf_counter()
             conn.execute("COMMIT")

@@ -238,7 +238,7 @@ class Community:
     async def _history(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             raise UserError("errors.history_server_only")
-        games = await self.bot.store.recent_games(interaction.guild_id, None, HISTORY_SIZE)
+        games = await self.bot.store.recent_games(interaction.guild_id, None, limit=HISTORY_SIZE)
         await interaction.response.send_message(
             embed=render.history_page(
                 games, interaction.guild_id, lang=lang_of(interaction.locale)

@@ -1,11 +1,12 @@
 """Ratings: every finished game updates its players' OpenSkill ratings.
 
-A game of Dupe is a four-player free-for-all ranked by final score, ties as ties, rated
-with OpenSkill's Plackett–Luce model (the ``openskill`` package; Weng and Lin, "A Bayesian
-Approximation Method for Online Ranking", JMLR 2011). Ratings are kept per server and per
-game. A member is rated as themselves; a computer player is rated as its level
-(``cpu:expert``), so people can see how they compare with it. A level that fills several
-seats of one game takes the mean of those seats' updated ratings.
+A finished game, whatever it is and however many seats it has, is rated as a free-for-all
+of its seats ranked by final score, ties as ties, with OpenSkill's Plackett–Luce model (the
+``openskill`` package; Weng and Lin, "A Bayesian Approximation Method for Online Ranking",
+JMLR 2011). Ratings are kept per server, per game and per player. A member is rated as
+themselves; a computer player is rated as its level (``cpu:expert``), so people can see how
+they compare with it. A level that fills several seats of one game takes the mean of those
+seats' updated ratings.
 
 The conservative estimate ``mu − 3·sigma`` is what leaderboards sort by: a new player
 starts at 0 and climbs as the system becomes sure of them.

@@ -3,8 +3,8 @@
 Shared by ``tests/bot/test_openapi.py`` (bodies recorded by simcord) and the loopback
 Discord in ``tests/loopback`` (bodies as they arrive over HTTP). The schema is chosen by
 route; ``path`` is always relative to the API base (``/channels/1/messages``, without
-``/api/v10``). Discord's description is ``../shared/discord/openapi.json``; the rules it
-does not encode are listed in ``../shared/discord/README.md``.
+``/api/v10``). Discord's description is ``tests/support/discord/openapi.json`` (its source,
+licence and checksum in the README beside it, with the rules it does not encode).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ __all__ = [
     "validators",
 ]
 
-SPEC = Path(__file__).parents[1].parent / "shared/discord/openapi.json"
+SPEC = Path(__file__).parent / "support" / "discord" / "openapi.json"
 
 COMPONENTS_V2 = 1 << 15
 ACTION_ROW, BUTTON = 1, 2

@@ -1,13 +1,16 @@
 """Every request body the bot sends is one Discord would accept.
 
 Each body is validated against Discord's own OpenAPI description of API v10
-(``../shared/discord/openapi.json``), with the schema chosen by route, and against the
-limits the spec does not encode (see ``shared/discord/README.md``). The bodies come from
+(``tests/support/discord/openapi.json``), with the schema chosen by route, and against the
+limits the spec does not encode (see ``tests/support/discord/README.md``). The bodies come from
 whole games, the lobby, the leaderboard and refusals, all driven through simcord.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 import time
 from typing import Any
 
@@ -20,6 +23,7 @@ from bot.app import Bot
 from bot.store import SeatRecord
 from tests.bot.whole_game import open_table, play
 from tests.discord_api_rules import (
+    SCHEMA_NAMES,
     SPEC,
     check_request,
     message_rules,
@@ -30,9 +34,17 @@ from tests.discord_api_rules import (
 
 @pytest.fixture(scope="module")
 def schemas() -> dict[str, Draft202012Validator]:
-    if not SPEC.is_file():
-        pytest.skip(f"Discord's OpenAPI description is not at {SPEC}")
     return validators()
+
+
+def test_the_spec_is_the_one_its_readme_names() -> None:
+    """The copy in the repository is Discord's file unchanged (the sha256 its README gives)."""
+    readme = (SPEC.parent / "README.md").read_text(encoding="utf-8")
+    named = re.search(r"sha256: `([0-9a-f]{64})`", readme)
+    assert named is not None
+    data = SPEC.read_bytes()
+    assert hashlib.sha256(data).hexdigest() == named[1]
+    assert set(SCHEMA_NAMES) <= set(json.loads(data)["components"]["schemas"])
 
 
 def schema_for(entry: HttpLogEntry) -> list[tuple[str, Any, dict[str, Any] | None]]:

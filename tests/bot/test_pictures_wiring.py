@@ -86,7 +86,9 @@ async def test_rules_show_the_worked_example_as_text_and_picture(
     assert await attached_de.read() != await attached.read()  # its captions are German
 
     # A server whose defaults turn pictures off gets the text alone.
-    await world.bot.store.set_defaults(world.guild.id, {"pictures": False}, alice.id, 0.0)
+    await world.bot.store.set_defaults(
+        world.guild.id, {"pictures": False}, alice.id, 0.0, game="dupe"
+    )
     plain = await alice.slash(world.channel, "dupe rules")
     assert plain.response is not None and plain.response.attachments == []
     assert "= 31" in plain.response.content

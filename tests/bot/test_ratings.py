@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.store as store_module
+import bot.store.sqlite as store_module
 from bot.ratings import DEFAULT, Rating, player_key, rate_game
 from bot.store import Store
 from tests.bot.test_store import GUILD, finish, open_game
@@ -88,7 +88,7 @@ async def test_a_failed_rating_leaves_the_game_unfinished(
     record = await store.game(game_id)
     assert record is not None and record.status == "playing"  # nothing of it was written
     assert ratings_in(store.path) == {}
-    rows, total = await store.leaderboard(GUILD)
+    rows, total = await store.leaderboard(GUILD, "dupe")
     assert (rows, total) == ([], 0)
 
 
@@ -118,22 +118,22 @@ async def test_the_leaderboard_sorts_by_rating_wins_or_points(store: Store) -> N
     await three_games(store)
     by = {}
     for sort in ("rating", "wins", "points"):
-        rows, total = await store.leaderboard(GUILD, sort=sort)
+        rows, total = await store.leaderboard(GUILD, "dupe", sort=sort)
         assert total == 3  # members only by default
         by[sort] = [row.user_id for row in rows]
     assert by["points"] == [101, 100, 103]  # 305 against 120
     assert by["wins"] == [100, 101, 103]  # two wins against one
-    rows, _ = await store.leaderboard(GUILD, sort="rating")
+    rows, _ = await store.leaderboard(GUILD, "dupe", sort="rating")
     assert all(row.rating is not None for row in rows)
     conservative = [row.rating.conservative for row in rows if row.rating]
     assert conservative == sorted(conservative, reverse=True)
     with pytest.raises(ValueError, match="unknown sort"):
-        await store.leaderboard(GUILD, sort="luck")
+        await store.leaderboard(GUILD, "dupe", sort="luck")
 
 
 async def test_computer_levels_are_listed_and_rated_when_asked(store: Store) -> None:
     await three_games(store)
-    rows, total = await store.leaderboard(GUILD, computers=True, sort="points")
+    rows, total = await store.leaderboard(GUILD, "dupe", computers=True, sort="points")
     assert total == 4
     expert = next(row for row in rows if row.user_id is None)
     assert (expert.level, expert.games, expert.points) == ("expert", 3, 30)
@@ -144,13 +144,13 @@ async def test_computer_levels_are_listed_and_rated_when_asked(store: Store) -> 
 
 async def test_a_members_stats(store: Store) -> None:
     await three_games(store)
-    stats = await store.player_stats(GUILD, 101)
+    stats = await store.player_stats(GUILD, 101, "dupe")
     assert stats is not None
     assert (stats.games, stats.wins, stats.best_score) == (3, 1.0, 200)
     assert stats.mean_score == pytest.approx(305 / 3)
     assert stats.win_share == pytest.approx(1 / 3)
-    assert stats.best_deal == 100  # the larger half of 200
+    assert stats.best_round == 100  # the larger half of 200
     assert stats.favourite_seat == 1
     assert stats.rating is not None and stats.rating.sigma < 25 / 3
-    assert await store.player_stats(GUILD, 999) is None
-    assert await store.player_stats(GUILD + 1, 101) is None  # another server
+    assert await store.player_stats(GUILD, 999, "dupe") is None
+    assert await store.player_stats(GUILD + 1, 101, "dupe") is None  # another server

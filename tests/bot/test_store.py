@@ -82,7 +82,7 @@ async def finish(
             scores[seat],
             1 / winners if scores[seat] == best else 0.0,
         )
-        for seat in range(4)
+        for seat in range(len(users))
     ]
     await store.append_moves(game_id, 0, [], NOW, None, results=results, guild_id=GUILD)
 
@@ -184,7 +184,7 @@ async def test_a_finished_game_counts_once(store: Store) -> None:
     await finish(store, game_id, users, [50, 40, 30, 20])
     with pytest.raises(sqlite3.IntegrityError):
         await finish(store, game_id, users, [50, 40, 30, 20])
-    rows, total = await store.leaderboard(GUILD)
+    rows, total = await store.leaderboard(GUILD, "dupe")
     assert total == 2  # computers are not on the leaderboard
     assert [(r.user_id, r.games, r.wins, r.points) for r in rows] == [
         (10, 1, 1.0, 50),
@@ -199,8 +199,8 @@ async def test_cancelled_and_unfinished_games_do_not_count(store: Store) -> None
     cancelled = await open_game(store, 1, [10, 11, 12, 13])
     await store.cancel_game(cancelled, NOW)
     await open_game(store, 2, [10, 11, 12, 13])
-    assert await store.leaderboard(GUILD) == ([], 0)
-    assert await store.leaderboard(GUILD + 1) == ([], 0)
+    assert await store.leaderboard(GUILD, "dupe") == ([], 0)
+    assert await store.leaderboard(GUILD + 1, "dupe") == ([], 0)
 
 
 # --- the leaderboard ---------------------------------------------------------------------
@@ -226,7 +226,7 @@ async def test_the_leaderboard_sorts_by_points_then_wins_then_member(store: Stor
     await store.append_moves(
         other, 0, [], NOW, None, results=[(0, 103, None, 999, 1.0)], guild_id=GUILD + 1
     )
-    rows, total = await store.leaderboard(GUILD)
+    rows, total = await store.leaderboard(GUILD, "dupe")
     assert total == 4
     assert [(r.user_id, r.games, r.wins, r.points) for r in rows] == [
         (101, 2, 0.5, 75),
@@ -241,7 +241,7 @@ async def test_the_leaderboard_sorts_by_points_then_wins_then_member(store: Stor
         [104, 105, None, None],
         [75, 0, 0, 0],
     )
-    rows, _ = await store.leaderboard(GUILD, limit=3)
+    rows, _ = await store.leaderboard(GUILD, "dupe", limit=3)
     assert [r.user_id for r in rows] == [104, 101, 102]
 
 
@@ -253,7 +253,7 @@ async def test_the_leaderboard_pages(store: Store) -> None:
         await finish(store, await open_game(store, index + 1, group), group, scores)
     pages = []
     for page in range(4):
-        rows, total = await store.leaderboard(GUILD, offset=page * 10, limit=10)
+        rows, total = await store.leaderboard(GUILD, "dupe", offset=page * 10, limit=10)
         assert total == 23
         pages.append([r.user_id for r in rows])
     assert [len(p) for p in pages] == [10, 10, 3, 0]
@@ -323,3 +323,108 @@ async def test_a_failed_transaction_leaves_no_owed_post(store: Store) -> None:
         await store.append_moves(game_id, 0, [(0, "N:2S", False)], NOW, None, owed=["deal1"])
     (record,) = await store.live_games()
     assert record.owed == [] and record.moves == ["N:2S"]
+
+
+# --- any game ----------------------------------------------------------------------------
+
+
+async def test_a_fifth_seat_is_stored_and_read_back(store: Store) -> None:
+    users = [10, 11, None, 13, 14]  # Doppelkopf's fifth player sits out a game in turn
+    game_id = await store.create_game(
+        game="doppelkopf",
+        guild_id=GUILD,
+        channel_id=1,
+        host_id=10,
+        seed=5,
+        options={},
+        now=NOW,
+        host_seat=seats(users)[0],
+    )
+    await store.set_seats(game_id, seats(users))
+    lobby = await store.game(game_id)
+    assert lobby is not None and sorted(lobby.seats) == [0, 1, 2, 3, 4]
+    await store.start_game(game_id, seats(users), NOW, None, [(4, "a move", False)])
+    record = await store.game(game_id)
+    assert record is not None and record.seats == lobby.seats
+    assert record.seats[4] == SeatRecord(4, 14, "member 14", None)
+    assert record.moves == ["a move"]
+    results = [
+        (seat, user, None if user else "random", 10 * seat, 1.0 if seat == 4 else 0.0, (seat, 9))
+        for seat, user in enumerate(users)
+    ]
+    await store.append_moves(game_id, 1, [], NOW, None, results=results, guild_id=GUILD)
+    rows, total = await store.leaderboard(GUILD, "doppelkopf")
+    assert total == 4 and (rows[0].user_id, rows[0].points, rows[0].wins) == (14, 40, 1.0)
+    stats = await store.player_stats(GUILD, 14, "doppelkopf")
+    assert stats is not None and (stats.favourite_seat, stats.best_round) == (4, 9)
+    (finished,) = await store.recent_games(GUILD, "doppelkopf")
+    assert finished.game == "doppelkopf" and finished.winners == [4]
+    assert finished.results[4] == (40, 1.0)
+
+
+async def test_seats_run_from_0_to_15(store: Store) -> None:
+    game_id = await create(store, 1, 10, seed=1)
+    await store.set_seats(game_id, [SeatRecord(15, 10, "member 10", None)])
+    record = await store.game(game_id)
+    assert record is not None and list(record.seats) == [15]
+    for seat in (16, -1):
+        with pytest.raises(sqlite3.IntegrityError):
+            await store.set_seats(game_id, [SeatRecord(seat, 10, "member 10", None)])
+    record = await store.game(game_id)
+    assert record is not None and list(record.seats) == [15]  # the refused write changed nothing
+
+
+async def test_each_game_keeps_its_own_leaderboard_ratings_history_and_defaults(
+    store: Store,
+) -> None:
+    users = [10, 11, None, None]
+    dupe = await open_game(store, 1, users)
+    await finish(store, dupe, users, [50, 40, 30, 20])
+    whist = await store.create_game(
+        game="whist",
+        guild_id=GUILD,
+        channel_id=2,
+        host_id=11,
+        seed=2,
+        options={},
+        now=NOW + 1,
+        host_seat=SeatRecord(0, 11, "member 11", None),
+    )
+    await store.start_game(whist, seats([11, 10]), NOW + 1, None)
+    await store.append_moves(
+        whist,
+        0,
+        [],
+        NOW + 2,
+        None,
+        results=[(0, 11, None, 7, 1.0, (4, 3)), (1, 10, None, 2, 0.0, (1, 1))],
+        guild_id=GUILD,
+    )
+
+    dupe_rows, _ = await store.leaderboard(GUILD, "dupe")
+    whist_rows, _ = await store.leaderboard(GUILD, "whist")
+    assert [(r.user_id, r.points) for r in dupe_rows] == [(10, 50), (11, 40)]
+    assert [(r.user_id, r.points) for r in whist_rows] == [(11, 7), (10, 2)]
+    assert dupe_rows[0].rating is not None and whist_rows[1].rating is not None
+    assert dupe_rows[0].rating != whist_rows[1].rating  # member 10 is rated per game
+    ratings = query(store.path, "SELECT game, player, games FROM ratings ORDER BY game, player")
+    assert ratings == [
+        ("dupe", "10", 1),
+        ("dupe", "11", 1),
+        ("dupe", "cpu:random", 1),
+        ("whist", "10", 1),
+        ("whist", "11", 1),
+    ]
+    stats = await store.player_stats(GUILD, 11, "whist")
+    assert stats is not None and (stats.games, stats.best_round) == (1, 4)
+
+    every = await store.recent_games(GUILD, None)
+    assert [(g.record.id, g.game) for g in every] == [(whist, "whist"), (dupe, "dupe")]
+    assert [g.record.id for g in await store.recent_games(GUILD, "dupe")] == [dupe]
+    assert [g.record.id for g in await store.recent_games(GUILD, None, limit=1)] == [whist]
+
+    await store.set_defaults(GUILD, {"memory": "open"}, 10, NOW, "dupe")
+    await store.set_defaults(GUILD, {"trumps": "none"}, 10, NOW, "whist")
+    assert await store.defaults(GUILD, "dupe") == {"memory": "open"}
+    assert await store.defaults(GUILD, "whist") == {"trumps": "none"}
+    assert await store.defaults(GUILD, "doppelkopf") == {}

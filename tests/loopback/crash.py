@@ -1462,7 +1462,7 @@ async def _check_leaderboard(
     ok = True
     try:
         for guild_id, users in expected.items():
-            rows, count = await store.leaderboard(guild_id, limit=10_000)
+            rows, count = await store.leaderboard(guild_id, "dupe", limit=10_000)
             got = {r.user_id: [r.games, r.wins, r.points] for r in rows}
             if count != len(users) or set(got) != set(users):
                 problems.append(f"leaderboard of {guild_id}: {count} rows for {len(users)} members")

@@ -51,7 +51,6 @@ from hypothesis import strategies as st
 from bot.store import SeatRecord, Store
 from engine.dupe import Move, new_game
 from engine.players import make_player
-from tests.discord_api_rules import SPEC
 from tests.loopback.driver import (
     BotProcess,
     ChannelHandle,
@@ -73,10 +72,7 @@ from tests.loopback.fake_discord import (
     Message,
 )
 
-pytestmark = [
-    pytest.mark.skipif(not SPEC.is_file(), reason=f"no OpenAPI description at {SPEC}"),
-    pytest.mark.asyncio(loop_scope="module"),
-]
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "400"))
 

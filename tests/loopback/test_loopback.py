@@ -17,7 +17,6 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.discord_api_rules import SPEC
 from tests.loopback.driver import (
     BotProcess,
     GuildHandle,
@@ -34,8 +33,6 @@ from tests.loopback.fake_discord import (
     FakeDiscord,
     ManualClock,
 )
-
-pytestmark = pytest.mark.skipif(not SPEC.is_file(), reason=f"no OpenAPI description at {SPEC}")
 
 PLAY = "dupe:play:"
 GIVE = "dupe:give:"

@@ -17,11 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.discord_api_rules import SPEC
 from tests.loopback.driver import GuildHandle, LoopbackDiscord, MemberActor
 from tests.loopback.test_loopback import assert_clean, make_a_move, open_started_table
-
-pytestmark = pytest.mark.skipif(not SPEC.is_file(), reason=f"no OpenAPI description at {SPEC}")
 
 GAME_LINE = re.compile(r"game (\d+):")
 

@@ -1,4 +1,5 @@
-"""SQLite storage: tables, seats, the append-only move log, deadlines and final scores.
+"""The SQLite backend: tables of every game, seats, the append-only move log, deadlines,
+final scores, ratings, server defaults and the outbox.
 
 One database file in WAL mode, numbered migrations applied at start (``PRAGMA
 user_version`` records how far). A game is its seed plus its move log: the engine's
@@ -18,232 +19,30 @@ import json
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.ratings import Rating, player_key, rate_game
+from bot.store.migrations import MIGRATIONS, split_statements
+from bot.store.records import (
+    FinishedGame,
+    GameRecord,
+    LeaderboardRow,
+    LiveTableExistsError,
+    PlayerStats,
+    SeatRecord,
+    SeatResult,
+    StoreError,
+)
 
-__all__ = [
-    "FinishedGame",
-    "GameRecord",
-    "LeaderboardRow",
-    "LiveTableExistsError",
-    "PlayerStats",
-    "SeatRecord",
-    "SeatResult",
-    "Store",
-    "StoreError",
-]
+__all__ = ["Store"]
 
 _T = TypeVar("_T")
 _WAL_ATTEMPTS = 100
 _WAL_RETRY_SECONDS = 0.05
 Statements = list[tuple[str, Sequence[Any]]]
-
-MIGRATIONS: tuple[str, ...] = (
-    # 1: games, seats, moves, results
-    """
-    CREATE TABLE games (
-        id           INTEGER PRIMARY KEY,
-        game         TEXT    NOT NULL,
-        guild_id     INTEGER NOT NULL,
-        channel_id   INTEGER NOT NULL,
-        host_id      INTEGER NOT NULL,
-        seed         INTEGER NOT NULL,
-        options      TEXT    NOT NULL,
-        status       TEXT    NOT NULL
-                     CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
-        message_id   INTEGER,
-        deadline     REAL,
-        warned       INTEGER NOT NULL DEFAULT 0,
-        created_at   REAL    NOT NULL,
-        started_at   REAL,
-        ended_at     REAL
-    );
-    CREATE UNIQUE INDEX games_one_live_table_per_channel
-        ON games (channel_id) WHERE status IN ('lobby', 'playing');
-    CREATE INDEX games_guild ON games (guild_id, status);
-
-    CREATE TABLE seats (
-        game_id  INTEGER NOT NULL REFERENCES games (id),
-        seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
-        user_id  INTEGER,
-        name     TEXT    NOT NULL,
-        level    TEXT,
-        PRIMARY KEY (game_id, seat),
-        CHECK ((user_id IS NULL) <> (level IS NULL))
-    );
-    CREATE UNIQUE INDEX seats_one_seat_per_member ON seats (game_id, user_id)
-        WHERE user_id IS NOT NULL;
-
-    CREATE TABLE moves (
-        game_id     INTEGER NOT NULL REFERENCES games (id),
-        ply         INTEGER NOT NULL,
-        seat        INTEGER NOT NULL,
-        move        TEXT    NOT NULL,
-        by_computer INTEGER NOT NULL DEFAULT 0,
-        created_at  REAL    NOT NULL,
-        PRIMARY KEY (game_id, ply)
-    ) WITHOUT ROWID;
-
-    CREATE TABLE results (
-        game_id  INTEGER NOT NULL REFERENCES games (id),
-        seat     INTEGER NOT NULL,
-        guild_id INTEGER NOT NULL,
-        user_id  INTEGER,
-        level    TEXT,
-        score    INTEGER NOT NULL,
-        win      REAL    NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX results_guild_user ON results (guild_id, user_id);
-    """,
-    # 2: what each seat earned in each deal; OpenSkill ratings per server, game and player
-    """
-    ALTER TABLE results ADD COLUMN deals TEXT;
-
-    CREATE TABLE ratings (
-        guild_id   INTEGER NOT NULL,
-        game       TEXT    NOT NULL,
-        player     TEXT    NOT NULL,
-        mu         REAL    NOT NULL,
-        sigma      REAL    NOT NULL,
-        games      INTEGER NOT NULL,
-        updated_at REAL    NOT NULL,
-        PRIMARY KEY (guild_id, game, player)
-    ) WITHOUT ROWID;
-    """,
-    # 3: a server's defaults for new tables
-    """
-    CREATE TABLE guild_defaults (
-        guild_id   INTEGER NOT NULL,
-        game       TEXT    NOT NULL,
-        options    TEXT    NOT NULL,
-        updated_by INTEGER NOT NULL,
-        updated_at REAL    NOT NULL,
-        PRIMARY KEY (guild_id, game)
-    ) WITHOUT ROWID;
-    """,
-    # 4: public messages owed to a channel, written in the transaction that makes them
-    # due and deleted once sent, so a killed process sends them after its restart; and
-    # how many plies the table message shows, so a restart edits only stale tables
-    """
-    CREATE TABLE outbox (
-        game_id INTEGER NOT NULL REFERENCES games (id),
-        post    TEXT    NOT NULL,
-        PRIMARY KEY (game_id, post)
-    ) WITHOUT ROWID;
-
-    ALTER TABLE games ADD COLUMN shown_plies INTEGER NOT NULL DEFAULT 0;
-    """,
-)
-
-
-class StoreError(Exception):
-    """The database cannot be used; ``str()`` is one sentence."""
-
-
-class LiveTableExistsError(StoreError):
-    """The channel already has a table that is open or playing."""
-
-
-@dataclass(slots=True)
-class SeatRecord:
-    """Who sits in a seat: a member (``user_id``) or a computer player (``level``)."""
-
-    seat: int
-    user_id: int | None
-    name: str
-    level: str | None
-
-    @property
-    def is_computer(self) -> bool:
-        """Return whether a computer player holds this seat."""
-        return self.user_id is None
-
-
-@dataclass(slots=True)
-class GameRecord:
-    """One table as stored, with its seats and move log (oldest first)."""
-
-    id: int
-    game: str
-    guild_id: int
-    channel_id: int
-    host_id: int
-    seed: int
-    options: dict[str, Any]
-    status: str
-    message_id: int | None
-    deadline: float | None
-    warned: bool
-    created_at: float
-    shown_plies: int = 0
-    seats: dict[int, SeatRecord] = field(default_factory=dict)
-    moves: list[str] = field(default_factory=list)
-    owed: list[str] = field(default_factory=list)
-
-
-class SeatResult(NamedTuple):
-    """A seat's final result: who (member or computer level), score, win share (ties
-    split), and what it earned in each deal."""
-
-    seat: int
-    user_id: int | None
-    level: str | None
-    score: int
-    win: float
-    deals: tuple[int, ...] = ()
-
-
-@dataclass(slots=True, frozen=True)
-class LeaderboardRow:
-    """One player's cumulative record in a server: a member (``user_id``) or a computer
-    level (``level``), with the rating if the player has one."""
-
-    user_id: int | None
-    games: int
-    wins: float
-    points: int
-    level: str | None = None
-    rating: Rating | None = None
-
-
-@dataclass(slots=True, frozen=True)
-class FinishedGame:
-    """A finished game for ``/history``: its record (seats, no moves), when it ended, and
-    each seat's ``(score, win share)``."""
-
-    record: GameRecord
-    ended_at: float
-    results: dict[int, tuple[int, float]]
-
-    @property
-    def winners(self) -> list[int]:
-        """Return the seats that won (ties share)."""
-        return sorted(seat for seat, (_, win) in self.results.items() if win > 0)
-
-
-@dataclass(slots=True, frozen=True)
-class PlayerStats:
-    """A member's record in a server's games."""
-
-    games: int
-    wins: float
-    mean_score: float
-    best_score: int
-    best_deal: int | None
-    favourite_seat: int
-    rating: Rating | None
-
-    @property
-    def win_share(self) -> float:
-        """Return the share of games won (ties split)."""
-        return self.wins / self.games
-
 
 _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, host_id, seed, options, status, message_id, deadline, "
@@ -270,7 +69,10 @@ def _game(row: Sequence[Any]) -> GameRecord:
 
 
 class Store:
-    """The bot's database. Open with :meth:`open`, close with :meth:`close`."""
+    """The bot's database. Open with :meth:`open`, close with :meth:`close`.
+
+    Nothing in it knows a game's rules: every table names its game, and every read that
+    is per game (leaderboard, stats, history, defaults) takes the game's name."""
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
@@ -331,9 +133,14 @@ class Store:
             version = await self._user_version()
             self._check_version(version)
             for number in range(version, len(MIGRATIONS)):
-                for statement in _statements(MIGRATIONS[number]):
+                for statement in split_statements(MIGRATIONS[number]):
                     await db.execute(statement)
                 await db.execute(f"PRAGMA user_version = {number + 1}")
+            # A migration that rebuilds a table must leave every reference whole.
+            async with db.execute("PRAGMA foreign_key_check") as cursor:
+                broken = list(await cursor.fetchall())
+            if broken:
+                raise sqlite3.DatabaseError(f"migration broke foreign keys: {broken[:3]}")
             await db.execute("COMMIT")
         except BaseException:
             await db.execute("ROLLBACK")
@@ -516,7 +323,9 @@ class Store:
 
         await self._write(
             statements,
-            then=lambda conn: _rating_statements(conn, game_id, guild_id, rows, now),
+            then=lambda conn: _rating_statements(
+                conn, _game_name(conn, game_id), guild_id, rows, now
+            ),
         )
 
     async def posted(self, game_id: int, post: str) -> None:
@@ -582,8 +391,8 @@ class Store:
     async def leaderboard(
         self,
         guild_id: int,
+        game: str,
         *,
-        game: str = "dupe",
         sort: str = "points",
         computers: bool = False,
         offset: int = 0,
@@ -631,16 +440,14 @@ class Store:
             for r in rows
         ], total
 
-    async def player_stats(
-        self, guild_id: int, user_id: int, game: str = "dupe"
-    ) -> PlayerStats | None:
+    async def player_stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats | None:
         """Return a member's record in the server's games of ``game`` (``None`` if they
         have finished none)."""
         rows, ratings = await self._run(
             _read_all,
             [
                 (
-                    "SELECT r.seat, r.score, r.win, r.deals FROM results r"
+                    "SELECT r.seat, r.score, r.win, r.rounds FROM results r"
                     " JOIN games g ON g.id = r.game_id"
                     " WHERE r.guild_id = ? AND r.user_id = ? AND g.game = ?",
                     (guild_id, user_id, game),
@@ -656,22 +463,25 @@ class Store:
             return None
         seats = Counter(int(r[0]) for r in rows)
         scores = [int(r[1]) for r in rows]
-        deals = [int(x) for r in rows if r[3] for x in json.loads(r[3])]
+        rounds = [int(x) for r in rows if r[3] for x in json.loads(r[3])]
         return PlayerStats(
             games=len(scores),
             wins=sum(float(r[2]) for r in rows),
             mean_score=sum(scores) / len(scores),
             best_score=max(scores),
-            best_deal=max(deals) if deals else None,
+            best_round=max(rounds) if rounds else None,
             favourite_seat=min(seats, key=lambda seat: (-seats[seat], seat)),
             rating=None if rated is None else Rating(rated[0], rated[1]),
         )
 
-    async def recent_games(self, guild_id: int, limit: int = 10) -> list[FinishedGame]:
-        """Return the server's most recently finished games, newest first."""
-        return await self._run(_recent_games, guild_id, limit)
+    async def recent_games(
+        self, guild_id: int, game: str | None, *, limit: int = 10
+    ) -> list[FinishedGame]:
+        """Return the server's most recently finished games of ``game`` (of every game if
+        ``None``; each says which), newest first."""
+        return await self._run(_recent_games, guild_id, game, limit)
 
-    async def defaults(self, guild_id: int, game: str = "dupe") -> dict[str, Any]:
+    async def defaults(self, guild_id: int, game: str) -> dict[str, Any]:
         """Return the server's defaults for new tables of ``game`` (empty if none)."""
         (rows,) = await self._run(
             _read_all,
@@ -685,7 +495,7 @@ class Store:
         return dict(json.loads(rows[0][0])) if rows else {}
 
     async def set_defaults(
-        self, guild_id: int, options: dict[str, Any], user_id: int, now: float, game: str = "dupe"
+        self, guild_id: int, options: dict[str, Any], user_id: int, now: float, game: str
     ) -> None:
         """Store the server's defaults for new tables of ``game``."""
         await self._write(
@@ -711,7 +521,7 @@ def _finish_statements(
 ) -> list[tuple[str, Sequence[Any]]]:
     statements: list[tuple[str, Sequence[Any]]] = [
         (
-            "INSERT INTO results (game_id, seat, guild_id, user_id, level, score, win, deals)"
+            "INSERT INTO results (game_id, seat, guild_id, user_id, level, score, win, rounds)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game_id,
@@ -721,7 +531,7 @@ def _finish_statements(
                 r.level,
                 r.score,
                 r.win,
-                json.dumps(list(r.deals)) if r.deals else None,
+                json.dumps(list(r.rounds)) if r.rounds else None,
             ),
         )
         for r in results
@@ -835,13 +645,17 @@ def _fill(conn: sqlite3.Connection, records: list[GameRecord], *, moves: bool = 
         by_id[game_id].owed.append(post)
 
 
-def _recent_games(conn: sqlite3.Connection, guild_id: int, limit: int) -> list[FinishedGame]:
+def _recent_games(
+    conn: sqlite3.Connection, guild_id: int, game: str | None, limit: int
+) -> list[FinishedGame]:
+    which = "" if game is None else " AND game = ?"
+    args = (guild_id, limit) if game is None else (guild_id, game, limit)
     with _snapshot(conn):
         rows = conn.execute(
             f"SELECT {_GAME_COLUMNS}, ended_at FROM games"
-            " WHERE guild_id = ? AND status = 'finished'"
+            f" WHERE guild_id = ? AND status = 'finished'{which}"
             " ORDER BY ended_at DESC, id DESC LIMIT ?",
-            (guild_id, limit),
+            args,
         ).fetchall()
         records = [_game(row) for row in rows]
         _fill(conn, records, moves=False)
@@ -860,19 +674,25 @@ def _recent_games(conn: sqlite3.Connection, guild_id: int, limit: int) -> list[F
     ]
 
 
+def _game_name(conn: sqlite3.Connection, game_id: int) -> str:
+    """Return the name of the game played at table ``game_id``."""
+    found = conn.execute("SELECT game FROM games WHERE id = ?", (game_id,)).fetchone()
+    if found is None:
+        raise StoreError(f"There is no table {game_id}.")
+    return str(found[0])
+
+
 def _rating_statements(
     conn: sqlite3.Connection,
-    game_id: int,
+    game: str,
     guild_id: int,
     rows: Sequence[SeatResult],
     now: float,
 ) -> Statements:
-    """Inside the finishing transaction: read the players' ratings and return the
-    statements that store their updates (a game needs two seats to be rated)."""
+    """Inside the finishing transaction: read the players' ratings in ``game`` and return
+    the statements that store their updates (a game needs two seats to be rated)."""
     if len(rows) < 2:
         return []
-    found = conn.execute("SELECT game FROM games WHERE id = ?", (game_id,)).fetchone()
-    game = str(found[0]) if found else "dupe"
     seats = [(player_key(r.user_id, r.level), r.score) for r in rows]
     keys = sorted({key for key, _ in seats})
     marks = ",".join("?" * len(keys))
@@ -894,7 +714,3 @@ def _rating_statements(
         )
         for key, rating in updated.items()
     ]
-
-
-def _statements(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]

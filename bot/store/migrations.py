@@ -1,0 +1,146 @@
+"""The SQLite schema as numbered migrations: ``MIGRATIONS[n]`` takes a database from
+``PRAGMA user_version`` n to n + 1.
+
+A migration runs inside the transaction that opens the store (see
+``bot.store.sqlite.Store``), so a database is either wholly at the old version or wholly
+at the new one, and a running bot's file is migrated in place when the new code starts.
+Migrations are never edited once released: a change is a new migration at the end, tested
+on a file the released code wrote (``tests/data/``).
+
+Statements are separated by ``;`` and carry no comments, so that they can be split and
+run one by one.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS", "split_statements"]
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: games, seats, moves, results
+    """
+    CREATE TABLE games (
+        id           INTEGER PRIMARY KEY,
+        game         TEXT    NOT NULL,
+        guild_id     INTEGER NOT NULL,
+        channel_id   INTEGER NOT NULL,
+        host_id      INTEGER NOT NULL,
+        seed         INTEGER NOT NULL,
+        options      TEXT    NOT NULL,
+        status       TEXT    NOT NULL
+                     CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+        message_id   INTEGER,
+        deadline     REAL,
+        warned       INTEGER NOT NULL DEFAULT 0,
+        created_at   REAL    NOT NULL,
+        started_at   REAL,
+        ended_at     REAL
+    );
+    CREATE UNIQUE INDEX games_one_live_table_per_channel
+        ON games (channel_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX games_guild ON games (guild_id, status);
+
+    CREATE TABLE seats (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        user_id  INTEGER,
+        name     TEXT    NOT NULL,
+        level    TEXT,
+        PRIMARY KEY (game_id, seat),
+        CHECK ((user_id IS NULL) <> (level IS NULL))
+    );
+    CREATE UNIQUE INDEX seats_one_seat_per_member ON seats (game_id, user_id)
+        WHERE user_id IS NOT NULL;
+
+    CREATE TABLE moves (
+        game_id     INTEGER NOT NULL REFERENCES games (id),
+        ply         INTEGER NOT NULL,
+        seat        INTEGER NOT NULL,
+        move        TEXT    NOT NULL,
+        by_computer INTEGER NOT NULL DEFAULT 0,
+        created_at  REAL    NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE results (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        seat     INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER,
+        level    TEXT,
+        score    INTEGER NOT NULL,
+        win      REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_guild_user ON results (guild_id, user_id);
+    """,
+    # 2: what each seat earned in each deal; OpenSkill ratings per server, game and player
+    """
+    ALTER TABLE results ADD COLUMN deals TEXT;
+
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        player     TEXT    NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, player)
+    ) WITHOUT ROWID;
+    """,
+    # 3: a server's defaults for new tables
+    """
+    CREATE TABLE guild_defaults (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        options    TEXT    NOT NULL,
+        updated_by INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game)
+    ) WITHOUT ROWID;
+    """,
+    # 4: public messages owed to a channel, written in the transaction that makes them
+    # due and deleted once sent, so a killed process sends them after its restart; and
+    # how many plies the table message shows, so a restart edits only stale tables
+    """
+    CREATE TABLE outbox (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        post    TEXT    NOT NULL,
+        PRIMARY KEY (game_id, post)
+    ) WITHOUT ROWID;
+
+    ALTER TABLE games ADD COLUMN shown_plies INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 5: every game, not just Dupe's four seats. Seats 0..15: SQLite cannot alter a CHECK,
+    # so ``seats`` is rebuilt the way its documentation says (new table, copy, drop,
+    # rename, indexes again; https://www.sqlite.org/lang_altertable.html#otheralter),
+    # keeping every row, the primary key, both CHECKs, the foreign key and the index.
+    # Nothing refers to ``seats``, so dropping it with foreign keys on deletes nothing
+    # elsewhere; the store runs ``PRAGMA foreign_key_check`` before committing. And
+    # ``results.deals`` becomes ``rounds``: what the seat earned in each scored round of
+    # any game (a JSON list, oldest first; the engine's ``GameResult.rounds``).
+    """
+    CREATE TABLE seats_new (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 15),
+        user_id  INTEGER,
+        name     TEXT    NOT NULL,
+        level    TEXT,
+        PRIMARY KEY (game_id, seat),
+        CHECK ((user_id IS NULL) <> (level IS NULL))
+    );
+    INSERT INTO seats_new (game_id, seat, user_id, name, level)
+        SELECT game_id, seat, user_id, name, level FROM seats;
+    DROP TABLE seats;
+    ALTER TABLE seats_new RENAME TO seats;
+    CREATE UNIQUE INDEX seats_one_seat_per_member ON seats (game_id, user_id)
+        WHERE user_id IS NOT NULL;
+
+    ALTER TABLE results RENAME COLUMN deals TO rounds;
+    """,
+)
+
+
+def split_statements(script: str) -> list[str]:
+    """Return the statements of a migration, one by one."""
+    return [s.strip() for s in script.split(";") if s.strip()]

@@ -1,0 +1,136 @@
+"""What the store hands out and takes in, the same for every backend: plain values that
+name their game and know nothing of any game's rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from bot.ratings import Rating
+
+__all__ = [
+    "FinishedGame",
+    "GameRecord",
+    "LeaderboardRow",
+    "LiveTableExistsError",
+    "PlayerStats",
+    "SeatRecord",
+    "SeatResult",
+    "StoreError",
+]
+
+
+class StoreError(Exception):
+    """The database cannot be used; ``str()`` is one sentence."""
+
+
+class LiveTableExistsError(StoreError):
+    """The channel already has a table that is open or playing."""
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    """Who sits in a seat (``0..15``): a member (``user_id``) or a computer player
+    (``level``)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    level: str | None
+
+    @property
+    def is_computer(self) -> bool:
+        """Return whether a computer player holds this seat."""
+        return self.user_id is None
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One table of ``game`` as stored, with its seats and move log (oldest first)."""
+
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    seed: int
+    options: dict[str, Any]
+    status: str
+    message_id: int | None
+    deadline: float | None
+    warned: bool
+    created_at: float
+    shown_plies: int = 0
+    seats: dict[int, SeatRecord] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+    owed: list[str] = field(default_factory=list)
+
+
+class SeatResult(NamedTuple):
+    """A seat's final result: who (member or computer level), score, win share (ties
+    split), and what it earned in each scored round, oldest first (the engine's
+    ``GameResult.rounds``: a Dupe deal, a Doppelkopf game, a whist hand)."""
+
+    seat: int
+    user_id: int | None
+    level: str | None
+    score: int
+    win: float
+    rounds: tuple[int, ...] = ()
+
+
+@dataclass(slots=True, frozen=True)
+class LeaderboardRow:
+    """One player's cumulative record in a server's games of one game: a member
+    (``user_id``) or a computer level (``level``), with the rating if the player has one."""
+
+    user_id: int | None
+    games: int
+    wins: float
+    points: int
+    level: str | None = None
+    rating: Rating | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class FinishedGame:
+    """A finished game for ``/history``: its record (seats, no moves), when it ended, and
+    each seat's ``(score, win share)``."""
+
+    record: GameRecord
+    ended_at: float
+    results: dict[int, tuple[int, float]]
+
+    @property
+    def game(self) -> str:
+        """Return the name of the game that was played."""
+        return self.record.game
+
+    @property
+    def winners(self) -> list[int]:
+        """Return the seats that won (ties share)."""
+        return sorted(seat for seat, (_, win) in self.results.items() if win > 0)
+
+
+@dataclass(slots=True, frozen=True)
+class PlayerStats:
+    """A member's record in a server's games of one game."""
+
+    games: int
+    wins: float
+    mean_score: float
+    best_score: int
+    best_round: int | None
+    favourite_seat: int
+    rating: Rating | None
+
+    @property
+    def win_share(self) -> float:
+        """Return the share of games won (ties split)."""
+        return self.wins / self.games
+
+    @property
+    def best_deal(self) -> int | None:
+        """Return :attr:`best_round` under its Dupe name (``bot/render.py`` still reads
+        it; remove once it reads ``best_round``)."""
+        return self.best_round
