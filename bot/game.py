@@ -48,7 +48,8 @@ CATALOGUE_KEYS: tuple[str, ...] = (
     *(f"command_{command}_{part}" for command in COMMANDS for part in ("name", "description")),
 )
 """Keys every game's catalogue (``bot/locales/<game>.toml``) has: its name, and the names
-and descriptions of its slash command group."""
+and descriptions of its slash command group; besides, ``computers_<level>`` describes each
+computer level."""
 
 
 @dataclass(slots=True)

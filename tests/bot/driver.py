@@ -26,6 +26,7 @@ from simcord.backend import serializers
 from simcord.builders import ChannelHandle
 from simcord.enums import ComponentType, InteractionType
 
+from bot import ids
 from bot.app import Bot
 from engine.dupe import DupeOptions, DupeState, Move, replay
 from tests.bot.helpers import buttons, enabled, id_kind, make_bot
@@ -242,7 +243,7 @@ class Game:
         cls, world: World, lobby: simcord.ResponseMessage, channel: simcord.ChannelHandle
     ) -> Game:
         """Return the table whose lobby message is ``lobby``."""
-        button = next(i for i in ids_of(lobby) if id_kind(i) == "join")
+        button = next(i for i in ids_of(lobby) if isinstance(ids.parse(i), ids.TableButton))
         return cls(world, int(button.split(":")[1]), lobby.id, channel)
 
     # --- reading -------------------------------------------------------------------

@@ -37,7 +37,7 @@ async def test_history_lists_the_game_and_replay_steps_through_it(world: World) 
     history = await bob.slash(world.channel, "history")
     assert history.response is not None and history.response.ephemeral
     text = description(history.response)
-    assert f"**#{game.id}**" in text and f"<@{alice.id}>" in text and "🤖 random" in text
+    assert f"**Dupe #{game.id}**" in text and f"<@{alice.id}>" in text and "🤖 random" in text
     assert f"/replay {game.id}" in text
 
     shown = await bob.slash(world.channel, "replay", game=game.id)

@@ -100,6 +100,7 @@ def test_code_asks_only_for_keys_the_catalogue_has() -> None:
 def test_every_key_is_used() -> None:
     constants, prefixes, _ = _keys_in_code()
     per_game = {f"{ui.name}.{key}" for ui in games.GAMES for key in CATALOGUE_KEYS}
+    per_game |= {f"{ui.name}.computers_{level}" for ui in games.GAMES for level in ui.game.levels}
     unused = sorted(
         key
         for key in catalogue()
@@ -112,6 +113,8 @@ def test_every_game_names_itself_and_its_commands() -> None:
     known = catalogue()
     for ui in games.GAMES:
         missing = [key for key in CATALOGUE_KEYS if f"{ui.name}.{key}" not in known]
+        missing += [f"computers_{level}" for level in ui.game.levels]
+        missing = [key for key in missing if f"{ui.name}.{key}" not in known]
         assert missing == [], ui.name
 
 

@@ -94,7 +94,7 @@ async def test_high_card_plays_end_to_end_on_the_generic_core(
     await alice.click(hand.message, custom_id=controls(hand)[0])
     assert len(moves(world, game_id)) == 3 and len(controls(hand)) == 2
     old = controls(hand)
-    await world.restart()
+    recorder.bot = await world.restart()
     again = await alice.click(hand.message, custom_id=old[-1])
     assert again.response is not None and again.response.id == hand.id
     assert len(moves(world, game_id)) == 5
