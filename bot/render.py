@@ -267,12 +267,12 @@ def player_stats(
         )
     embed = discord.Embed(title=title, colour=COLOUR)
     wins = f"{decimal(lang, stats.wins, None)} ({percent(lang, stats.win_share)})"
-    best_deal = "—" if stats.best_deal is None else str(stats.best_deal)
+    best_round = "—" if stats.best_round is None else str(stats.best_round)
     embed.add_field(name=t(lang, "render.stats_games"), value=str(stats.games))
     embed.add_field(name=t(lang, "render.stats_wins"), value=wins)
     embed.add_field(name=t(lang, "render.stats_mean_score"), value=decimal(lang, stats.mean_score))
     embed.add_field(name=t(lang, "render.stats_best_score"), value=str(stats.best_score))
-    embed.add_field(name=t(lang, "render.stats_best_deal"), value=best_deal)
+    embed.add_field(name=t(lang, "render.stats_best_round"), value=best_round)
     embed.add_field(
         name=t(lang, "render.stats_favourite_seat"),
         value=ui.seat_name(lang, stats.favourite_seat, 0),

@@ -128,9 +128,3 @@ class PlayerStats:
     def win_share(self) -> float:
         """Return the share of games won (ties split)."""
         return self.wins / self.games
-
-    @property
-    def best_deal(self) -> int | None:
-        """Return :attr:`best_round` under its Dupe name (``bot/render.py`` still reads
-        it; remove once it reads ``best_round``)."""
-        return self.best_round

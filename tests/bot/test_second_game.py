@@ -10,6 +10,7 @@ check of every body, the leaderboard, history and replays.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +22,7 @@ from bot.app import Bot
 from engine import games as engine_games
 from tests.bot.driver import World, description, forge_click, live_ids, private_text
 from tests.bot.secrets_scan import scan_secrets
-from tests.bot.whole_game import LOGGERS, Recorder
+from tests.bot.whole_game import LOGGERS, Recorder, open_table, play
 from tests.discord_api_rules import check_request, validators
 from tests.support.highcard.engine import HIGHCARD
 from tests.support.highcard.ui import UI
@@ -70,7 +71,9 @@ async def test_high_card_plays_end_to_end_on_the_generic_core(
 
     # The lobby: bob sits down and stands up, a computer takes the free seat, a third
     # member finds the table full; the host starts.
-    press = lambda who, what: who.click(lobby.message, custom_id=ids.table_button(game_id, what))  # noqa: E731
+    async def press(who: simcord.MemberActor, what: str) -> simcord.InteractionResult:
+        return await who.click(lobby.message, custom_id=ids.table_button(game_id, what))
+
     await press(bob, "join")
     await press(bob, "leave")
     await press(alice, "addcpu")
@@ -150,3 +153,28 @@ async def test_the_help_and_commands_name_every_registered_game(world: World) ->
     assert "**/highcard rules**" in text
     rules = await alice.slash(world.channel, "highcard rules")
     assert rules.response is not None and "High card" in rules.response.content
+
+
+@pytest.mark.parametrize("humans", [1, 2])
+async def test_the_whole_game_driver_plays_high_card_with_a_late_member(
+    env: simcord.Env, dupe_bot: Bot, recorder: Recorder, humans: int
+) -> None:
+    """The drivers every game's tests use take the game as a parameter: the lobby with its
+    buttons, hands, decisions by clicks, a member whose time runs out."""
+    game = await open_table(env, dupe_bot, humans=humans, seed=99, game="highcard", turn_seconds=30)
+    await play(game, idle=humans - 1)
+    rows = world_moves(dupe_bot, game.game_id)
+    assert len(rows) == 6 and any(
+        by_computer for seat, _, by_computer in rows if seat == humans - 1
+    )
+    problems, _ = scan_secrets(env, recorder)
+    assert problems == []
+    record = await dupe_bot.store.game(game.game_id)
+    assert record is not None and record.status == "finished" and record.game == "highcard"
+
+
+def world_moves(bot: Bot, game_id: int) -> list[tuple[int, str, int]]:
+    """Return the game's move log, read from the database file as an operator would."""
+    with sqlite3.connect(f"file:{bot.settings.database}?mode=ro", uri=True) as db:
+        query = "SELECT seat, move, by_computer FROM moves WHERE game_id = ? ORDER BY ply"
+        return list(db.execute(query, (game_id,)))

@@ -19,7 +19,7 @@ from typing import Any
 import simcord
 from simcord.types import HttpLogEntry
 
-from bot import pictures
+from bot import ids, pictures
 from bot.app import Bot
 from bot.ids import table_button
 from bot.tables import Table
@@ -264,20 +264,21 @@ async def open_table(
     bot: Bot,
     *,
     humans: int,
-    memory: str,
     seed: int,
+    game: str = "dupe",
     turn_seconds: int = 120,
     locale: str | None = None,
     locales: dict[int, str] | None = None,
+    **options: Any,
 ) -> Game:
-    """Open a table with ``humans`` members (the rest computers), exercising the lobby
-    buttons on the way, and start it; every member then opens their hand. With
-    ``locale``, the server and every member (recorded in ``locales``, the fixture of that
-    name) speak that Discord locale."""
+    """Open a table of ``game`` (with its ``options``, e.g. ``memory`` for Dupe) with
+    ``humans`` members (the rest computers), exercising the lobby buttons on the way, and
+    start it; every member then opens their hand. With ``locale``, the server and every
+    member (recorded in ``locales``, the fixture of that name) speak that Discord locale."""
     bot.controller.tables._seed_source = lambda: seed
     guild = env.create_guild(preferred_locale=locale)
-    channel = guild.create_text_channel("dupe")
-    names = ["alice", "bob", "carol", "dave"][:humans]
+    channel = guild.create_text_channel(game)
+    names = ["alice", "bob", "carol", "dave", "frank"][:humans]
     actors = [guild.add_member(env.create_user(name)) for name in names]
     spectator = guild.add_member(env.create_user("eve"))
     if locale is not None:
@@ -285,7 +286,7 @@ async def open_table(
         for member in (*actors, spectator):
             locales[member.id] = locale
     host = actors[0]
-    opened = await host.slash(channel, "dupe start", memory=memory, turn_time=turn_seconds)
+    opened = await host.slash(channel, f"{game} start", turn_time=turn_seconds, **options)
     lobby = opened.response
     assert lobby is not None and not opened.ephemeral
     table = bot.controller.tables.table_in(channel.id)
@@ -301,7 +302,7 @@ async def open_table(
     await press(spectator, "leave")
     for actor in actors[1:]:
         await press(actor, "join")
-    if humans < 4:
+    if humans < table.max_seats:
         await press(host, "addcpu")
     refused = await press(spectator, "start")
     assert refused.ephemeral
@@ -313,16 +314,17 @@ async def open_table(
 
 
 def _decision(hand: simcord.ResponseMessage | None) -> bool:
+    """Return whether the hand message offers a control of the game (not just Refresh)."""
     if hand is None:
         return False
-    return any(id_kind(b.custom_id) in ("play", "give", "giveok") for b in enabled(hand))
+    return any(isinstance(ids.parse(b.custom_id or ""), ids.Control) for b in enabled(hand))
 
 
 async def play(
     game: Game,
     *,
     idle: int | None = None,
-    until: Callable[[DupeState], bool] = lambda state: False,
+    until: Callable[[Any], bool] = lambda state: False,
     limit: int = 600,
 ) -> None:
     """Let every member make each decision from their hand message until ``until(state)``
@@ -344,7 +346,7 @@ async def play(
             hand = game.hand(player)
             if not _decision(hand):
                 continue
-            if index == idle and state.trick % 2 == 1:
+            if index == idle and state.turn % 2 == 1:
                 continue
             assert hand is not None
             result = await act_once(player.actor, hand)
