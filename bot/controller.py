@@ -420,14 +420,19 @@ class Controller:
 
     # --- hands and moves -------------------------------------------------------------
 
-    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
-        """“My hand”: a fresh private message with the member's hand and identity card."""
+    def _seat_playing(self, interaction: discord.Interaction, game_id: int) -> tuple[Table, int]:
+        """Return the table and the presser's seat; raise unless they play there now."""
         table = self.tables.table(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("table.not_playing")
         if table.status == "lobby" or table.state is None:
             raise UserError("table.not_started")
+        return table, seat
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        """“My hand”: a fresh private message with the member's hand."""
+        table, seat = self._seat_playing(interaction, game_id)
         shown = self._hand(table, seat, lang_of(interaction.locale))
         with self._hand_in_flight((table.id, seat)):
             await _send_response(interaction, shown, ephemeral=True)
@@ -461,12 +466,7 @@ class Controller:
 
     async def show_hand_picture(self, interaction: discord.Interaction, game_id: int) -> None:
         """“Picture of my hand”: the presser's own hand as a picture, privately."""
-        table = self.tables.table(game_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("table.not_playing")
-        if table.state is None:
-            raise UserError("table.not_started")
+        table, seat = self._seat_playing(interaction, game_id)
         if not table.options.pictures:
             raise UserError("table.pictures_off")
         lang = lang_of(interaction.locale)
@@ -484,12 +484,7 @@ class Controller:
 
     async def refresh(self, interaction: discord.Interaction, game_id: int) -> None:
         """“↻ Refresh” on a private message: the presser's hand as it is now, in place."""
-        table = self.tables.table(game_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("table.not_playing")
-        if table.status == "lobby" or table.state is None:
-            raise UserError("table.not_started")
+        table, seat = self._seat_playing(interaction, game_id)
         await self._answer_with_hand(interaction, table, seat)
 
     async def control(self, interaction: discord.Interaction, control: ids.Control) -> None:

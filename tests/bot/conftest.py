@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from bot.app import Bot
 from bot.store import Store
 from tests.bot.driver import World
 from tests.bot.helpers import make_bot
+from tests.bot.whole_game import LOGGERS, Recorder
 
 SEED = 20240611
 
@@ -112,3 +113,14 @@ async def world(
         if not i.responded and int(i.id) not in here.left_unanswered
     ]
     assert not unanswered, unanswered
+
+
+@pytest.fixture
+def recorder(
+    env: simcord.Env, dupe_bot: Bot, caplog: pytest.LogCaptureFixture
+) -> Iterator[Recorder]:
+    """Record every request and every DEBUG log line of the bot, engine and discord.py."""
+    for name in LOGGERS:
+        caplog.set_level(logging.DEBUG, logger=name)
+    with Recorder(env, dupe_bot) as recording:
+        yield recording

@@ -46,7 +46,6 @@ from engine.dupe import SEAT_NAMES, DealResult, DupeState, Phase, new_game
 from tests.bot.helpers import buttons
 from tests.bot.i18n_scan import english_in
 from tests.bot.whole_game import (
-    LOGGERS,
     Drawn,
     Game,
     Logged,
@@ -409,17 +408,6 @@ def scan(env: simcord.Env, recorder: Recorder) -> tuple[list[str], list[Payload]
 
 
 # --- the games -------------------------------------------------------------------------
-
-
-@pytest.fixture
-def recorder(
-    env: simcord.Env, dupe_bot: Bot, caplog: pytest.LogCaptureFixture
-) -> Iterator[Recorder]:
-    """Record every request and every DEBUG log line of the bot, engine and discord.py."""
-    for name in LOGGERS:
-        caplog.set_level(logging.DEBUG, logger=name)
-    with Recorder(env, dupe_bot) as recording:
-        yield recording
 
 
 async def _side_trips(game: Game) -> None:

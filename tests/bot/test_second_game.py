@@ -9,7 +9,6 @@ check of every body, the leaderboard, history and replays.
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +21,7 @@ from bot.app import Bot
 from engine import games as engine_games
 from tests.bot.driver import World, description, forge_click, live_ids, private_text
 from tests.bot.secrets_scan import scan_secrets
-from tests.bot.whole_game import LOGGERS, Recorder, open_table, play
+from tests.bot.whole_game import Recorder, open_table, play
 from tests.discord_api_rules import check_request, validators
 from tests.support.highcard.engine import HIGHCARD
 from tests.support.highcard.ui import UI
@@ -33,16 +32,6 @@ def highcard() -> Iterator[None]:
     """High card joins both registries before the bot starts, and leaves after."""
     with engine_games.registered(HIGHCARD), games.registered(UI):
         yield
-
-
-@pytest.fixture
-def recorder(
-    env: simcord.Env, dupe_bot: Bot, caplog: pytest.LogCaptureFixture
-) -> Iterator[Recorder]:
-    for name in LOGGERS:
-        caplog.set_level(logging.DEBUG, logger=name)
-    with Recorder(env, dupe_bot) as recording:
-        yield recording
 
 
 def controls(hand: Any) -> list[str]:
