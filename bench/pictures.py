@@ -32,7 +32,7 @@ from bot.games.dupe import pictures
 from bot.i18n import LANGS, Lang
 from engine.cards import Card
 from engine.dupe import DealResult, Phase, TrickRecord, new_game
-from engine.players import make_player
+from engine.dupe.players import make_player
 
 BUDGET_MS = 5.0
 NAMES = ("Alice", "Bøb Ørsted", "🤖 greedy", "Zoë-Françoise, who has a long name")

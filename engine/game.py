@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TextIO, TypeVar, runtime_checkable
 
 from engine.errors import OptionsError
 
@@ -183,17 +183,14 @@ class Player(Protocol):
 class Terminal(Protocol):
     """A game's text table for ``python -m engine.play <game>``."""
 
-    def run(
+    def main(
         self,
-        *,
-        seed: int,
-        options: Any,
-        human: int,
-        levels: Sequence[str],
-        read: Callable[[str], str],
-        write: Callable[[str], None],
+        argv: Sequence[str] | None = None,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
     ) -> int:
-        """Play one game at a text table; return the exit code."""
+        """Play one game at a text table with the game's own flags; return the exit code
+        (2 for bad arguments)."""
         ...
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.dupe import DupeOptions, new_game
-from engine.players import LEVELS, Player, make_player
+from engine.dupe.players import LEVELS, Player, make_player
 
 __all__ = ["EntryStats", "SimulationResult", "main", "simulate"]
 

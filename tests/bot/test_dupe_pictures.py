@@ -27,7 +27,7 @@ from bot.pictures import cards as kit_cards
 from bot.pictures import layouts as kit_layouts
 from engine.cards import DECK, Card, Rank, Suit, by_suit, parse_cards
 from engine.dupe import SEAT_NAMES, DealResult, DupeState, TrickRecord, new_game, score_hand
-from engine.players import make_player
+from engine.dupe.players import make_player
 from tests.bot.picture_checks import DISCORD_LIMIT, check, count, edges_are_felt
 
 NAMES = ("Alice", "Bøb Ørsted 🎲", "🤖 greedy", "Zoë-Françoise, who has a very long name indeed")

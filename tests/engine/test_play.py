@@ -18,8 +18,9 @@ from engine.dupe import (
     Play,
     new_game,
 )
-from engine.play import CARD_PROMPT, CONFIRM_PROMPT, DISTRIBUTE_PROMPT, DupeTable, main
-from engine.players import make_player
+from engine.dupe.players import make_player
+from engine.dupe.terminal import CARD_PROMPT, CONFIRM_PROMPT, DISTRIBUTE_PROMPT, DupeTable
+from engine.play import main
 
 PROMPTS = (CARD_PROMPT, DISTRIBUTE_PROMPT, CONFIRM_PROMPT)
 DEFAULTS = {CARD_PROMPT: "1", DISTRIBUTE_PROMPT: "1 2 3 4", CONFIRM_PROMPT: "y"}
@@ -356,9 +357,9 @@ def test_a_missing_computer_player_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def missing(level: str, seed: int) -> object:
-        raise ModuleNotFoundError("No module named 'engine.players.expert'")
+        raise ModuleNotFoundError("No module named 'engine.dupe.players.expert'")
 
-    monkeypatch.setattr("engine.play.make_player", missing)
+    monkeypatch.setattr("engine.dupe.terminal.make_player", missing)
     assert main(["dupe", "--seed", "1"], stdin=io.StringIO(), stdout=io.StringIO()) == 2
     assert "the expert computer player is not available" in capsys.readouterr().err
 

@@ -22,9 +22,9 @@ from engine.dupe import (
     Play,
     score_hand,
 )
-from engine.players import LEVELS, Player, make_player
-from engine.players.expert import ExpertPlayer, _Pile
-from engine.players.greedy import GreedyPlayer
+from engine.dupe.players import LEVELS, Player, make_player
+from engine.dupe.players.expert import ExpertPlayer, _Pile
+from engine.dupe.players.greedy import GreedyPlayer
 from tests.engine.helpers import new_game
 
 Memory = Literal["strict", "open"]
@@ -318,7 +318,7 @@ def test_the_expert_knows_every_hand_from_the_second_deal() -> None:
 def test_observe_catches_a_fresh_player_up_on_the_whole_deal() -> None:
     """A player fed every view with observe() remembers every won pile of the deal."""
     from engine.dupe import Phase, new_game
-    from engine.players import make_player
+    from engine.dupe.players import make_player
 
     state = new_game(11)
     movers = [make_player("random", 100 + s) for s in range(4)]

@@ -14,8 +14,8 @@ import pytest
 
 import engine.simulate as simulate_module
 from engine.dupe import DupeOptions, DupeState, DupeView, new_game
-from engine.players import Player, make_player
-from engine.players.random import RandomPlayer
+from engine.dupe.players import Player, make_player
+from engine.dupe.players.random import RandomPlayer
 from engine.simulate import EntryStats, main, simulate
 
 ROOT = Path(__file__).resolve().parents[2]

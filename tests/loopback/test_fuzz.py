@@ -50,7 +50,7 @@ from hypothesis import strategies as st
 
 from bot.store import SeatRecord, Store
 from engine.dupe import Move, new_game
-from engine.players import make_player
+from engine.dupe.players import make_player
 from tests.loopback.driver import (
     BotProcess,
     ChannelHandle,

@@ -91,7 +91,8 @@ from itertools import permutations
 from operator import add
 
 from engine.cards import DECK, Card
-from engine.dupe import (
+from engine.dupe.players.memory import TableMemory
+from engine.dupe.rules import (
     DEALS,
     SEATS,
     TRICKS,
@@ -102,7 +103,6 @@ from engine.dupe import (
     TrickRecord,
     play,
 )
-from engine.players.memory import TableMemory
 
 __all__ = ["ExpertPlayer"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from itertools import permutations
 
-from engine.dupe import Action, Distribute, DupeView, Phase, play
+from engine.dupe.rules import Action, Distribute, DupeView, Phase, play
 
 _ORDERS = tuple(permutations(range(4)))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from engine.dupe import Action, DupeView
+from engine.dupe.rules import Action, DupeView
 
 __all__ = ["LEVELS", "Player", "make_player"]
 
@@ -30,19 +30,19 @@ class Player(Protocol):
 
 
 def _random(seed: int) -> Player:
-    from engine.players.random import RandomPlayer
+    from engine.dupe.players.random import RandomPlayer
 
     return RandomPlayer(seed)
 
 
 def _greedy(seed: int) -> Player:
-    from engine.players.greedy import GreedyPlayer
+    from engine.dupe.players.greedy import GreedyPlayer
 
     return GreedyPlayer(seed)
 
 
 def _expert(seed: int) -> Player:
-    from engine.players.expert import ExpertPlayer
+    from engine.dupe.players.expert import ExpertPlayer
 
     return ExpertPlayer(seed)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from engine.dupe import Action, Distribute, DupeView, Phase, Play, score_hand
-from engine.players.memory import TableMemory
+from engine.dupe.players.memory import TableMemory
+from engine.dupe.rules import Action, Distribute, DupeView, Phase, Play, score_hand
 
 
 class GreedyPlayer:

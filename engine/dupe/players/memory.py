@@ -9,7 +9,7 @@ let a person at the table know; the views never hand it over, the player has to 
 from __future__ import annotations
 
 from engine.cards import Card
-from engine.dupe import SEATS, DupeView, TrickRecord
+from engine.dupe.rules import SEATS, DupeView, TrickRecord
 
 
 class TableMemory:

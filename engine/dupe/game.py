@@ -1,0 +1,88 @@
+"""Dupe as ``engine.game.Game``: what the bot and the shells know of it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from engine.dupe.rules import (
+    Action,
+    DupeOptions,
+    DupeState,
+    Move,
+    Phase,
+    new_game,
+    parse_action,
+    replay,
+)
+from engine.errors import OptionsError
+from engine.game import Player, Terminal
+
+__all__ = ["GAME", "DupeGame"]
+
+
+class DupeGame:
+    """Dupe as ``engine.game.Game``: four players, the memory rule as its one option."""
+
+    name = "dupe"
+    title = "Dupe"
+    options_type = DupeOptions
+    default_level = "expert"
+
+    @property
+    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+        """Return the computer players by level, weakest first."""
+        from engine.dupe.players import LEVELS
+
+        return LEVELS
+
+    def player_counts(self, options: Any) -> tuple[int, ...]:
+        """Return the allowed numbers of players: four."""
+        return (4,)
+
+    def seated(self, options: Any, players: int) -> Any:
+        """Return ``options`` for ``players`` players; Dupe has exactly four."""
+        if players != 4:
+            raise OptionsError(
+                "Dupe is played by exactly four players.", reason="players", players=players
+            )
+        return options
+
+    def new_game(self, seed: int, options: Any = None) -> DupeState:
+        """Return a new game dealt from ``seed``."""
+        return new_game(seed, options)
+
+    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> DupeState:
+        """Return the state reached by ``moves`` (objects or ``"N:TS"`` strings)."""
+        return replay(seed, options, moves)
+
+    def parse_move(self, text: str) -> Move:
+        """Return the move written ``text`` (``"N:TS"``)."""
+        return Move.parse(text)
+
+    def parse_action(self, text: str) -> Action:
+        """Return the action written ``text`` (``"TS"`` or ``"TS,2H,3C,4D"``)."""
+        return parse_action(text)
+
+    def secrets(self, state: DupeState, seat: int) -> frozenset[str]:
+        """Return the card codes only ``seat`` may see now: its face-down choice for this
+        trick, and in deal 1 its hand (from deal 2 on, every hand is the won cards that
+        the last scoring showed to everyone). Identity cards are secret too, but a suit's
+        letter is no token one can look for; the bot's own leak scan checks them."""
+        codes: set[str] = set()
+        choice = state.choice(seat)
+        if choice is not None and state.phase is Phase.CHOOSE:
+            codes.add(choice.code)
+        if state.deal == 1 and not state.is_over:
+            codes.update(card.code for card in state.hand(seat))
+        return frozenset(codes)
+
+    def terminal(self) -> Terminal:
+        """Return Dupe's text table (``python -m engine.play dupe``)."""
+        from engine.dupe import terminal
+
+        return terminal
+
+
+GAME = DupeGame()
+"""Dupe, as the registry lists it."""
