@@ -201,11 +201,19 @@ class Game(Protocol):
     """The registry name, lower case: ``dupe``, ``doppelkopf`` …"""
     title: str
     """The game's name as players write it."""
-    options_type: type
-    """A frozen dataclass; its constructor raises ``OptionsError`` on a value not offered."""
-    levels: Mapping[str, Callable[[int], Player]]
-    """Computer players by level name, weakest first; each is built from a seed."""
+    @property
+    def options_type(self) -> type[Any]:
+        """Return the options' type: a frozen dataclass whose constructor raises
+        ``OptionsError`` on a value the game does not offer."""
+        ...
+
     default_level: str
+
+    @property
+    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+        """Return the computer players by level name, weakest first (each built from a
+        seed)."""
+        ...
 
     def player_counts(self, options: Any) -> tuple[int, ...]:
         """Return the numbers of players these options allow, smallest first."""

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from engine import dupe
+from engine.game import Game
 
 __all__ = ["GAMES", "get", "names", "registered"]
 
-GAMES: list[Any] = [dupe.GAME]
+GAMES: list[Game] = [dupe.GAME]
 
 
-def get(name: str) -> Any:
+def get(name: str) -> Game:
     """Return the game called ``name``; ``KeyError`` names the games there are."""
     for game in GAMES:
         if game.name == name:
@@ -27,7 +27,7 @@ def names() -> list[str]:
 
 
 @contextmanager
-def registered(game: Any) -> Iterator[Any]:
+def registered(game: Game) -> Iterator[Game]:
     """Add ``game`` to the registry for the duration of a ``with`` block (tests only)."""
     GAMES.append(game)
     try:

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from engine.cards import Card, parse_card, shuffled_deck
 from engine.errors import (
+    EngineError,
     GameOverError,
     IllegalActionError,
     InvalidActionError,
@@ -305,6 +306,12 @@ class HighCardGame:
         """Return the action ``text``."""
         return Play(parse_card(text))
 
+    def terminal(self) -> Any:
+        """Return the text table: this module (its :func:`main`)."""
+        import tests.support.highcard.engine as table
+
+        return table
+
     def secrets(self, state: HighCardState, seat: int) -> frozenset[str]:
         """Return the seat's hand and its face-down choice."""
         choice = state.view(seat).choice
@@ -314,3 +321,27 @@ class HighCardGame:
 
 
 HIGHCARD = HighCardGame()
+
+
+def main(argv: Any = None, stdin: Any = None, stdout: Any = None) -> int:
+    """Play one game against the ``high`` player: type a card of your hand each trick."""
+    import sys
+
+    read = (stdin or sys.stdin).readline
+    out = stdout or sys.stdout
+    seed = int(argv[0]) if argv else 0
+    state = HIGHCARD.new_game(seed)
+    computer = HighPlayer(seed)
+    while not state.is_over:
+        state.apply(1, computer.act(state.view(1)))
+        print(f"Your hand: {' '.join(map(str, state.hand(0)))}", file=out)
+        text = read().strip()
+        if not text:
+            return 0
+        try:
+            state.apply(0, HIGHCARD.parse_action(text))
+        except EngineError as error:
+            print(error, file=out)
+            state.apply(0, Play(state.hand(0)[0]))
+    print(f"Tricks: {state.result().scores[0]} to {state.result().scores[1]}", file=out)
+    return 0
