@@ -34,9 +34,7 @@ from tests.loopback.fake_discord import (
     ManualClock,
 )
 
-PLAY = "dupe:play:"
-GIVE = "dupe:give:"
-GIVE_OK = "dupe:giveok:"
+PLAY, GIVE, GIVE_OK = "play", "give", "giveok"  # kinds of control (driver.id_kind)
 
 
 @pytest.fixture
@@ -78,8 +76,8 @@ async def open_started_table(
 async def make_a_move(member: MemberActor, hand: MessageView) -> Reply:
     """Press the first card of a private hand, or, when the member took the trick, one
     step of its distribution (each game is dealt from a fresh random seed)."""
-    for prefix in (PLAY, GIVE_OK, GIVE):
-        ids = hand.custom_ids(prefix)
+    for kind in (PLAY, GIVE_OK, GIVE):
+        ids = hand.custom_ids(kind=kind)
         if ids:
             reply = await member.click(hand, custom_id=ids[0])
             assert reply.callback_type == UPDATE_MESSAGE and reply.message is not None
@@ -99,7 +97,7 @@ async def test_a_member_plays_a_card_against_the_bot_process(
         assert hand.callback_type == CHANNEL_MESSAGE and hand.message is not None
         assert hand.ephemeral and hand.message.ephemeral_to == alice.id
         assert "Your identity card" in hand.text
-        cards = hand.message.custom_ids(PLAY)
+        cards = hand.message.custom_ids(kind=PLAY)
         assert len(cards) == 13
         assert hand.message.id not in [m.id for m in guild.channel.messages()]  # private
         edits = guild.channel.message(table.id).edits
@@ -109,7 +107,7 @@ async def test_a_member_plays_a_card_against_the_bot_process(
         assert played.message.id == hand.message.id and played.message.edits == 1
         latest = alice.latest_private()
         assert latest is not None and latest.id == hand.message.id
-        assert latest.custom_ids(PLAY) != cards  # her choice is made: the trick moved on
+        assert latest.custom_ids(kind=PLAY) != cards  # her choice is made: the trick moved on
         await discord.wait_until(
             lambda: guild.channel.message(table.id).edits > edits,
             what="the edit of the public table message after the play",
@@ -171,7 +169,7 @@ async def test_a_killed_bot_restarts_on_its_database_and_old_buttons_work(
         assert "loaded 1 live table(s)" in second.log()
         again = await alice.click(table, label="My hand")  # a button sent before the crash
         assert again.ephemeral and again.message is not None
-        assert again.message.custom_ids(PLAY) == hand.message.custom_ids(PLAY)
+        assert again.message.custom_ids(kind=PLAY) == hand.message.custom_ids(kind=PLAY)
         await make_a_move(alice, again.message)
         await discord.settle()
     assert discord.server.identifies == 2
