@@ -27,7 +27,8 @@ has every member press every known custom id on the messages they see.
 
 ``FUZZ_EXAMPLES`` sets the number of hypothesis examples for the clicks (default 400; the
 slash commands get two thirds of it), each a batch of 1–8 interactions sent at once: about
-5,000 interactions in all with the sweep (in both id forms), in 30–60 s. Runs are derandomized, so CI is
+5,000 interactions in all with the sweep (in both id forms), in 30–60 s. Runs are
+derandomized, so CI is
 reproducible (up to the give game, dealt from a random seed).
 """
 
