@@ -46,8 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
 import simcord
-from bot.dupe import controller as controller_module
 
+from bot import controller as controller_module
 from tests.bot.helpers import act_once, make_bot
 
 _http_cpu: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
@@ -111,7 +111,7 @@ def instrument() -> None:
 
     fake.FakeWebhookAdapter.request = timed(fake.FakeWebhookAdapter.request)  # type: ignore[method-assign]
     fake.FakeHTTPClient.request = timed(fake.FakeHTTPClient.request)  # type: ignore[method-assign]
-    original_safely = controller_module.DupeController.safely
+    original_safely = controller_module.Controller.safely
 
     async def timed_safely(self: Any, interaction: discord.Interaction, coro: Any) -> None:
         bucket = [0.0]
@@ -123,7 +123,7 @@ def instrument() -> None:
             CPU.append(stepper.cpu - bucket[0])
             _http_cpu.reset(token)
 
-    controller_module.DupeController.safely = timed_safely  # type: ignore[method-assign]
+    controller_module.Controller.safely = timed_safely  # type: ignore[method-assign]
 
 
 GC_PAUSES: list[float] = []
@@ -151,13 +151,13 @@ def own_bytes(bot: Any) -> float:
     servers and members, the store, the event loop)."""
     import types
 
-    from bot.controller.controller import DupeController
-
     from bot.app import Bot
+    from bot.controller import Controller
+    from bot.games.dupe.ui import DupeUI
     from bot.store import Store
-    from bot.tables import Sessions
+    from bot.tables import Tables
     from engine.cards import Card
-    from engine.dupe import Distribute, Play
+    from engine.dupe import GAME, Distribute, Play
 
     shared_types = (
         type,
@@ -166,8 +166,10 @@ def own_bytes(bot: Any) -> float:
         types.BuiltinFunctionType,
         types.CodeType,
         Bot,
-        DupeController,
-        Sessions,
+        Controller,
+        Tables,
+        DupeUI,  # every table's ui (and through it the engine's game): one for all
+        type(GAME),
         Store,
         Card,
         Play,
@@ -180,7 +182,7 @@ def own_bytes(bot: Any) -> float:
         discord.abc.GuildChannel,
         discord.ClientUser,
     )
-    shared_ids = {id(bot._connection), id(bot.http), id(bot.store), id(bot.sessions)}
+    shared_ids = {id(bot._connection), id(bot.http), id(bot.store), id(bot.controller.tables)}
     seen: set[int] = set(shared_ids)
     total = 0
     for table in bot.controller.tables.tables.values():

@@ -66,6 +66,7 @@ from tests.loopback.driver import (
     MemberActor,
     MessageView,
     Reply,
+    id_kind,
 )
 from tests.loopback.fake_discord import (
     UPDATE_MESSAGE,
@@ -418,11 +419,12 @@ class Load:
                 custom_id = button.get("custom_id") or ""
                 if button.get("disabled"):
                     continue
-                if custom_id.startswith("dupe:giveok:"):
+                kind = id_kind(custom_id)
+                if kind == "giveok":
                     return turn, custom_id, "confirm"
-                if custom_id.startswith("dupe:play:"):
+                if kind == "play":
                     cards.append(custom_id)
-                elif custom_id.startswith("dupe:give:") and not custom_id.endswith(":"):
+                elif kind == "give":  # a step ("Start over" is "restart")
                     steps.append(custom_id)
         if steps:
             return turn, self.rng.choice(steps), "give"

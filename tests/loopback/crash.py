@@ -76,6 +76,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot import ids
 from bot.store import Store
 from engine.cards import Card, by_suit, parse_card
 from engine.dupe import SEAT_LETTERS, DupeOptions, Move, Phase, new_game
@@ -99,10 +100,8 @@ __all__ = [
     "verify_database",
 ]
 
-PLAY = "dupe:play:"
-GIVE = "dupe:give:"
-GIVE_OK = "dupe:giveok:"
-HAND = "dupe:hand:"
+# Kinds of button (driver.id_kind): a card, a distribution step, Confirm, “My hand”.
+PLAY, GIVE, GIVE_OK, HAND = "play", "give", "giveok", "hand"
 TRICKS = 13
 
 MODES: dict[str, float] = {
@@ -136,6 +135,12 @@ def _turn(deal: int, trick: int) -> int:
 
 def _cards(texts: tuple[str, ...]) -> list[Card]:
     return [parse_card(t) for t in texts]
+
+
+def _control(custom_id: str) -> ids.Control:
+    parsed = ids.parse(custom_id)
+    assert isinstance(parsed, ids.Control), custom_id
+    return parsed
 
 
 # --- configuration and results ------------------------------------------------------------
@@ -386,6 +391,11 @@ class Pick:
     trick: int = 0
 
 
+def _hand_pick(game: Game) -> Pick:
+    """“My hand” on the game's table message."""
+    return Pick(game.table_message_id, ids.table_button(game.game_id, "hand"), "hand")
+
+
 class Player:
     """One scripted member at one table."""
 
@@ -430,40 +440,45 @@ class Player:
         return MessageView.of(message) if message is not None else None
 
     async def open_hand(self) -> None:
-        pick = Pick(self.game.table_message_id, f"{HAND}{self.game.game_id}", "hand")
-        await self.press(pick)
+        await self.press(_hand_pick(self.game))
 
     def decide(self, view: MessageView) -> Pick | None:
-        plays = view.custom_ids(PLAY)
+        # The buttons carry the engine's decision counter, not the trick: the hand's
+        # header says which deal and trick its controls decide.
+        header = _HEADER.search(view.content)
+        plays = view.custom_ids(kind=PLAY)
+        confirms = view.custom_ids(kind=GIVE_OK)
+        steps = view.custom_ids(kind=GIVE)
+        if not (plays or confirms or steps):
+            return None
+        if header is None:
+            self.h.problems.append(
+                f"game {self.game.game_id}, {self.member.name}: controls on a hand without "
+                f"its deal and trick: {view.content[:200]!r}"
+            )
+            return None
+        deal, trick = int(header.group(1)), int(header.group(2))
         if plays:
             custom_id = self.rng.choice(plays)
-            *_, seat, turn, code = custom_id.split(":")
-            deal, trick = int(turn) // TRICKS + 1, int(turn) % TRICKS + 1
+            control = _control(custom_id)
+            seat, code = control.seat, control.payload[1:]
             card = parse_card(code)
-            played = Expect(
-                int(seat), f"{SEAT_LETTERS[int(seat)]}:{code}", deal, trick, "choose", card=card
-            )
+            played = Expect(seat, f"{SEAT_LETTERS[seat]}:{code}", deal, trick, "choose", card=card)
             return Pick(view.id, custom_id, "play", played, trick)
-        confirms = view.custom_ids(GIVE_OK)
         if confirms:
             custom_id = confirms[0]
-            *_, seat, turn, assignment = custom_id.split(":")
-            deal, trick = int(turn) // TRICKS + 1, int(turn) % TRICKS + 1
+            control = _control(custom_id)
+            seat, assignment = control.seat, control.payload[1:]
             revealed = _REVEALED.search(view.content)
             expect: Expect | None = None
             if revealed is not None:
                 cards = sorted(_cards(revealed.groups()), key=by_suit)
                 given = {SEAT_LETTERS.index(a): c for c, a in zip(cards, assignment, strict=True)}
                 ordered = tuple(given[s] for s in range(4))
-                move = f"{SEAT_LETTERS[int(seat)]}:{','.join(c.code for c in ordered)}"
-                expect = Expect(int(seat), move, deal, trick, "distribute", given=ordered)
+                move = f"{SEAT_LETTERS[seat]}:{','.join(c.code for c in ordered)}"
+                expect = Expect(seat, move, deal, trick, "distribute", given=ordered)
             return Pick(view.id, custom_id, "confirm", expect, trick)
-        steps = [c for c in view.custom_ids(GIVE) if not c.endswith(":")]
-        if steps:
-            custom_id = self.rng.choice(steps)
-            step_turn = int(custom_id.split(":")[4])
-            return Pick(view.id, custom_id, "give", None, step_turn % TRICKS + 1)
-        return None
+        return Pick(view.id, self.rng.choice(steps), "give", None, trick)
 
     async def wait_change(self, view: MessageView) -> None:
         """Wait until our hand is edited, the bot restarts or the game ends; after
@@ -774,7 +789,7 @@ class Harness:
         if not picks and ready:
             player = ready[0]
             game = player.game
-            picks.append((player, Pick(game.table_message_id, f"{HAND}{game.game_id}", "hand")))
+            picks.append((player, _hand_pick(game)))
         for player, pick in picks:
             try:
                 interaction = self.server.component_interaction(
@@ -1065,10 +1080,12 @@ class Harness:
             started = await host.click(lobby, label="Start")
             assert started.message is not None and started.message.id == lobby.message.id
             table = channel.message(lobby.message.id)
-            hand_ids = table.custom_ids(HAND)
+            hand_ids = table.custom_ids(kind=HAND)
             assert hand_ids, table.labels()
             game.table_message_id = table.id
-            game.game_id = int(hand_ids[0].split(":")[2])
+            parsed = ids.parse(hand_ids[0])
+            assert isinstance(parsed, ids.TableButton), hand_ids
+            game.game_id = parsed.table
             self.games.append(game)
             # Seats come from the buttons: the bot may seat members in any order.
             self.players += [Player(self, game, member) for member in members]

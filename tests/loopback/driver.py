@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot import ids
 from tests.loopback.fake_discord import (
     EPHEMERAL,
     Channel,
@@ -48,12 +49,32 @@ __all__ = [
     "MemberActor",
     "MessageView",
     "Reply",
+    "id_kind",
 ]
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 # --- what members see -----------------------------------------------------------------
+
+
+def id_kind(custom_id: str | None) -> str:
+    """Return what a Dupe button is, by its custom id (``bot.ids``): ``play``, ``give`` (a
+    step of a distribution; ``restart`` for "Start over"), ``giveok``, another ``control``,
+    a table button's ``what`` (``join`` … ``hand``, ``refresh``, ``pic``, ``rematch``),
+    ``leaderboard``, ``replay``, or ``""`` (none of ours)."""
+    parsed = ids.parse(custom_id or "")
+    if isinstance(parsed, ids.Control):
+        if parsed.payload == "g":
+            return "restart"
+        return {"p": "play", "g": "give", "k": "giveok"}.get(parsed.payload[:1], "control")
+    if isinstance(parsed, ids.TableButton):
+        return parsed.what
+    if isinstance(parsed, ids.LeaderboardPage):
+        return "leaderboard"
+    if isinstance(parsed, ids.ReplayPage):
+        return "replay"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,16 +139,29 @@ class MessageView:
     def labels(self) -> list[str]:
         return [str(b.get("label") or "") for b in self.buttons()]
 
-    def custom_ids(self, prefix: str = "", *, enabled: bool = True) -> list[str]:
-        """Return the custom ids starting with ``prefix`` (of enabled buttons only, unless
-        ``enabled=False``)."""
+    def custom_ids(
+        self, prefix: str = "", *, kind: str | None = None, enabled: bool = True
+    ) -> list[str]:
+        """Return the custom ids starting with ``prefix`` and, with ``kind``, of that kind
+        (see :func:`id_kind`), of enabled buttons only unless ``enabled=False``."""
         return [
             b["custom_id"]
             for b in self.buttons()
             if str(b.get("custom_id", "")).startswith(prefix)
             and "custom_id" in b
+            and (kind is None or id_kind(b["custom_id"]) == kind)
             and not (enabled and b.get("disabled"))
         ]
+
+    def controls(self, kind: str | None = None, *, enabled: bool = True) -> list[ids.Control]:
+        """Return the private controls (``bot.ids.control``) of the message, of ``kind``
+        if given, parsed."""
+        found = []
+        for custom_id in self.custom_ids(kind=kind, enabled=enabled):
+            parsed = ids.parse(custom_id)
+            if isinstance(parsed, ids.Control):
+                found.append(parsed)
+        return found
 
 
 @dataclass(slots=True)

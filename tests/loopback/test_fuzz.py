@@ -8,8 +8,10 @@ seated nowhere; and a second server whose member may manage *that* server.
 
 Hypothesis then sends thousands of interactions a client could forge: component clicks
 with random strings and mutations of real custom ids (other games, other seats,
-stale and future turns, bad cards, non-bijective distributions, overlong numbers,
-unicode, prefixes, ``lb:`` pages, ``rp:`` steps), on public and private messages, each
+stale and future turns, bad cards and payloads, non-bijective distributions, overlong
+numbers, unicode, prefixes, ``lb:`` pages, ``rp:`` steps), in the current forms (``t:``
+table buttons, ``g:`` private controls, see ``bot/ids.py``) and in the legacy ``dupe:`` forms
+the bot still accepts, on public and private messages, each
 message carrying the forged button as a tampered client would show it; and slash commands,
 built from the commands the bot synced, whose raw payload has unknown commands and
 subcommands, options outside the declared choices and ranges, values of the wrong type and
@@ -25,7 +27,8 @@ has every member press every known custom id on the messages they see.
 
 ``FUZZ_EXAMPLES`` sets the number of hypothesis examples for the clicks (default 400; the
 slash commands get two thirds of it), each a batch of 1–8 interactions sent at once: about
-4,000 interactions in all with the sweep, in 30–60 s. Runs are derandomized, so CI is
+5,000 interactions in all with the sweep (in both id forms), in 30–60 s. Runs are
+derandomized, so CI is
 reproducible (up to the give game, dealt from a random seed).
 """
 
@@ -48,9 +51,13 @@ import pytest_asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot import ids
+from bot.games.dupe.ui import UI as DUPE_UI
 from bot.store import SeatRecord, Store
+from engine.cards import parse_card
 from engine.dupe import Move, new_game
 from engine.dupe.players import make_player
+from engine.errors import ParseError
 from tests.loopback.driver import (
     BotProcess,
     ChannelHandle,
@@ -98,11 +105,24 @@ RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 CARDS = [r + s for r in RANKS for s in SUITS]
 
-# The custom id grammar of bot/dupe/buttons.py, to recognise what would be legitimate.
-_PLAY = re.compile(r"dupe:play:(\d{1,18}):([0-3]):(\d{1,2}):([2-9TJQKA][SHDC])")
-_GIVE_OK = re.compile(r"dupe:giveok:(\d{1,18}):([0-3]):(\d{1,2}):([NESW]{4})")
-_LOBBY = re.compile(r"dupe:lobby:(join|leave|addcpu|start|cancel):(\d{1,18})")
-_PLAY_ID = re.compile(r"dupe:(?:play|give|giveok):(\d+):(\d):(\d+):")
+# The custom id grammar of bot/ids.py and of the legacy ids bot/games/dupe/ui.py still
+# reads, to recognise what would be legitimate. A control's turn is the engine's decision
+# counter (``State.turn``); a legacy one's is the trick's number in the game (0–51).
+TABLE_BUTTONS = ("join", "leave", "addcpu", "start", "cancel", "hand", "refresh", "pic", "rematch")
+LOBBY_BUTTONS = ("join", "leave", "addcpu", "start", "cancel")
+_TABLE = re.compile(rf"t:(\d{{1,18}}):({'|'.join(TABLE_BUTTONS)})")
+_CONTROL = re.compile(r"g:(\d{1,18}):(\d{1,2}):(\d{1,6}):([A-Za-z0-9,._+=\-]{0,64})")
+_LEGACY_PLAY = re.compile(r"dupe:play:(\d{1,18}):([0-3]):(\d{1,2}):([2-9TJQKA][SHDC])")
+_LEGACY_GIVE_OK = re.compile(r"dupe:giveok:(\d{1,18}):([0-3]):(\d{1,2}):([NESW]{4})")
+_LEGACY_LOBBY = re.compile(r"dupe:lobby:(join|leave|addcpu|start|cancel):(\d{1,18})")
+_HEADER = re.compile(r"· deal (\d) of 4 · trick (\d+) of 13")
+# Where a mutation puts another game, seat or turn, by the id's first part.
+_POSITIONS = {
+    "dupe": {"game": 2, "seat": 3, "turn": 4},
+    "g": {"game": 1, "seat": 2, "turn": 3},
+    "t": {"game": 1},
+    "rp": {"game": 1, "turn": 2},
+}
 
 
 # --- the world ------------------------------------------------------------------------
@@ -111,13 +131,14 @@ _PLAY_ID = re.compile(r"dupe:(?:play|give|giveok):(\d+):(\d):(\d+):")
 @dataclass(slots=True)
 class Seated:
     """A live table (all are on the home server) as the fuzzer needs it: who sits where,
-    and the current turn."""
+    and the current turn (as controls carry it, and as legacy ids did)."""
 
     game_id: int
     channel: ChannelHandle
     host: MemberActor
     seats: dict[int, MemberActor] = field(default_factory=dict)  # members only
     turn: int | None = None
+    legacy_turn: int | None = None
     open: bool = False  # a lobby with free seats and no computer level
 
 
@@ -136,6 +157,9 @@ class World:
     ids: list[str] = field(default_factory=list)  # the known custom ids, fixed at setup
     seen: dict[int, list[Message]] = field(default_factory=dict)  # carriers, fixed at setup
     sent: dict[str, int] = field(default_factory=lambda: {"click": 0, "slash": 0})
+    # The forged clicks by what the bot reads in their custom ids: a current id (bot.ids),
+    # a legacy ``dupe:`` one, or none of its own.
+    forms: dict[str, int] = field(default_factory=lambda: {"current": 0, "legacy": 0, "none": 0})
     skipped: int = 0
     seconds: float = 0.0
     log_offset: int = 0
@@ -214,17 +238,25 @@ class World:
         }
         for table in self.tables.values():
             game = table.game_id
-            found |= {f"dupe:lobby:{w}:{game}" for w in ("join", "leave", "addcpu", "start")}
-            found |= {f"dupe:lobby:cancel:{game}", f"dupe:hand:{game}"}
+            found |= {f"t:{game}:{w}" for w in TABLE_BUTTONS}
+            found |= {f"dupe:lobby:{w}:{game}" for w in LOBBY_BUTTONS}
+            found.add(f"dupe:hand:{game}")
             if table.turn is not None:
                 for seat in range(4):
-                    found.add(f"dupe:play:{game}:{seat}:{table.turn}:AS")
-                    found.add(f"dupe:give:{game}:{seat}:{table.turn}:N")
-                    found.add(f"dupe:giveok:{game}:{seat}:{table.turn}:NESW")
+                    for payload in ("pAS", "gN", "g", "kNESW"):
+                        found.add(f"g:{game}:{seat}:{table.turn}:{payload}")
+            if table.legacy_turn is not None:
+                for seat in range(4):
+                    found.add(f"dupe:play:{game}:{seat}:{table.legacy_turn}:AS")
+                    found.add(f"dupe:give:{game}:{seat}:{table.legacy_turn}:N")
+                    found.add(f"dupe:giveok:{game}:{seat}:{table.legacy_turn}:NESW")
         for game in self.dead_games:
+            found |= {f"t:{game}:start", f"t:{game}:hand", f"t:{game}:refresh"}
+            found.add(f"g:{game}:0:0:p2C")
             found |= {f"dupe:lobby:start:{game}", f"dupe:hand:{game}", f"dupe:play:{game}:0:0:2C"}
         for game in [t.game_id for t in self.tables.values()] + self.dead_games:
             found |= {f"rp:{game}:0:n", f"rp:{game}:1:p", f"rp:{game}:3:d2"}
+            found |= {f"t:{game}:pic", f"t:{game}:rematch"}
             found |= {f"dupe:pic:{game}", f"dupe:rematch:{game}"}
         for guild in (self.home.id, self.away.id):
             found |= {f"lb:{guild}:0", f"lb:{guild}:1", f"lb:{guild}:dupe:wins:1"}
@@ -235,11 +267,16 @@ class World:
     def legitimate_click(self, actor: MemberActor, custom_id: str) -> bool:
         """Whether the click is one the member may really make with an effect (so it is
         not a forgery this test can judge by an unchanged database)."""
-        if m := _LOBBY.fullmatch(custom_id):
-            what, game = m.group(1), int(m.group(2))
+        lobby = None
+        if m := _TABLE.fullmatch(custom_id):
+            lobby = (m.group(2), int(m.group(1)))
+        elif m := _LEGACY_LOBBY.fullmatch(custom_id):
+            lobby = (m.group(1), int(m.group(2)))
+        if lobby is not None:
+            what, game = lobby
             table = self._table(game)
-            if table is None:
-                return False
+            if table is None or what not in LOBBY_BUTTONS:
+                return False  # My hand, Refresh, a picture, Rematch: nothing changes
             if what in ("start", "cancel"):
                 return table.host is actor
             # Only the open lobby takes members (of its own server), and only its host sits
@@ -249,17 +286,31 @@ class World:
             if not table.open or not here:
                 return False
             return (what == "join" and not seated) or (what == "addcpu" and seated)
-        for pattern in (_PLAY, _GIVE_OK):
+        if m := _CONTROL.fullmatch(custom_id):
+            game, seat, turn, payload = int(m[1]), int(m[2]), int(m[3]), m[4]
+            table = self._table(game)
+            if table is None or table.seats.get(seat) is not actor or turn != table.turn:
+                return False
+            if payload.startswith("k"):  # Confirm: a whole distribution
+                return sorted(payload[1:]) == sorted(SEATS)
+            if payload.startswith("p"):  # a card, written as the engine reads one
+                try:
+                    parse_card(payload[1:])
+                except ParseError:
+                    return False
+                return True
+            return False  # a distribution step only shows the hand again
+        for pattern in (_LEGACY_PLAY, _LEGACY_GIVE_OK):
             if m := pattern.fullmatch(custom_id):
                 game, seat, turn = int(m.group(1)), int(m.group(2)), int(m.group(3))
                 table = self._table(game)
                 if (
                     table is not None
                     and table.seats.get(seat) is actor
-                    and table.turn is not None
-                    and turn == table.turn
+                    and table.legacy_turn is not None
+                    and turn == table.legacy_turn
                 ):
-                    return pattern is _PLAY or sorted(m.group(4)) == sorted(SEATS)
+                    return pattern is _LEGACY_PLAY or sorted(m.group(4)) == sorted(SEATS)
         return False
 
     def legitimate_slash(self, actor: MemberActor, channel_id: int, data: dict[str, Any]) -> bool:
@@ -346,21 +397,28 @@ async def _seed_finished_games(database: Path, guild_id: int, channel_id: int) -
 
 
 def _turn_of(message: MessageView | None) -> int:
-    """The turn the buttons of a private hand carry."""
-    return _hand_ids(message)[1]
+    """The turn the controls of a private hand carry."""
+    return _hand_control(message).turn
 
 
 def _seat_of(message: MessageView | None) -> int:
-    """The seat the buttons of a private hand carry."""
-    return _hand_ids(message)[0]
+    """The seat the controls of a private hand carry."""
+    return _hand_control(message).seat
 
 
-def _hand_ids(message: MessageView | None) -> tuple[int, int]:
+def _legacy_turn_of(message: MessageView | None) -> int:
+    """The turn a legacy control of the hand would carry: its trick's number in the game."""
     assert message is not None
-    for custom_id in message.custom_ids("dupe:", enabled=False):
-        if m := _PLAY_ID.match(custom_id):
-            return int(m.group(2)), int(m.group(3))
-    raise AssertionError(f"no card buttons on {message.labels()}")
+    header = _HEADER.search(message.content)
+    assert header is not None, message.text
+    return (int(header.group(1)) - 1) * 13 + int(header.group(2)) - 1
+
+
+def _hand_control(message: MessageView | None) -> ids.Control:
+    assert message is not None
+    for control in message.controls(enabled=False):
+        return control
+    raise AssertionError(f"no controls on {message.labels()}")
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -395,6 +453,8 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
             }
             play = Seated(_game_id(lobby.message), channels["play"], alice, seats)
             play.turn = _turn_of(play_hands[0].message)
+            play.legacy_turn = _legacy_turn_of(play_hands[0].message)
+            assert play.turn == _turn_of(play_hands[1].message)
             # A full lobby: carol and three computers.
             full = await carol.slash(channels["lobby"], "dupe start", **start)
             for _ in range(3):
@@ -406,14 +466,15 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
             hand = (await dave.click(given, label="My hand")).message
             for _ in range(52):
                 assert hand is not None
-                if hand.custom_ids("dupe:give:"):
+                if hand.custom_ids(kind="give"):
                     break
-                cards = hand.custom_ids("dupe:play:")
+                cards = hand.custom_ids(kind="play")
                 assert cards, hand.text
                 hand = (await dave.click(hand, custom_id=cards[0])).message
-            assert hand is not None and hand.custom_ids("dupe:give:"), "dave never took a trick"
+            assert hand is not None and hand.custom_ids(kind="give"), "dave never took a trick"
             taking = Seated(_game_id(given.message), channels["give"], dave, {_seat_of(hand): dave})
             taking.turn = _turn_of(hand)
+            taking.legacy_turn = _legacy_turn_of(hand)
             # An open lobby: hana alone, no computers; members of this server may join.
             hana = members["hana"]
             waiting = await hana.slash(channels["open"], "dupe start", computers="none")
@@ -465,17 +526,21 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
             if fuzz._db is not None:
                 fuzz._db.close()
             total = sum(fuzz.sent.values())
+            forms = fuzz.forms
             print(
                 f"\nfuzz: {total} forged interactions ({fuzz.sent['click']} clicks, "
                 f"{fuzz.sent['slash']} slash commands) in {fuzz.seconds:.1f} s, "
-                f"{fuzz.skipped} legitimate ones not sent"
+                f"{fuzz.skipped} legitimate ones not sent; the clicks' ids read as current "
+                f"{forms['current']}, legacy {forms['legacy']}, neither {forms['none']}"
             )
 
 
 def _game_id(message: MessageView | None) -> int:
     assert message is not None
-    for custom_id in message.custom_ids("dupe:", enabled=False):
-        return int(custom_id.rsplit(":", 1)[1])
+    for custom_id in message.custom_ids(enabled=False):
+        parsed = ids.parse(custom_id)
+        if isinstance(parsed, ids.TableButton | ids.Control):
+            return parsed.table
     raise AssertionError(f"no game id on {message.labels()}")
 
 
@@ -507,6 +572,7 @@ TOKENS = st.one_of(
     st.sampled_from(["join", "leave", "addcpu", "start", "cancel", "hand", "play", "give"]),
     st.sampled_from(["pic", "rematch", "rp", "p", "n", "d1"]),
     st.sampled_from(["giveok", "lobby", "lb", "dupe", "JOIN", "start ", ""]),
+    st.sampled_from(["t", "g", "refresh", "k", "pAS", "p10s", "p1S", "kNESW", "gNE", "g:"]),
     st.text(max_size=12),
 )
 
@@ -519,10 +585,11 @@ def custom_ids(draw: st.DrawFn, world: World) -> str:
     games = [t.game_id for t in world.tables.values()] + world.dead_games
     game = draw(st.one_of(st.sampled_from(games).map(str), NUMBERS))
     turns = [t.turn for t in world.tables.values() if t.turn is not None]
+    turns += [t.legacy_turn for t in world.tables.values() if t.legacy_turn is not None]
     turn = draw(
         st.one_of(
             st.sampled_from(turns).flatmap(
-                lambda t: st.sampled_from([t - 1, t, t + 1, t + 13, 0, 51, 52, 99])
+                lambda t: st.sampled_from([t - 1, t, t + 1, t + 2, t + 13, 0, 51, 52, 99, 104])
             ),
             st.integers(0, 99),
         ).map(lambda t: str(max(t, 0)))
@@ -554,10 +621,19 @@ def custom_ids(draw: st.DrawFn, world: World) -> str:
             | st.text(SEATS, max_size=5)
             | st.text("NESWX", min_size=4, max_size=4)
         )
-        what = draw(st.sampled_from(["join", "leave", "addcpu", "start", "cancel"]) | TOKENS)
+        what = draw(st.sampled_from(TABLE_BUTTONS) | TOKENS)
+        payload = draw(
+            st.sampled_from(["p", "g", "k", "x", ""]).map(lambda k: k + card) | TOKENS,
+        )
         return draw(
             st.sampled_from(
                 [
+                    f"t:{game}:{what}",
+                    f"g:{game}:{seat}:{turn}:p{card}",
+                    f"g:{game}:{seat}:{turn}:g{assignment[:3]}",
+                    f"g:{game}:{seat}:{turn}:g{assignment}",
+                    f"g:{game}:{seat}:{turn}:k{assignment}",
+                    f"g:{game}:{seat}:{turn}:{payload}",
                     f"dupe:lobby:{what}:{game}",
                     f"dupe:hand:{game}",
                     f"dupe:pic:{game}",
@@ -582,10 +658,10 @@ def custom_ids(draw: st.DrawFn, world: World) -> str:
         if op == "replace" and parts:
             parts[draw(st.integers(0, len(parts) - 1))] = draw(TOKENS)
         elif op in ("game", "seat", "turn") and len(parts) > 2:
-            index = {"game": 2, "seat": 3, "turn": 4}[op]
-            if parts[0] == "lb":
+            index = _POSITIONS.get(parts[0], {"game": 2, "seat": 3, "turn": 4}).get(op)
+            if parts[0] == "lb" and index is not None:
                 index = min(index, len(parts) - 1)
-            if index < len(parts):
+            if index is not None and index < len(parts):
                 parts[index] = {"game": game, "seat": seat, "turn": turn}[op]
         elif op == "truncate":
             joined = ":".join(parts)
@@ -772,6 +848,13 @@ def slash_commands(draw: st.DrawFn, world: World) -> Forged:
 # --- sending and judging ------------------------------------------------------------------
 
 
+def _form(custom_id: str) -> str:
+    """Whether the bot reads ``custom_id`` as a current id, a legacy one, or neither."""
+    if ids.parse(custom_id) is not None:
+        return "current"
+    return "legacy" if DUPE_UI.legacy_id(custom_id) is not None else "none"
+
+
 def _build(world: World, forged: Forged) -> Interaction:
     """The interaction a tampered client would make Discord send: a click carries the
     message with the forged button on it (as the client showed it)."""
@@ -841,6 +924,8 @@ async def _send_batch(world: World, batch: list[Forged]) -> None:
     world.seconds += time.monotonic() - started
     for forged, interaction in zip(kept, interactions, strict=True):
         world.sent["click" if forged.kind == MESSAGE_COMPONENT else "slash"] += 1
+        if forged.kind == MESSAGE_COMPONENT:
+            world.forms[_form(forged.data["custom_id"])] += 1
         assert interaction.responded, (
             f"no answer to {forged.describe()} (“This interaction failed”)\n{world.bot.log_tail()}"
         )
@@ -910,3 +995,5 @@ async def test_after_the_fuzz_everything_is_as_before(world: World) -> None:
     assert_clean(world)
     assert world.rows() == world.baseline
     assert sum(world.sent.values()) > 0
+    # Both forms the bot accepts were forged, and ids it reads as neither.
+    assert all(world.forms.values()), world.forms

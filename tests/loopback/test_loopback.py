@@ -9,7 +9,9 @@ server's own rules with an injected clock and raw HTTP and WebSocket clients.
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot import ids
 from tests.loopback.driver import (
     BotProcess,
     GuildHandle,
@@ -34,9 +37,7 @@ from tests.loopback.fake_discord import (
     ManualClock,
 )
 
-PLAY = "dupe:play:"
-GIVE = "dupe:give:"
-GIVE_OK = "dupe:giveok:"
+PLAY, GIVE, GIVE_OK = "play", "give", "giveok"  # kinds of control (driver.id_kind)
 
 
 @pytest.fixture
@@ -78,8 +79,8 @@ async def open_started_table(
 async def make_a_move(member: MemberActor, hand: MessageView) -> Reply:
     """Press the first card of a private hand, or, when the member took the trick, one
     step of its distribution (each game is dealt from a fresh random seed)."""
-    for prefix in (PLAY, GIVE_OK, GIVE):
-        ids = hand.custom_ids(prefix)
+    for kind in (PLAY, GIVE_OK, GIVE):
+        ids = hand.custom_ids(kind=kind)
         if ids:
             reply = await member.click(hand, custom_id=ids[0])
             assert reply.callback_type == UPDATE_MESSAGE and reply.message is not None
@@ -99,7 +100,7 @@ async def test_a_member_plays_a_card_against_the_bot_process(
         assert hand.callback_type == CHANNEL_MESSAGE and hand.message is not None
         assert hand.ephemeral and hand.message.ephemeral_to == alice.id
         assert "Your identity card" in hand.text
-        cards = hand.message.custom_ids(PLAY)
+        cards = hand.message.custom_ids(kind=PLAY)
         assert len(cards) == 13
         assert hand.message.id not in [m.id for m in guild.channel.messages()]  # private
         edits = guild.channel.message(table.id).edits
@@ -109,7 +110,7 @@ async def test_a_member_plays_a_card_against_the_bot_process(
         assert played.message.id == hand.message.id and played.message.edits == 1
         latest = alice.latest_private()
         assert latest is not None and latest.id == hand.message.id
-        assert latest.custom_ids(PLAY) != cards  # her choice is made: the trick moved on
+        assert latest.custom_ids(kind=PLAY) != cards  # her choice is made: the trick moved on
         await discord.wait_until(
             lambda: guild.channel.message(table.id).edits > edits,
             what="the edit of the public table message after the play",
@@ -171,11 +172,80 @@ async def test_a_killed_bot_restarts_on_its_database_and_old_buttons_work(
         assert "loaded 1 live table(s)" in second.log()
         again = await alice.click(table, label="My hand")  # a button sent before the crash
         assert again.ephemeral and again.message is not None
-        assert again.message.custom_ids(PLAY) == hand.message.custom_ids(PLAY)
+        assert again.message.custom_ids(kind=PLAY) == hand.message.custom_ids(kind=PLAY)
         await make_a_move(alice, again.message)
         await discord.settle()
     assert discord.server.identifies == 2
     assert_clean(discord, first, second)
+
+
+def _legacy(custom_id: str, trick_number: int) -> str:
+    """The id a button had before ``bot.ids`` (``dupe:…``; a control's turn was the trick's
+    number in the game, 0–51); ids the old scheme did not have are kept."""
+    parsed = ids.parse(custom_id)
+    if isinstance(parsed, ids.TableButton):
+        if parsed.what in ("join", "leave", "addcpu", "start", "cancel"):
+            return f"dupe:lobby:{parsed.what}:{parsed.table}"
+        if parsed.what in ("hand", "pic", "rematch"):
+            return f"dupe:{parsed.what}:{parsed.table}"
+    if isinstance(parsed, ids.Control):
+        kind = {"p": "play", "g": "give", "k": "giveok"}[parsed.payload[0]]
+        return f"dupe:{kind}:{parsed.table}:{parsed.seat}:{trick_number}:{parsed.payload[1:]}"
+    return custom_id
+
+
+def show_as_before_the_upgrade(discord: LoopbackDiscord, message_id: int) -> MessageView:
+    """Rewrite a message's buttons as the bot sent them before ``bot.ids`` (``dupe:…``), as
+    if it had been sent by the previous version; return it as it is now."""
+    message = discord.server.messages[message_id]
+    header = re.search(r"· deal (\d) of 4 · trick (\d+) of 13", message.content)
+    trick_number = 0 if header is None else (int(header[1]) - 1) * 13 + int(header[2]) - 1
+    components = copy.deepcopy(message.components)
+    for row in components:
+        for button in row.get("components") or []:
+            if "custom_id" in button:
+                button["custom_id"] = _legacy(button["custom_id"], trick_number)
+    message.components = components
+    return MessageView.of(message)
+
+
+async def test_buttons_sent_before_the_new_custom_ids_still_work(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    guild = discord.create_guild("Dupe Club")
+    alice = guild.add_member("alice")
+    async with discord.bot_process(tmp_path) as bot:
+        table = await open_started_table(discord, guild, alice)
+        await discord.settle()
+        old_table = show_as_before_the_upgrade(discord, table.id)
+        assert old_table.custom_ids() == [f"dupe:hand:{_table_of(table)}"]
+        hand = await alice.click(old_table, label="My hand")
+        assert hand.callback_type == CHANNEL_MESSAGE and hand.ephemeral
+        assert hand.message is not None and "Your identity card" in hand.text
+        assert len(hand.message.custom_ids(kind=PLAY)) == 13  # answered with today's ids
+        old_hand = show_as_before_the_upgrade(discord, hand.message.id)
+        cards = old_hand.custom_ids("dupe:play:")
+        assert len(cards) == 13
+        played = await alice.click(old_hand, custom_id=cards[0])
+        # The old card button plays that card, as it did: the hand is edited in place.
+        assert played.callback_type == UPDATE_MESSAGE and played.message is not None
+        assert played.message.id == hand.message.id and "⚠️" not in played.text
+        card = cards[0].rsplit(":", 1)[1]
+        left = [c.payload for c in played.message.controls(PLAY)]
+        assert f"p{card}" not in left and len(left) in (0, 12), played.text
+        # Pressed again (say, on a copy of that old message), it is refused: one move.
+        button = {"type": 2, "style": 2, "label": card, "custom_id": cards[0]}
+        discord.server.messages[hand.message.id].components = [{"type": 1, "components": [button]}]
+        refused = await alice.click(hand.message.id, custom_id=cards[0])
+        assert refused.callback_type == UPDATE_MESSAGE and "⚠️" in refused.text, refused.text
+        await discord.settle()
+    assert_clean(discord, bot)
+
+
+def _table_of(message: MessageView) -> int:
+    parsed = ids.parse(message.custom_ids()[0])
+    assert isinstance(parsed, ids.TableButton)
+    return parsed.table
 
 
 async def test_two_processes_each_run_one_shard(discord: LoopbackDiscord, tmp_path: Path) -> None:

@@ -28,8 +28,8 @@ _LEGACY = re.compile(
     r"dupe:(?:"
     r"lobby:(?P<lobby>join|leave|addcpu|start|cancel):(?P<lgame>\d{1,18})"
     r"|(?P<what>hand|pic|rematch):(?P<game>\d{1,18})"
-    r"|(?P<kind>play|give|giveok):(?P<cgame>\d{1,18}):(?P<seat>[0-3]):(?P<turn>\d{1,2}):"
-    r"(?P<rest>[2-9TJQKA][SHDC]|[NESW]{0,4})"
+    r"|(?P<kind>(?P<play>play)|giveok|give):(?P<cgame>\d{1,18}):(?P<seat>[0-3]):(?P<turn>\d{1,2}):"
+    r"(?P<rest>(?(play)[2-9TJQKA][SHDC]|[NESW]{0,4}))"  # a card to play, else seat letters
     r")"
 )
 _LEGACY_PAYLOAD = {"play": "p", "give": "g", "giveok": "k"}
