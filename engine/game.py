@@ -201,6 +201,7 @@ class Game(Protocol):
     """The registry name, lower case: ``dupe``, ``doppelkopf`` …"""
     title: str
     """The game's name as players write it."""
+
     @property
     def options_type(self) -> type[Any]:
         """Return the options' type: a frozen dataclass whose constructor raises
