@@ -151,6 +151,12 @@ def parse_card(text: str) -> Card:
         raise ParseError(f"“{text}” is not a card: write a rank and a suit, like 10S or Q♥.", text)
     rank = _RANK_TOKENS.get(token[:-1])
     suit = _SUIT_TOKENS.get(token[-1])
+    if suit is None and rank is None:
+        raise ParseError(
+            f"“{text}” is not a card: write a rank (2-10, J, Q, K, A) and then a suit "
+            "(S H D C or ♠ ♥ ♦ ♣), like 10S or Q♥.",
+            text,
+        )
     if suit is None:
         raise ParseError(
             f"“{text}” is not a card: the suit must be one of S H D C (or ♠ ♥ ♦ ♣).", text

@@ -2,10 +2,13 @@
 
 ``python -m engine.simulate dupe --games 4000 --seed 1 --players expert,greedy,greedy,greedy``
 
-The player types rotate through the seats: in game ``g`` the ``i``-th listed player sits
-in seat ``(i + g) % 4``, so over a multiple of four games every entry has sat in every
-seat equally often. Each entry's win share splits shared wins (a win shared by two
-counts one half to each). With ``--json`` the last line printed is one JSON object.
+Any registered game (``engine.games``) can be simulated; ``--players`` lists one level per
+player, as many as the game seats. The player types rotate through the seats: in game ``g``
+the ``i``-th listed player sits in seat ``(i + g) % n``, so over a multiple of ``n`` games
+every entry has sat in every seat equally often. Each entry's win share splits shared wins
+(a win shared by two counts one half to each); its 95 % interval is Wilson's, which stays
+within [0, 1]. Game options are ``--option name=value`` (Dupe keeps ``--memory``). With
+``--json`` the last line printed is one JSON object.
 """
 
 from __future__ import annotations
@@ -17,13 +20,12 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.dupe import DupeOptions, new_game
-from engine.dupe.players import LEVELS, Player, make_player
+from engine import games
+from engine.game import Game, Player, options_from_json
 
 __all__ = ["EntryStats", "SimulationResult", "main", "simulate"]
-
-GAMES = ("dupe",)
 
 
 @dataclass
@@ -46,8 +48,9 @@ class EntryStats:
         return sum(self.scores) / len(self.scores) if self.scores else 0.0
 
     def win_share_ci(self) -> tuple[float, float]:
-        """Return the 95 % confidence interval of the win share (normal approximation)."""
-        return _ci(self.wins)
+        """Return the 95 % confidence interval of the win share (Wilson's score interval,
+        which stays within [0, 1] even for shares near 0 or 1)."""
+        return wilson(sum(self.wins), len(self.wins))
 
     def mean_score_ci(self) -> tuple[float, float]:
         """Return the 95 % confidence interval of the mean score (normal approximation)."""
@@ -60,6 +63,16 @@ class EntryStats:
         ordered = sorted(self.decision_ns)
         index = min(len(ordered) - 1, max(0, math.ceil(quantile * len(ordered)) - 1))
         return ordered[index] / 1e6
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return Wilson's score interval for a share of ``wins`` in ``n`` trials."""
+    if n == 0:
+        return (0.0, 0.0)
+    share = wins / n
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _ci(values: Sequence[float]) -> tuple[float, float]:
@@ -110,38 +123,46 @@ class SimulationResult:
 
 def simulate(
     players: Sequence[str],
-    games: int,
+    games_to_play: int,
     seed: int = 0,
-    options: DupeOptions | None = None,
+    options: Any = None,
     *,
     timing: bool = True,
+    game: Game | str = "dupe",
 ) -> SimulationResult:
-    """Return the results of ``games`` games of Dupe between the listed player levels.
+    """Return the results of ``games_to_play`` games of ``game`` between the listed levels.
 
     Game ``g`` uses seed ``seed + g``; its players' seeds are drawn from the same numbers,
     so a run is reproducible. With ``timing`` each decision's duration is recorded.
     """
-    if len(players) != 4:
-        raise ValueError(f"Dupe needs exactly four players, not {len(players)}.")
+    rules = games.get(game) if isinstance(game, str) else game
+    counts = rules.player_counts(options if options is not None else rules.options_type())
+    n = len(players)
+    if n not in counts:
+        seats = " or ".join(map(str, counts))
+        raise ValueError(f"{rules.title} needs {seats} players, not {n}.")
+    if options is not None or n != counts[0]:
+        options = rules.seated(options if options is not None else rules.options_type(), n)
+    levels = rules.levels
     for name in players:
-        if name not in LEVELS:
+        if name not in levels:
             raise ValueError(
-                f"There is no computer player “{name}”: choose from {', '.join(LEVELS)}."
+                f"There is no computer player “{name}”: choose from {', '.join(levels)}."
             )
-    if games < 1:
+    if games_to_play < 1:
         raise ValueError("Play at least one game.")
     entries = [EntryStats(name) for name in players]
     clock = time.perf_counter_ns
     started = time.perf_counter()
-    for g in range(games):
+    for g in range(games_to_play):
         game_seed = seed + g
-        state = new_game(game_seed, options)
-        # entry i sits in seat (i + g) % 4; seat_entry[seat] is the entry sitting there
-        seat_entry = [(seat - g) % 4 for seat in range(4)]
+        state = rules.new_game(game_seed, options)
+        # entry i sits in seat (i + g) % n; seat_entry[seat] is the entry sitting there
+        seat_entry = [(seat - g) % n for seat in range(n)]
         seated: list[Player] = [
-            make_player(players[seat_entry[seat]], game_seed * 4 + seat) for seat in range(4)
+            levels[players[seat_entry[seat]]](game_seed * n + seat) for seat in range(n)
         ]
-        times: list[list[int]] = [entries[seat_entry[seat]].decision_ns for seat in range(4)]
+        times: list[list[int]] = [entries[seat_entry[seat]].decision_ns for seat in range(n)]
         while not state.is_over:
             for seat in state.to_act:
                 player = seated[seat]
@@ -152,12 +173,12 @@ def simulate(
                 else:
                     action = player.act(state.view(seat))
                 state.apply(seat, action)
-        winners = state.winners
-        for seat in range(4):
+        result = state.result()
+        for seat in range(n):
             entry = entries[seat_entry[seat]]
-            entry.scores.append(state.totals[seat])
-            entry.wins.append(1 / len(winners) if seat in winners else 0.0)
-    return SimulationResult(games, time.perf_counter() - started, entries)
+            entry.scores.append(result.scores[seat])
+            entry.wins.append(result.share(seat))
+    return SimulationResult(games_to_play, time.perf_counter() - started, entries)
 
 
 def _report(result: SimulationResult) -> str:
@@ -176,36 +197,59 @@ def _report(result: SimulationResult) -> str:
     return "\n".join(lines)
 
 
+def _options(rules: Game, pairs: Sequence[str]) -> Any:
+    """Return the game's options from ``name=value`` pairs (``None`` for none)."""
+    if not pairs:
+        return None
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"“{pair}” is not an option: write NAME=VALUE, like memory=open.")
+        values[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    return options_from_json(rules.options_type, values)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the simulator from the command line; return the exit code."""
     parser = argparse.ArgumentParser(
         prog="python -m engine.simulate",
         description="Play games between computer players and report win shares and scores.",
     )
-    parser.add_argument("game", choices=GAMES, help="the game to simulate")
+    parser.add_argument("game", choices=games.names(), help="the game to simulate")
     parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     parser.add_argument(
         "--players",
-        default="random,random,random,random",
-        help=f"four comma-separated levels from: {', '.join(LEVELS)}",
+        default=None,
+        help="comma-separated levels, one per player (default: random for every seat)",
     )
-    parser.add_argument("--memory", choices=("strict", "open"), default="strict")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option (repeatable), e.g. memory=open",
+    )
+    parser.add_argument("--memory", choices=("strict", "open"), help="Dupe: the memory rule")
     parser.add_argument(
         "--no-timing", action="store_true", help="do not time each decision (slightly faster)"
     )
     parser.add_argument("--json", action="store_true", help="end with one line of JSON")
     args = parser.parse_args(argv)
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    rules = games.get(args.game)
+    pairs = list(args.option) + ([f"memory={args.memory}"] if args.memory else [])
     try:
+        options = _options(rules, pairs)
+        if args.players is None:
+            n = rules.player_counts(options or rules.options_type())[0]
+            players = ["random"] * n
+        else:
+            players = [p.strip() for p in args.players.split(",") if p.strip()]
         result = simulate(
-            players,
-            args.games,
-            args.seed,
-            DupeOptions(memory=args.memory),
-            timing=not args.no_timing,
+            players, args.games, args.seed, options, timing=not args.no_timing, game=rules
         )
-    except ValueError as error:
+    except (ValueError, TypeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(_report(result))

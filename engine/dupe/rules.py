@@ -11,6 +11,13 @@ is drawn once, from the seed, when the game is created (the shuffle and all four
 identity cards), so ``replay(seed, options, moves)`` rebuilds any game from its move log.
 What a seat may know is :meth:`DupeState.view`; computer players and renderers only ever
 receive views.
+
+Every refusal is an ``EngineError`` whose ``reason`` says why (with its ``params``):
+``invalid-seat`` (seat), ``invalid-action`` (not a Dupe action at all), ``game-over``,
+``distributing`` (taker: no card can be chosen while a trick is distributed),
+``already-chosen``, ``not-in-hand`` (card), ``nothing-to-distribute``, ``only-taker``
+(taker), ``give-revealed`` (cards: the revealed ones), and for options ``memory`` (memory)
+and ``seed``; text that is not a card, an action or a move is a ``parse`` error (token).
 """
 
 from __future__ import annotations
@@ -99,7 +106,11 @@ class DupeOptions:
 
     def __post_init__(self) -> None:
         if self.memory not in ("strict", "open"):
-            raise OptionsError(f"The memory rule must be “strict” or “open”, not “{self.memory}”.")
+            raise OptionsError(
+                f"The memory rule must be “strict” or “open”, not “{self.memory}”.",
+                reason="memory",
+                memory=self.memory,
+            )
 
 
 class Phase(StrEnum):
@@ -493,6 +504,7 @@ class DupeState:
         "_to_act",
         "_totals",
         "_trick",
+        "_turn",
         "_winners",
         "_won",
         "options",
@@ -510,6 +522,7 @@ class DupeState:
     _identities: tuple[tuple[Suit, ...], ...]
     _deal: int
     _trick: int
+    _turn: int
     _phase: Phase
     _taker: int | None
     _revealed: tuple[Card, ...] | None
@@ -542,10 +555,9 @@ class DupeState:
 
     @property
     def turn(self) -> int:
-        """Return the decision point: each trick's choosing round, then its distribution."""
-        done = (self._deal - 1) * TRICKS + self._trick - 1
-        given = sum(1 for _, action in self._moves if type(action) is Distribute)
-        return done + given + (self._phase is Phase.DISTRIBUTE) + (self._phase is Phase.OVER)
+        """Return the decision point: it rises by one when a trick's choosing round is
+        complete and when a distribution is made (and so once more at the end)."""
+        return self._turn
 
     @property
     def players(self) -> int:
@@ -644,51 +656,50 @@ class DupeState:
     def view(self, seat: int) -> DupeView:
         """Return everything ``seat`` may know now, and nothing else."""
         if seat not in SEATS:
-            raise InvalidActionError(f"There is no seat {seat!r} at a Dupe table.")
+            raise InvalidActionError(
+                f"There is no seat {seat!r} at a Dupe table.", reason="invalid-seat", seat=seat
+            )
         won: tuple[Card, ...] | None = None
         if self.options.memory == "open":
             won = tuple(sorted(self._won[seat]))
-        choices = self._choices
-        return DupeView(
-            seat,
-            self.options.memory,
-            self._phase,
-            self._deal,
-            self._trick,
-            self._hands[seat],
-            self._identities[self._deal - 1][seat],
-            choices[seat],
-            self._chosen,
-            self._to_act,
-            self._revealed,
-            self._taker,
-            self._last,
-            won,
-            self._results,
-            self._totals,
-            self._winners,
-        )
+        identity = self._identities[self._deal - 1][seat]
+        return self._view(seat, self._hands[seat], identity, self._choices[seat], won)
 
     def public_view(self) -> DupeView:
         """Return what the table shows everyone, spectators included."""
-        return DupeView(
-            None,
-            self.options.memory,
-            self._phase,
-            self._deal,
-            self._trick,
-            (),
-            None,
-            None,
-            self._chosen,
-            self._to_act,
-            self._revealed,
-            self._taker,
-            self._last,
-            None,
-            self._results,
-            self._totals,
-            self._winners,
+        return self._view(None, (), None, None, None)
+
+    def _view(
+        self,
+        seat: int | None,
+        hand: tuple[Card, ...],
+        identity: Suit | None,
+        choice: Card | None,
+        won: tuple[Card, ...] | None,
+    ) -> DupeView:
+        """Return a view: the public part of the state and one seat's own part (built
+        straight as the tuple it is: a view is made for every decision)."""
+        return tuple.__new__(
+            DupeView,
+            (
+                seat,
+                self.options.memory,
+                self._phase,
+                self._deal,
+                self._trick,
+                hand,
+                identity,
+                choice,
+                self._chosen,
+                self._to_act,
+                self._revealed,
+                self._taker,
+                self._last,
+                won,
+                self._results,
+                self._totals,
+                self._winners,
+            ),
         )
 
     def clone(self) -> DupeState:
@@ -711,14 +722,16 @@ class DupeState:
     def _check(self, seat: int, action: object) -> None:
         """Raise unless ``seat`` may take ``action`` now; changes nothing."""
         if type(seat) is not int or not 0 <= seat <= 3:
-            raise InvalidActionError(f"There is no seat {seat!r} at a Dupe table.")
+            raise InvalidActionError(
+                f"There is no seat {seat!r} at a Dupe table.", reason="invalid-seat", seat=seat
+            )
         phase = self._phase
         if phase is Phase.OVER:
             raise GameOverError("The game is over: no more cards can be played.")
         if type(action) is Play:
             card = action.card
             if type(card) is not Card:
-                raise InvalidActionError(f"{card!r} is not a card.")
+                raise InvalidActionError(f"{card!r} is not a card.", reason="invalid-action")
             if phase is not Phase.CHOOSE:
                 raise NotYourTurnError(
                     f"{SEAT_NAMES[self._taker or 0]} is distributing the trick: "
@@ -742,7 +755,9 @@ class DupeState:
                 or len(cards) != 4
                 or any(type(c) is not Card for c in cards)
             ):
-                raise InvalidActionError("A distribution gives exactly one card to each seat.")
+                raise InvalidActionError(
+                    "A distribution gives exactly one card to each seat.", reason="invalid-action"
+                )
             if phase is not Phase.DISTRIBUTE:
                 raise NotYourTurnError(
                     "There is no trick to distribute now.", reason="nothing-to-distribute"
@@ -762,7 +777,7 @@ class DupeState:
                     cards=tuple(card.code for card in self._revealed),
                 )
         else:
-            raise InvalidActionError(f"{action!r} is not a Dupe action.")
+            raise InvalidActionError(f"{action!r} is not a Dupe action.", reason="invalid-action")
 
     def apply(self, seat: int, action: Action) -> None:
         """Let ``seat`` take ``action``; raise an :class:`EngineError` and change nothing if
@@ -807,6 +822,7 @@ class DupeState:
             self._chosen = _CHOSEN_WHEN[to_act]
             return
         cards: tuple[Card, ...] = tuple(choices)  # type: ignore[arg-type]
+        self._turn += 1
         self._choices = [None, None, None, None]
         self._chosen = _NONE_CHOSEN
         taker = trick_taker(cards)
@@ -823,6 +839,7 @@ class DupeState:
         cards = self._revealed
         assert cards is not None
         taker = self._taker
+        self._turn += 1
         self._phase = Phase.CHOOSE
         self._taker = None
         self._revealed = None
@@ -870,7 +887,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     cards are a fresh uniformly random permutation of the four suits.
     """
     if type(seed) is not int:
-        raise OptionsError(f"A game's seed must be a whole number, not {seed!r}.")
+        raise OptionsError(f"A game's seed must be a whole number, not {seed!r}.", reason="seed")
     rng = random.Random(seed)
     deck = shuffled_deck(rng)
     hands: list[list[Card]] = [[], [], [], []]
@@ -893,6 +910,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state._identities = tuple(identities)
     state._deal = 1
     state._trick = 1
+    state._turn = 0
     state._phase = Phase.CHOOSE
     state._taker = None
     state._revealed = None

@@ -150,3 +150,14 @@ def test_shuffled_deck_of_given_cards() -> None:
     shuffled = shuffled_deck(random.Random(1), cards)
     assert sorted(shuffled) == sorted(cards)
     assert cards == parse_cards("AS KH 10D 2C")
+
+
+def test_a_text_wrong_in_rank_and_suit_is_not_blamed_on_the_suit_alone() -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_card("ZZ")
+    assert "write a rank (2-10, J, Q, K, A) and then a suit" in str(caught.value)
+    assert caught.value.reason == "parse" and caught.value.params == {"token": "ZZ"}
+    with pytest.raises(ParseError, match="the suit must be one of"):
+        parse_card("QX")
+    with pytest.raises(ParseError, match="the rank must be one of"):
+        parse_card("ZS")

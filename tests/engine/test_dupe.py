@@ -952,3 +952,24 @@ def test_a_view_is_a_value_that_does_not_change_with_the_game() -> None:
     play_until(state, lambda s: len(s.results) == 1, rng)
     assert [json.dumps(view.to_dict()) for view in views] == frozen
     assert views != [state.view(seat) for seat in SEATS]
+
+
+def test_the_decision_point_counts_choosing_rounds_and_distributions() -> None:
+    """``turn`` (what buttons carry and timers restart on) rises by one when a trick's four
+    cards are chosen and when its taker distributes: the trick's number in the game, plus
+    the distributions made, plus one while one is awaited (and once at the end)."""
+    for seed in range(60):
+        state = new_game(seed)
+        rng = random.Random(seed)
+        while True:
+            done = (state.deal - 1) * TRICKS + state.trick - 1
+            given = sum(1 for move in state.moves if type(move.action) is Distribute)
+            waiting = state.phase is Phase.DISTRIBUTE
+            assert state.turn == done + given + waiting + state.is_over, seed
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            before = state.turn
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            assert state.turn in (before, before + 1)
+        assert state.turn == 4 * TRICKS + given

@@ -8,21 +8,22 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-import engine.simulate as simulate_module
-from engine.dupe import DupeOptions, DupeState, DupeView, new_game
+import engine.dupe.players as dupe_players
+from engine.dupe import GAME, DupeOptions, DupeState, DupeView, new_game
 from engine.dupe.players import Player, make_player
 from engine.dupe.players.random import RandomPlayer
-from engine.simulate import EntryStats, main, simulate
+from engine.simulate import EntryStats, SimulationResult, main, simulate, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["random", "greedy", "random", "greedy"]
 
 
-def outcomes(result: simulate_module.SimulationResult) -> list[tuple[str, list[float], list[int]]]:
+def outcomes(result: SimulationResult) -> list[tuple[str, list[float], list[int]]]:
     return [(e.name, e.wins, e.scores) for e in result.entries]
 
 
@@ -67,13 +68,15 @@ def test_seats_rotate_through_the_entries(monkeypatch: pytest.MonkeyPatch) -> No
             acted.add((self.name, self._seed, view.seat))
             return self._inner.act(view)
 
-    def make(level: str, seed: int) -> Player:
-        seated.append((level, seed % 4))
-        return Recording(level, seed)  # type: ignore[return-value]
+    def factory(level: str) -> Callable[[int], Player]:
+        def make(seed: int) -> Player:
+            seated.append((level, seed % 4))
+            return Recording(level, seed)  # type: ignore[return-value]
 
-    levels = {name: RandomPlayer for name in ("a", "b", "c", "d")}
-    monkeypatch.setattr(simulate_module, "LEVELS", levels)
-    monkeypatch.setattr(simulate_module, "make_player", make)
+        return make
+
+    levels = {name: factory(name) for name in ("a", "b", "c", "d")}
+    monkeypatch.setattr(dupe_players, "LEVELS", levels)
     seed = 10
     simulate(["a", "b", "c", "d"], 8, seed=seed, timing=False)
     assert len(seated) == 8 * 4
@@ -116,7 +119,7 @@ def test_options_reach_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
         made.append(options)
         return new_game(seed, options)
 
-    monkeypatch.setattr(simulate_module, "new_game", recording_new_game)
+    monkeypatch.setattr(GAME, "new_game", recording_new_game)
     opened = simulate(PLAYERS, 4, seed=2, options=DupeOptions(memory="open"), timing=False)
     assert made == [DupeOptions(memory="open")] * 4
     assert [e.name for e in opened.entries] == PLAYERS
@@ -149,8 +152,8 @@ def test_entry_stats_of_known_values() -> None:
 @pytest.mark.parametrize(
     ("players", "games", "words"),
     [
-        (["random", "random", "random"], 1, ["four"]),
-        (["random"] * 5, 1, ["four"]),
+        (["random", "random", "random"], 1, ["4 players", "not 3"]),
+        (["random"] * 5, 1, ["4 players", "not 5"]),
         (["random", "random", "random", "wizard"], 1, ["wizard"]),
         (["random"] * 4, 0, ["at least one"]),
     ],
@@ -201,9 +204,9 @@ def test_main_without_json_prints_a_table(capsys: pytest.CaptureFixture[str]) ->
     ("players", "words"),
     [
         ("random,random,wizard,random", ["wizard", "random", "greedy"]),
-        ("random,random,random", ["four", "3"]),
-        ("random,random,random,random,random", ["four", "5"]),
-        ("", ["four", "0"]),
+        ("random,random,random", ["4 players", "3"]),
+        ("random,random,random,random,random", ["4 players", "5"]),
+        ("", ["4 players", "0"]),
     ],
 )
 def test_main_refuses_bad_players(
@@ -246,3 +249,16 @@ def test_command_line_module() -> None:
     assert bad.stdout == ""
     assert "Traceback" not in bad.stderr
     assert bad.stderr.startswith("error: ")
+
+
+def test_a_win_share_interval_stays_between_nothing_and_everything() -> None:
+    """Wilson's interval: never below 0 or above 1, even with no win or every win (the
+    normal approximation gave [-0.001, 0.014] for rare wins)."""
+    assert wilson(0, 100) == (0.0, pytest.approx(0.037, abs=0.001))
+    low, high = wilson(100, 100)
+    assert high == pytest.approx(1.0) and high <= 1.0 and 0.96 < low < 1.0
+    low, high = wilson(1, 1000)
+    assert 0.0 <= low < 0.001 < high < 0.006
+    assert wilson(0, 0) == (0.0, 0.0)
+    share = EntryStats("x", wins=[0.0] * 399 + [1.0])
+    assert 0.0 <= share.win_share_ci()[0] <= share.win_share <= share.win_share_ci()[1] <= 1.0
