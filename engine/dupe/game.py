@@ -10,7 +10,6 @@ from engine.dupe.rules import (
     DupeOptions,
     DupeState,
     Move,
-    Phase,
     new_game,
     parse_action,
     replay,
@@ -65,16 +64,17 @@ class DupeGame:
         return parse_action(text)
 
     def secrets(self, state: DupeState, seat: int) -> frozenset[str]:
-        """Return the card codes only ``seat`` may see now: its face-down choice for this
-        trick, and in deal 1 its hand (from deal 2 on, every hand is the won cards that
-        the last scoring showed to everyone). Identity cards are secret too, but a suit's
-        letter is no token one can look for; the bot's own leak scan checks them."""
-        codes: set[str] = set()
+        """Return the card codes only ``seat`` may see now: in deal 1 its hand and its
+        face-down choice. From deal 2 on every hand is the won cards the last scoring showed
+        to everyone, so which card a seat chose is secret but no card code is; identity
+        cards are secret too, but no token one could look for names them (the bot's own
+        leak scan checks both)."""
+        if state.deal != 1 or state.is_over:
+            return frozenset()
         choice = state.choice(seat)
-        if choice is not None and state.phase is Phase.CHOOSE:
+        codes = {card.code for card in state.hand(seat)}
+        if choice is not None:
             codes.add(choice.code)
-        if state.deal == 1 and not state.is_over:
-            codes.update(card.code for card in state.hand(seat))
         return frozenset(codes)
 
     def terminal(self) -> Terminal:
