@@ -73,9 +73,16 @@ def _moves_made(table: Table) -> int:
     return -1 if table.state is None else int(table.state.move_count)
 
 
+_SEAT_INFOS: dict[int, tuple[object, dict[int, SeatInfo]]] = {}
+
+
 def seat_infos(table: Table) -> dict[int, SeatInfo]:
-    """Return how each seat is shown."""
-    return {
+    """Return how each seat is shown (kept while the table's seating is the same object:
+    every change of seats replaces it, and every message of the table needs it)."""
+    cached = _SEAT_INFOS.get(table.id)
+    if cached is not None and cached[0] is table.seats:
+        return cached[1]
+    infos = {
         seat: SeatInfo(
             name=discord.utils.escape_markdown(record.name),
             user_id=record.user_id,
@@ -83,6 +90,8 @@ def seat_infos(table: Table) -> dict[int, SeatInfo]:
         )
         for seat, record in table.seats.items()
     }
+    _SEAT_INFOS[table.id] = (table.seats, infos)
+    return infos
 
 
 def picture_names(table: Table, lang: Lang) -> list[str]:
@@ -729,6 +738,7 @@ class Controller:
         """Drop what is kept for a table that has ended."""
         self.scheduler.cancel(("edit", table.id))
         self._pictured.pop(table.id, None)
+        _SEAT_INFOS.pop(table.id, None)
         for seat in table.seats:
             self._hands.pop((table.id, seat), None)
             self._hand_dirty.discard((table.id, seat))

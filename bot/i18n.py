@@ -66,6 +66,7 @@ def add_catalogue(area: str, path: Path | None) -> None:
     else:
         _MORE[area] = path
     catalogue.cache_clear()
+    _plain.cache_clear()
 
 
 @cache
@@ -100,10 +101,18 @@ def t(lang: Lang, key: str, /, **params: Any) -> str:
     A parameter that is itself a :class:`Text` is written in the same language. An unknown
     key raises ``KeyError`` (the catalogue test finds those before they ship); a text
     missing in German falls back to English."""
+    if not params:
+        return _plain(lang, key)  # labels and headings: most texts, written once each
     texts = catalogue()[key]
     entry = texts.get(lang) or texts["en"]
     values = {k: v(lang) if isinstance(v, Text) else v for k, v in params.items()}
     return _pick(entry, params.get("n")).format(**values)
+
+
+@cache
+def _plain(lang: Lang, key: str) -> str:
+    texts = catalogue()[key]
+    return _pick(texts.get(lang) or texts["en"], None).format()
 
 
 class Text:

@@ -518,7 +518,8 @@ class Tables:
                 for s, r in seats.items()
                 if r.is_computer
             }
-            moves = _run_computers(seats, state, players)
+            _run_computers(seats, state, players)
+            moves = list(state.moves)
             now = self.clock()
             deadline = _deadline_for(seats, state, now, table.options.turn_seconds)
             await self.store.start_game(
@@ -629,9 +630,8 @@ class Tables:
         """Return the engine hand ``seat``'s member acts for with ``action``: the seat's
         own, or one it controls (a dummy) that may take it."""
         state = table.state
-        own = state.player_at(seat) is not None and state.controller(seat) == seat
-        if own and action in state.legal_actions(seat):
-            return seat
+        if seat in state.to_act and state.controller(seat) == seat:
+            return seat  # the common case: one's own decision (the engine checks it)
         hand: int
         for hand in state.to_act:
             if hand != seat and table.decider(hand) == seat and action in state.legal_actions(hand):
@@ -651,19 +651,19 @@ class Tables:
         before = table.state
         assert before is not None
         stage = before.clone()
-        moves: list[tuple[int, str, bool]] = []
-        applied: list[Any] = []
-        for seat, action, by_computer in actions:
+        for seat, action, _ in actions:
             try:
                 stage.apply(seat, action)
             except EngineError as error:
                 raise StaleError.of(table.ui.refusal(error)) from None
-            move = stage.moves[-1]
-            moves.append((seat, str(move), by_computer))
-            applied.append(move)
-        for move in _run_computers(table.seats, stage, table.players):
-            moves.append((move.seat, str(move), True))
-            applied.append(move)
+        _run_computers(table.seats, stage, table.players)
+        applied = list(stage.moves[before.move_count :])
+        by_computer = [computer for _, _, computer in actions]
+        by_computer += [True] * (len(applied) - len(actions))
+        moves = [
+            (move.seat, str(move), computer)
+            for move, computer in zip(applied, by_computer, strict=True)
+        ]
         now = self.clock()
         same_decision = stage.turn == before.turn
         deadline: float | None
@@ -836,9 +836,8 @@ def _refuse_in_rematch(table: Table) -> None:
 
 def _run_computers(
     seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
-) -> list[Any]:
+) -> None:
     """Let computer seats act until a member must decide or the game ends."""
-    moves: list[Any] = []
     while not state.is_over:
         for hand in state.to_act:
             seat = _decider(state, hand)
@@ -847,8 +846,6 @@ def _run_computers(
         else:
             break
         state.apply(hand, players[seat].act(state.view(hand)))
-        moves.append(state.moves[-1])
-    return moves
 
 
 def _prime(table: Table, players: Mapping[int, Player]) -> None:

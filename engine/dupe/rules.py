@@ -496,6 +496,7 @@ class DupeState:
         "_hands",
         "_identities",
         "_last",
+        "_logged",
         "_moves",
         "_phase",
         "_results",
@@ -530,6 +531,7 @@ class DupeState:
     _results: tuple[DealResult, ...]
     _totals: tuple[int, ...]
     _moves: list[tuple[int, Action]]
+    _logged: tuple[Move, ...]
 
     # --- reading -------------------------------------------------------------------
 
@@ -590,7 +592,14 @@ class DupeState:
     @property
     def moves(self) -> tuple[Move, ...]:
         """Return the move log since the start of the game."""
-        return tuple(Move(seat, action) for seat, action in self._moves)
+        logged = self._logged
+        if len(logged) < len(self._moves):
+            # Only the moves made since the log was last read become Move objects: reading
+            # it after every decision (as the bot does) stays cheap late in the game.
+            new = self._moves[len(logged) :]
+            logged += tuple(Move(seat, action) for seat, action in new)
+            self._logged = logged
+        return logged
 
     @property
     def move_count(self) -> int:
@@ -918,6 +927,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state._results = ()
     state._totals = (0, 0, 0, 0)
     state._moves = []
+    state._logged = ()
     return state
 
 
