@@ -13,7 +13,6 @@ from bot.games.dupe import pictures
 from bot.games.dupe.pictures import (
     RULES_EXAMPLE,
     hand_picture,
-    render_off_loop,
     rules_example_caption,
     rules_example_picture,
     scoring_picture,
@@ -22,7 +21,7 @@ from bot.games.dupe.pictures import (
 )
 from bot.games.dupe.words import score_text
 from bot.i18n import t
-from bot.pictures import COLUMN, SeatLabel, displayable, text_width, wrap_text
+from bot.pictures import COLUMN, SeatLabel, displayable, render_off_loop, text_width, wrap_text
 from bot.pictures import cards as kit_cards
 from bot.pictures import layouts as kit_layouts
 from engine.cards import DECK, Card, Rank, Suit, by_suit, parse_cards

@@ -173,9 +173,7 @@ def test_results_are_well_formed(game: Game) -> None:
         assert len(result.scores) == state.players
         assert result.winners and set(result.winners) <= set(range(state.players))
         best = max(result.scores)
-        assert {p for p in range(state.players) if result.scores[p] == best} >= set(
-            result.winners
-        )
+        assert {p for p in range(state.players) if result.scores[p] == best} >= set(result.winners)
         assert sum(result.share(p) for p in range(state.players)) == pytest.approx(1.0)
         fresh = game.new_game(seed).result()
         assert fresh.winners == (), "nobody has won before the end"

@@ -1,13 +1,10 @@
 """Dupe's pictures, as PNG bytes: a revealed trick, a deal's scoring, a member's own hand,
 and the rules' worked scoring example; drawn with the kit (:mod:`bot.pictures`).
 
-Pure: no I/O. Their words come from the message catalogue (``bot/locales/pictures.toml``,
+Pure: no I/O. Their words come from the message catalogue (``bot/locales/dupe.toml``,
 seat names from ``common.toml``) in the language asked for, ``lang="en"`` or ``"de"``.
 A seat is labelled with its suit and name (``♣ South``) and, below, the member (or
 computer player) in it; the text message beside a picture says everything it shows.
-
-:func:`render_off_loop` and :func:`picture_filename` are the kit's, here for callers that
-hold this module only.
 """
 
 from __future__ import annotations
@@ -38,10 +35,8 @@ from bot.pictures import (
     make_palette,
     new_canvas,
     outline_card,
-    picture_filename,
     place_card,
     png,
-    render_off_loop,
     row_positions,
     seat_label,
     shared_palette,
@@ -57,8 +52,6 @@ from engine.dupe import SEAT_NAMES, SEAT_SUITS, DealResult, score_hand
 __all__ = [
     "RULES_EXAMPLE",
     "hand_picture",
-    "picture_filename",
-    "render_off_loop",
     "rules_example_caption",
     "rules_example_picture",
     "scoring_picture",
