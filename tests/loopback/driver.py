@@ -462,8 +462,10 @@ class BotProcess:
         dev_guild_id: int | None = None,
         log_level: str = "INFO",
         env: Mapping[str, str] | None = None,
+        module: str = "bot",
     ) -> None:
         BotProcess._count += 1
+        self.module = module  # what ``python -m`` runs: the bot, or a launcher of the tests
         self.name = f"bot-{BotProcess._count}"
         self.discord = discord
         self.workdir = workdir or Path(tempfile.mkdtemp(prefix="dupe-loopback-"))
@@ -515,7 +517,7 @@ class BotProcess:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "bot",
+                self.module,
                 cwd=self.workdir,
                 env=self.env,
                 stdin=asyncio.subprocess.DEVNULL,

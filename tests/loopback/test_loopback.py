@@ -480,3 +480,48 @@ async def _put_command(server: FakeDiscord) -> None:
             "PUT", f"/applications/{server.application_id}/commands", [command]
         )
         assert status == 200 and stored[0]["id"]
+
+
+async def test_a_second_game_plays_against_its_own_process_and_survives_a_kill(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """High card (the tests' second game) in a real bot process: its own command group, the
+    shared lobby, a computer seat, hands, a SIGKILL and a restart with the buttons sent
+    before it, to the final standings — every body one Discord accepts."""
+    guild = discord.create_guild("High Card Club")
+    alice = guild.add_member("alice")
+    launcher = "tests.support.highcard.run_bot"
+    first = discord.bot_process(tmp_path, module=launcher)
+    async with first:
+        lobby = await alice.slash(guild.channel, "highcard start", computers="high")
+        assert lobby.message is not None and not lobby.ephemeral
+        assert lobby.message.title == "High card — a table is open"
+        started = await alice.click(lobby, label="Start")
+        assert started.callback_type == UPDATE_MESSAGE
+        table = guild.channel.message(lobby.message.id)
+        assert table.title.startswith("High card — trick 1 of 3"), table.title
+        hand = await alice.click(table, label="My hand")
+        assert hand.ephemeral and hand.message is not None
+        cards = hand.message.custom_ids(kind=PLAY)
+        assert len(cards) == 3
+        await alice.click(hand, custom_id=cards[0])
+        await discord.settle()
+        first.kill()
+        assert await first.wait() == -9
+    second = discord.bot_process(tmp_path, module=launcher)
+    async with second:
+        assert "loaded 1 live table(s)" in second.log()
+        old = guild.channel.message(table.id)
+        again = await alice.click(old, label="My hand")  # a button sent before the kill
+        assert again.message is not None and len(again.message.custom_ids(kind=PLAY)) == 2
+        for _ in range(2):
+            latest = alice.latest_private()
+            assert latest is not None
+            reply = await alice.click(latest, custom_id=latest.custom_ids(kind=PLAY)[0])
+            assert reply.callback_type == UPDATE_MESSAGE
+        await discord.wait_until(
+            lambda: any(m.title == "High card — final standings" for m in guild.channel.messages()),
+            what="the final standings of high card",
+        )
+        await discord.settle()
+    assert_clean(discord, first, second)
