@@ -14,9 +14,9 @@ from PIL import Image
 
 __all__ = ["PictureKind", "make_palette", "picture_filename", "png", "render_off_loop"]
 
-# zlib level 3: a trick in about 1 ms and 17 KB, a scoring in 5 ms and 79 KB; level 6
-# takes twice the time or more for 10–17 % fewer bytes, and the bot renders a picture every
-# trick.
+# zlib level 3: compressing takes a small share of a picture's time (bench/pictures.py gives
+# times and sizes); level 6 takes twice as long or more for 10–17 % fewer bytes, and the bot
+# renders a picture every trick.
 _COMPRESS_LEVEL = 3
 
 PictureKind = Literal["trick", "scoring", "hand", "rules"]

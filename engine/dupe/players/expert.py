@@ -6,7 +6,7 @@ random players), measured with::
     python -m engine.simulate dupe --games 4000 --seed 1 --players expert,greedy,greedy,greedy
 
 - seed 1: win share 0.956 [0.949, 0.962], mean score 185.7 against 101.9 for each greedy;
-  decision time p50 0.12 ms, p99 0.89 ms; the run took 71 s.
+  decision time p50 0.12 ms, p99 0.83–0.89 ms; the run took 68–71 s.
 - seed 2: win share 0.952 [0.945, 0.958], mean score 184.6 against 101.7; p50 0.12 ms,
   p99 0.87 ms; 71 s.
 - ``--memory open``, seed 3, 1000 games: 0.957 (it never needs to look at its own pile).
