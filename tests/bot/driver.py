@@ -29,7 +29,8 @@ from simcord.enums import ComponentType, InteractionType
 from bot import ids
 from bot.app import Bot
 from engine.dupe import DupeOptions, DupeState, Move, replay
-from tests.bot.helpers import buttons, enabled, id_kind, make_bot
+from tests.bot.helpers import buttons, enabled, make_bot
+from tests.support.buttons import id_kind
 
 Hand = simcord.ResponseMessage
 Clickable = discord.Message | simcord.ResponseMessage

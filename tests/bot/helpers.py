@@ -8,9 +8,10 @@ from typing import Any
 import discord
 import simcord
 
-from bot import create_bot, ids
+from bot import create_bot
 from bot.app import Bot
 from bot.config import Settings
+from tests.support.buttons import id_kind
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 
@@ -23,24 +24,6 @@ def make_bot(db: Path, **overrides: Any) -> Bot:
     # simcord's ids carry its virtual clock, not the wall clock the bot compares them with
     overrides.setdefault("late_interaction_seconds", 0)
     return create_bot(Settings(token=TOKEN, database=db, **overrides))
-
-
-def id_kind(custom_id: str | None) -> str:
-    """Return what a Dupe button is: ``play``, ``give`` (a distribution step; ``restart``
-    for "Start over"), ``giveok``, a table button's ``what`` (``join`` … ``hand``, ``pic``),
-    ``leaderboard``, ``replay``, or ``""``."""
-    parsed = ids.parse(custom_id or "")
-    if isinstance(parsed, ids.Control):
-        if parsed.payload == "g":
-            return "restart"
-        return {"p": "play", "g": "give", "k": "giveok"}.get(parsed.payload[:1], "control")
-    if isinstance(parsed, ids.TableButton):
-        return parsed.what
-    if isinstance(parsed, ids.LeaderboardPage):
-        return "leaderboard"
-    if isinstance(parsed, ids.ReplayPage):
-        return "replay"
-    return ""
 
 
 def of_kind(message: discord.Message | simcord.ResponseMessage, kind: str) -> list[discord.Button]:

@@ -24,7 +24,8 @@ from bot.app import Bot
 from bot.ids import table_button
 from bot.tables import Table
 from engine.dupe import DupeState
-from tests.bot.helpers import act_once, buttons, enabled, id_kind
+from tests.bot.helpers import act_once, buttons, enabled
+from tests.support.buttons import id_kind
 
 LOGGERS = ("bot", "engine", "discord")
 

@@ -40,6 +40,7 @@ from tests.loopback.fake_discord import (
     Member,
     Message,
 )
+from tests.support.buttons import id_kind
 
 __all__ = [
     "BotProcess",
@@ -56,25 +57,6 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 # --- what members see -----------------------------------------------------------------
-
-
-def id_kind(custom_id: str | None) -> str:
-    """Return what a Dupe button is, by its custom id (``bot.ids``): ``play``, ``give`` (a
-    step of a distribution; ``restart`` for "Start over"), ``giveok``, another ``control``,
-    a table button's ``what`` (``join`` … ``hand``, ``refresh``, ``pic``, ``rematch``),
-    ``leaderboard``, ``replay``, or ``""`` (none of ours)."""
-    parsed = ids.parse(custom_id or "")
-    if isinstance(parsed, ids.Control):
-        if parsed.payload == "g":
-            return "restart"
-        return {"p": "play", "g": "give", "k": "giveok"}.get(parsed.payload[:1], "control")
-    if isinstance(parsed, ids.TableButton):
-        return parsed.what
-    if isinstance(parsed, ids.LeaderboardPage):
-        return "leaderboard"
-    if isinstance(parsed, ids.ReplayPage):
-        return "replay"
-    return ""
 
 
 @dataclass(frozen=True, slots=True)
