@@ -22,14 +22,16 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from bot.game import GameUI
 from bot.i18n import Text
 from bot.scheduler import Scheduler
 from bot.store import GameRecord, LiveTableExistsError, SeatRecord, SeatResult, Store
 from engine.errors import EngineError, OptionsError
 from engine.game import Player, options_from_json
+
+if TYPE_CHECKING:
+    from bot.game import GameUI
 
 __all__ = [
     "Outcome",
@@ -43,7 +45,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-GameLookup = Callable[[str], GameUI]
+GameLookup = Callable[[str], "GameUI"]
 
 
 class UserError(Exception):
