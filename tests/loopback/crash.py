@@ -76,10 +76,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot import games as bot_games
 from bot import ids
 from bot.store import Store
+from bot.tables import TableOptions, engine_options, game_fields
 from engine.cards import Card, by_suit, parse_card
-from engine.dupe import SEAT_LETTERS, DupeOptions, Move, Phase, new_game
+from engine.dupe import SEAT_LETTERS, Move, Phase
 from tests.loopback.driver import (
     BotProcess,
     ChannelHandle,
@@ -96,6 +98,9 @@ __all__ = [
     "CrashReport",
     "DbCheck",
     "KillRecord",
+    "Told",
+    "TurnExpect",
+    "decision_key",
     "run_crash",
     "verify_database",
 ]
@@ -1309,18 +1314,41 @@ def _table_states(path: Path) -> list[str]:
                     "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
                 )
             ]
-            state = _replay(seed, options, moves)
-            states.append(_state_word(state))
+            states.append(_state_word(_replay(seed, options, moves)))
     return states
 
 
-def _replay(seed: int, options: str, moves: list[str]) -> Any:
-    memory = json.loads(options).get("memory", "strict")
-    state = new_game(seed, DupeOptions(memory="open" if memory == "open" else "strict"))
-    for text in moves:
-        move = Move.parse(text)
-        state.apply(move.seat, move.action)
-    return state
+def _game_of(name: str, options: str, players: int) -> tuple[Any, Any]:
+    """Return a stored table's engine game and its options (any registered game)."""
+    ui = bot_games.get(name)
+    table_options = TableOptions.from_json(json.loads(options), game_fields(ui))
+    return ui.game, engine_options(ui, table_options, players)
+
+
+def _replay(seed: int, options: str, moves: list[str], game: str = "dupe") -> Any:
+    rules, engine_opts = _game_of(game, options, 4 if game == "dupe" else 2)
+    return rules.replay(seed, engine_opts, moves)
+
+
+def decision_key(state: Any, seat: int) -> tuple[Any, ...]:
+    """Return the decision a move of ``seat`` belongs to: Dupe's (deal, trick, phase,
+    seat), as :class:`Expect` names it; any other game's (its decision point, seat)."""
+    if hasattr(state, "trick") and hasattr(state, "phase"):
+        return (state.deal, state.trick, state.phase.value, seat)
+    return (state.turn, seat)
+
+
+@dataclass(slots=True)
+class TurnExpect:
+    """The move a click of another game makes, and its decision (the decision point)."""
+
+    seat: int
+    move: str
+    turn: int
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.turn, self.seat)
 
 
 def _state_word(state: Any) -> str:
@@ -1359,16 +1387,18 @@ async def verify_database(
     totals: dict[int, tuple[int, ...]] = {}
     winners: dict[int, tuple[int, ...]] = {}
     seating: dict[int, dict[int, int]] = {}  # game → seat → member
+    names: dict[int, str] = {}  # game → its registry name
     with contextlib.closing(_connect(path)) as db:
         check.integrity = ", ".join(r[0] for r in db.execute("PRAGMA integrity_check"))
         for game_id, _guild, members in games:
             row = db.execute(
-                "SELECT seed, options, status FROM games WHERE id = ?", (game_id,)
+                "SELECT seed, options, status, game FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
                 problems.append(f"game {game_id}: not in the database")
                 continue
-            seed, options, status = row
+            seed, options, status, name = row
+            names[game_id] = name
             rows = db.execute(
                 "SELECT ply, seat, move, by_computer FROM moves WHERE game_id = ? ORDER BY ply",
                 (game_id,),
@@ -1377,14 +1407,14 @@ async def verify_database(
             plies = [r[0] for r in rows]
             if plies != list(range(len(rows))):
                 problems.append(f"game {game_id}: plies are not 0..{len(rows) - 1}")
-            memory = json.loads(options).get("memory", "strict")
-            state = new_game(seed, DupeOptions(memory="open" if memory == "open" else "strict"))
-            by_decision: dict[tuple[int, int, str, int], list[str]] = {}
+            rules, engine_opts = _game_of(name, options, len(members))
+            state = rules.new_game(seed, engine_opts)
+            by_decision: dict[tuple[Any, ...], list[str]] = {}
             for ply, seat, text, by_computer in rows:
-                move = Move.parse(text)
+                move = rules.parse_move(text)
                 if move.seat != seat:
                     problems.append(f"game {game_id} ply {ply}: seat {seat} but move {text}")
-                key = (state.deal, state.trick, state.phase.value, move.seat)
+                key = decision_key(state, move.seat)
                 by_decision.setdefault(key, []).append(text)
                 if by_computer:
                     problems.append(f"game {game_id} ply {ply}: {text} made by a computer")
@@ -1410,18 +1440,20 @@ async def verify_database(
                 )
                 continue
             check.games_finished += 1
-            totals[game_id] = tuple(state.totals)
-            winners[game_id] = tuple(state.winners)
+            result = state.result()
+            totals[game_id] = tuple(result.scores)
+            winners[game_id] = tuple(result.winners)
             results = db.execute(
                 "SELECT seat, user_id, score, win FROM results WHERE game_id = ? ORDER BY seat",
                 (game_id,),
             ).fetchall()
             scores = tuple(r[2] for r in results)
-            if scores != tuple(state.totals) or [r[0] for r in results] != [0, 1, 2, 3]:
+            seats = list(range(len(members)))
+            if scores != tuple(result.scores) or [r[0] for r in results] != seats:
                 check.replay_mismatches += 1
                 problems.append(
                     f"game {game_id}: stored scores {scores} but the replay gives "
-                    f"{tuple(state.totals)}"
+                    f"{tuple(result.scores)}"
                 )
             seated = dict(
                 db.execute("SELECT seat, user_id FROM seats WHERE game_id = ?", (game_id,))
@@ -1430,8 +1462,7 @@ async def verify_database(
                 problems.append(f"game {game_id}: seats {seated}, members {members}")
             seating[game_id] = seated
             for seat, user_id, _score, win in results:
-                share = (1 / len(state.winners)) if seat in state.winners else 0.0
-                if user_id != seated.get(seat) or abs(win - share) > 1e-9:
+                if user_id != seated.get(seat) or abs(win - result.share(seat)) > 1e-9:
                     check.replay_mismatches += 1
                     problems.append(f"game {game_id} seat {seat}: result {user_id}, win {win}")
     for entry in told:
@@ -1453,24 +1484,29 @@ async def verify_database(
             check.lost_retried += 1
         else:
             check.lost_committed += 1
-    check.leaderboard_ok = await _check_leaderboard(path, games, seating, totals, winners, problems)
+    check.leaderboard_ok = await _check_leaderboard(
+        path, games, names, seating, totals, winners, problems
+    )
     return check
 
 
 async def _check_leaderboard(
     path: Path,
     games: list[tuple[int, int, list[int]]],
+    names: dict[int, str],
     seating: dict[int, dict[int, int]],
     totals: dict[int, tuple[int, ...]],
     winners: dict[int, tuple[int, ...]],
     problems: list[str],
 ) -> bool:
-    expected: dict[int, dict[int, list[float]]] = {}  # guild → user → [games, wins, points]
+    # (guild, game) → user → [games, wins, points]
+    expected: dict[tuple[int, str], dict[int, list[float]]] = {}
     for game_id, guild_id, _members in games:
         if game_id not in totals or game_id not in seating:
             continue
         for seat, user_id in seating[game_id].items():
-            row = expected.setdefault(guild_id, {}).setdefault(user_id, [0, 0.0, 0])
+            board = expected.setdefault((guild_id, names[game_id]), {})
+            row = board.setdefault(user_id, [0, 0.0, 0])
             row[0] += 1
             won = winners[game_id]
             row[1] += (1 / len(won)) if seat in won else 0.0
@@ -1478,8 +1514,8 @@ async def _check_leaderboard(
     store = await Store.open(path)
     ok = True
     try:
-        for guild_id, users in expected.items():
-            rows, count = await store.leaderboard(guild_id, "dupe", limit=10_000)
+        for (guild_id, name), users in expected.items():
+            rows, count = await store.leaderboard(guild_id, name, limit=10_000)
             got = {r.user_id: [r.games, r.wins, r.points] for r in rows}
             if count != len(users) or set(got) != set(users):
                 problems.append(f"leaderboard of {guild_id}: {count} rows for {len(users)} members")
@@ -1497,11 +1533,11 @@ async def _check_leaderboard(
         has_ratings = db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ratings'"
         ).fetchone()
-        for guild_id, users in expected.items() if has_ratings else ():
+        for (guild_id, name), users in expected.items() if has_ratings else ():
             rated = dict(
                 db.execute(
-                    "SELECT player, games FROM ratings WHERE guild_id = ? AND game = 'dupe'",
-                    (guild_id,),
+                    "SELECT player, games FROM ratings WHERE guild_id = ? AND game = ?",
+                    (guild_id, name),
                 )
             )
             for user_id, (n, _wins, _points) in users.items():

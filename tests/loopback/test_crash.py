@@ -10,13 +10,26 @@ a killed process, no error in any process's log.
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.loopback.crash import MODES, CrashConfig, CrashReport, run_crash
+from bot import games, ids
+from tests.loopback.crash import (
+    MODES,
+    CrashConfig,
+    CrashReport,
+    Told,
+    TurnExpect,
+    run_crash,
+    verify_database,
+)
 from tests.loopback.driver import LoopbackDiscord
+from tests.loopback.fake_discord import UPDATE_MESSAGE
+from tests.support.highcard.ui import UI as HIGHCARD_UI
 
 
 @pytest.fixture
@@ -99,3 +112,70 @@ async def test_a_click_while_the_bot_is_down_is_lost_and_every_later_click_is_an
     # The member pressed the same old button again after the restart, and it worked.
     again = [i for i in later if i.data == server.interactions[down].data]
     assert again and again[0].responded, report.tally()
+
+
+async def test_kills_during_a_second_game_lose_and_duplicate_no_move(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """High card (the tests' second game) in its own process, killed with SIGKILL at random
+    moments between the members' clicks and right after a table starts; after each restart
+    the members carry on from the messages they have. The database check is the harness's
+    own, for any game: every move a member was told of logged once for its decision, none
+    duplicated, none unpressed, every game finished with the replay's scores, the file
+    intact, the leaderboard and ratings counting each game once."""
+    rng = random.Random(7)
+    guild = discord.create_guild("High Card Club")
+    alice, bob = guild.add_member("alice"), guild.add_member("bob")
+    launcher = "tests.support.highcard.run_bot"
+    told: list[Told] = []
+    attempted: dict[tuple[Any, ...], set[str]] = {}
+    finished: list[tuple[int, int, list[int]]] = []
+    kills = 0
+    process = discord.bot_process(tmp_path, module=launcher)
+    await process.__aenter__()
+
+    async def kill_and_restart() -> None:
+        nonlocal process, kills
+        process.kill()
+        assert await process.wait() == -9
+        kills += 1
+        process = discord.bot_process(tmp_path, module=launcher)
+        await process.__aenter__()
+
+    try:
+        for _ in range(3):
+            lobby = await alice.slash(guild.channel, "highcard start", computers="none")
+            assert lobby.message is not None
+            await bob.click(lobby, label="Join")
+            started = await alice.click(lobby, label="Start")
+            assert started.callback_type == UPDATE_MESSAGE
+            game_id = int(lobby.message.custom_ids(kind="join")[0].split(":")[1])
+            if rng.random() < 0.5:
+                await kill_and_restart()  # right after the start was committed
+            for _trick in range(3):
+                for seat, member in enumerate((alice, bob)):
+                    hand = await member.click(
+                        guild.channel.message(lobby.message.id), label="My hand"
+                    )
+                    assert hand.message is not None
+                    card = hand.message.custom_ids(kind="play")[0]
+                    control = ids.parse(card)
+                    assert isinstance(control, ids.Control) and control.seat == seat
+                    expect = TurnExpect(seat, f"{seat}:{control.payload[1:]}", control.turn)
+                    attempted.setdefault((game_id, *expect.key), set()).add(expect.move)
+                    reply = await member.click(hand.message, custom_id=card)
+                    assert reply.callback_type == UPDATE_MESSAGE and reply.message is not None
+                    told.append(Told(game_id, expect, reply.interaction.id))  # type: ignore[arg-type]
+                    if rng.random() < 0.3:
+                        await kill_and_restart()  # the move answered, its effects on their way
+            finished.append((game_id, guild.id, [alice.id, bob.id]))
+        await discord.settle()
+    finally:
+        await process.__aexit__(None, None, None)
+    assert kills >= 3, "the seed kills the bot several times"
+    with games.registered(HIGHCARD_UI):  # this process reads the file with the game's rules
+        db = await verify_database(process.database, finished, told, attempted)  # type: ignore[arg-type]
+    assert db.problems == [], db.problems
+    assert db.games_finished == 3 and db.told_found_once == len(told) == 18
+    assert db.duplicates == 0 and db.unpressed == 0 and db.replay_mismatches == 0
+    assert db.integrity == "ok" and db.leaderboard_ok
