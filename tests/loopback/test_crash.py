@@ -10,6 +10,8 @@ a killed process, no error in any process's log.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -118,7 +120,8 @@ async def test_kills_during_a_second_game_lose_and_duplicate_no_move(
     discord: LoopbackDiscord, tmp_path: Path
 ) -> None:
     """High card (the tests' second game) in its own process, killed with SIGKILL at random
-    moments between the members' clicks and right after a table starts; after each restart
+    moments — with a click on its way, between the members' clicks, right after a table
+    starts; after each restart
     the members carry on from the messages they have. The database check is the harness's
     own, for any game: every move a member was told of logged once for its decision, none
     duplicated, none unpressed, every game finished with the replay's scores, the file
@@ -130,7 +133,7 @@ async def test_kills_during_a_second_game_lose_and_duplicate_no_move(
     told: list[Told] = []
     attempted: dict[tuple[Any, ...], set[str]] = {}
     finished: list[tuple[int, int, list[int]]] = []
-    kills = 0
+    kills = lost = 0
     process = discord.bot_process(tmp_path, module=launcher)
     await process.__aenter__()
 
@@ -163,6 +166,20 @@ async def test_kills_during_a_second_game_lose_and_duplicate_no_move(
                     assert isinstance(control, ids.Control) and control.seat == seat
                     expect = TurnExpect(seat, f"{seat}:{control.payload[1:]}", control.turn)
                     attempted.setdefault((game_id, *expect.key), set()).add(expect.move)
+                    if rng.random() < 0.2:
+                        # Killed with the click on its way: it may be lost or committed
+                        # unanswered; the member presses the same old button again.
+                        pressing = asyncio.ensure_future(
+                            member.click(hand.message, custom_id=card, timeout=2.0)
+                        )
+                        await asyncio.sleep(0)  # a yield, no wall time: the click is sent
+                        await kill_and_restart()
+                        with contextlib.suppress(TimeoutError):
+                            await pressing
+                        lost += 1
+                        again = await member.click(hand.message, custom_id=card)
+                        assert again.callback_type == UPDATE_MESSAGE, "answered on her hand"
+                        continue
                     reply = await member.click(hand.message, custom_id=card)
                     assert reply.callback_type == UPDATE_MESSAGE and reply.message is not None
                     told.append(Told(game_id, expect, reply.interaction.id))  # type: ignore[arg-type]
@@ -176,6 +193,8 @@ async def test_kills_during_a_second_game_lose_and_duplicate_no_move(
     with games.registered(HIGHCARD_UI):  # this process reads the file with the game's rules
         db = await verify_database(process.database, finished, told, attempted)  # type: ignore[arg-type]
     assert db.problems == [], db.problems
-    assert db.games_finished == 3 and db.told_found_once == len(told) == 18
+    assert lost >= 1, "the seed kills the bot with a click on its way"
+    assert db.games_finished == 3 and db.told_found_once == len(told) == 18 - lost
+    assert db.member_moves_logged == 18, "each decision once, lost clicks' included"
     assert db.duplicates == 0 and db.unpressed == 0 and db.replay_mismatches == 0
     assert db.integrity == "ok" and db.leaderboard_ok
