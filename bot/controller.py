@@ -27,7 +27,7 @@ import discord
 
 from bot import ids, pictures, render
 from bot.errors import answer_error, reply_private
-from bot.game import GameUI, Rendered, SeatInfo, Step, TableInfo
+from bot.game import GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, lang_of, t
 from bot.store import Store
 from bot.tables import (
@@ -143,7 +143,7 @@ def render_table(table: Table, lang: Lang = "en") -> Rendered:
     return table.ui.table_message(table_info(table), table.state.public_view(), lang)
 
 
-def _table_picture(table: Table, lang: Lang) -> tuple[object, object] | None:
+def _table_picture(table: Table, lang: Lang) -> tuple[object, Picture] | None:
     """Return the picture the table message carries now: its key and its thunk."""
     state = table.state
     if not table.options.pictures or state is None or table.status != "playing":
@@ -764,7 +764,7 @@ class Controller:
                 # The shown picture changed: attach it (or take the old one away).
                 files = []
                 if picture is not None:
-                    data = await pictures.render_off_loop(picture[1])  # type: ignore[arg-type]
+                    data = await pictures.render_off_loop(picture[1])
                     name = pictures.picture_filename("trick")
                     files.append(discord.File(io.BytesIO(data), filename=name))
                 extra["attachments"] = files
