@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -68,6 +69,23 @@ def _game(row: Sequence[Any]) -> GameRecord:
     )
 
 
+def _owner_only(path: Path) -> None:
+    """Create the database file readable and writable by its owner only (0600), or narrow
+    an existing one to that: a game's seed and move log reveal every hand. SQLite gives the
+    -wal and -shm files the database file's permissions."""
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:
+        return  # a read-only file or folder: opening it says so in its own words
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    except OSError:
+        pass  # not ours to change: the operator chose its permissions
+    finally:
+        os.close(fd)
+
+
 class Store:
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 
@@ -90,6 +108,7 @@ class Store:
             raise StoreError(f"The database path {path} is a directory, not a file.")
         if not path.parent.exists():
             raise StoreError(f"The database folder {path.parent} does not exist.")
+        _owner_only(path)
         try:
             db = await aiosqlite.connect(path, isolation_level=None)
         except sqlite3.Error as error:

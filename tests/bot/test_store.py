@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -428,3 +430,27 @@ async def test_each_game_keeps_its_own_leaderboard_ratings_history_and_defaults(
     assert await store.defaults(GUILD, "dupe") == {"memory": "open"}
     assert await store.defaults(GUILD, "whist") == {"trumps": "none"}
     assert await store.defaults(GUILD, "doppelkopf") == {}
+
+
+async def test_the_database_and_its_journal_are_readable_by_their_owner_only(
+    tmp_path: Path,
+) -> None:
+    """A seed and a move log reveal every hand: the file is created 0600 (whatever the
+    umask), its -wal and -shm files follow it, and an existing file is narrowed to 0600."""
+    path = tmp_path / "private.sqlite3"
+    old = os.umask(0o022)
+    try:
+        store = await Store.open(path)
+        try:
+            await store.set_defaults(1, {"pictures": False}, 2, 0.0, "dupe")
+            for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                assert name.exists() and stat.S_IMODE(name.stat().st_mode) == 0o600, name
+        finally:
+            await store.close()
+        loose = tmp_path / "loose.sqlite3"
+        loose.touch(mode=0o644)
+        os.chmod(loose, 0o644)
+        await (await Store.open(loose)).close()
+        assert stat.S_IMODE(loose.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
