@@ -755,9 +755,14 @@ class Tables:
         async with table.lock:
             if table.deadline != deadline or table.warned or table.status != "playing":
                 return None
-            await self.store.set_warned(table.id)
+            # The deadline's job comes first: a failed write of the warned flag (a full disk,
+            # a locked moment) must not leave the table without its timer.
             table.warned = True
             self._schedule(table)
+            try:
+                await self.store.set_warned(table.id)
+            except Exception as error:  # the warning is shown all the same
+                log.warning("game %s: the warning could not be recorded: %s", table.id, error)
             return Outcome(table, warned=True)
 
     async def _expire(self, table: Table, deadline: float) -> Outcome | None:

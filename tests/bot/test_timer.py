@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 
 import simcord
 
@@ -186,3 +187,30 @@ async def test_table_edits_combine_the_changes_of_the_edit_interval(world: World
     assert ("Trick 1:" in shown) or ("takes the trick" in shown), shown
     await world.env.advance_time(60)
     assert table_edits() == edits + 1, "nothing changed since"
+
+
+async def test_a_failed_write_of_the_warning_does_not_stop_the_timer(world: World) -> None:
+    """A full disk or a locked moment when the warning is recorded: the member is warned
+    all the same, and a computer still decides at the deadline (the timer survives)."""
+    alice, game = await alone_with_computers(world)
+    await game.open_hand(alice)
+    store = world.bot.store
+    failures: list[int] = []
+    write = store.set_warned
+
+    async def failing(game_id: int) -> None:
+        if not failures:
+            failures.append(game_id)
+            raise sqlite3.OperationalError("database or disk is full")
+        await write(game_id)
+
+    store.set_warned = failing  # type: ignore[method-assign]
+    ply = len(game.moves())
+    await world.env.advance_time(WARN_AT + 1)
+    assert failures == [game.id], "the warning's write failed"
+    assert "⏰" in description(game.message), "the member was warned all the same"
+    await world.env.advance_time(TURN - WARN_AT)
+    rows = game.moves()
+    assert len(rows) > ply and rows[ply].seat == 0 and rows[ply].by_computer, (
+        "the timer survived the failed write: a computer decided at the deadline"
+    )
