@@ -28,7 +28,7 @@ import discord
 from bot import ids, pictures, render
 from bot.errors import answer_error, reply_private
 from bot.game import GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
-from bot.i18n import Lang, Text, lang_of, t
+from bot.i18n import Lang, Text, TextList, lang_of, t
 from bot.store import Store
 from bot.tables import (
     Outcome,
@@ -66,6 +66,32 @@ def _settled(error: discord.HTTPException) -> bool:
 class _HandHandle:
     interaction: discord.Interaction
     created: float
+
+
+# What the bot needs in a channel to run a table there: see it, post and edit the table
+# (embeds), read back its own messages, and attach pictures when the table shows them.
+_THREADS = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
+
+
+def missing_permissions(interaction: discord.Interaction, *, pictures: bool) -> list[str]:
+    """Return the permissions the bot lacks in the interaction's channel to host a table
+    (Discord sends the bot's own with every interaction), by their ``discord.Permissions``
+    names."""
+    have = interaction.app_permissions
+    in_thread = getattr(interaction.channel, "type", None) in _THREADS
+    needed = [
+        "view_channel",
+        "send_messages_in_threads" if in_thread else "send_messages",
+        "embed_links",
+        "read_message_history",
+    ]
+    if pictures:
+        needed.append("attach_files")
+    return [name for name in needed if not getattr(have, name)]
 
 
 def _moves_made(table: Table) -> int:
@@ -300,6 +326,10 @@ class Controller:
         """``/<game> start``: open a table with a public lobby message."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("errors.no_dms")
+        missing = missing_permissions(interaction, pictures=options.pictures)
+        if missing:
+            names = TextList([Text(f"errors.permission_{name}") for name in missing])
+            raise UserError("errors.bot_lacks_permissions", names=names)
         existing = self.tables.table_in(interaction.channel_id)
         if existing is not None:
             raise UserError("table.channel_has_table", url=self.jump_url(existing))

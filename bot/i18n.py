@@ -32,6 +32,7 @@ __all__ = [
     "LANGS",
     "Lang",
     "Text",
+    "TextList",
     "add_catalogue",
     "catalogue",
     "decimal",
@@ -141,6 +142,22 @@ class Text:
 
     def __hash__(self) -> int:
         return hash(self.key)
+
+
+class TextList(Text):
+    """Several texts written as one, joined by commas, in the reader's language."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[Text]) -> None:
+        super().__init__("common.list")
+        self.items = items
+
+    def __call__(self, lang: Lang) -> str:
+        return ", ".join(item(lang) for item in self.items)
+
+    def __repr__(self) -> str:
+        return f"TextList({self.items!r})"
 
 
 def seat_name(lang: Lang, seat: int) -> str:

@@ -147,3 +147,31 @@ async def test_lobby_rules_are_enforced_with_private_answers(world: World) -> No
     late = await bob.click(again.hands[bob.id].message, custom_id=card)
     assert private_text(late) == "That game is over or was cancelled; its buttons no longer work."
     assert len(again.moves()) == before
+
+
+async def test_a_table_is_not_opened_where_the_bot_cannot_post(world: World) -> None:
+    """``/<game> start`` checks the bot's own permissions in the channel (every interaction
+    carries them) and refuses privately, naming what is missing; nothing is opened."""
+    alice = world.member("alice")
+    me = world.bot.user
+    assert me is not None
+    locked = world.guild.create_text_channel(
+        "locked",
+        overwrites={me: discord.PermissionOverwrite(embed_links=False, attach_files=False)},
+    )
+    refused = await alice.slash(locked, "dupe start", pictures="on")
+    assert refused.response is not None and refused.response.ephemeral
+    text = refused.response.content
+    assert text.startswith("I cannot host a table in this channel"), text
+    assert "Embed Links, Attach Files" in text and "Send Messages" not in text
+    assert world.bot.controller.tables.table_in(locked.id) is None
+    assert world.query("SELECT COUNT(*) FROM games") == [(0,)]
+
+    # Without pictures the table needs no Attach Files, but still Embed Links.
+    again = await alice.slash(locked, "dupe start", pictures="off")
+    assert again.response is not None and "Embed Links" in again.response.content
+    assert "Attach Files" not in again.response.content
+
+    # Where the bot has what it needs, the table opens as usual.
+    opened = await alice.slash(world.channel, "dupe start")
+    assert opened.response is not None and not opened.response.ephemeral
