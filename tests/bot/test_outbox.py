@@ -87,3 +87,24 @@ async def test_posts_lost_with_the_process_are_sent_after_the_restart(world: Wor
     assert titles.index("Dupe — deal 4 scored") < titles.index("Dupe — final standings")
     assert game.message.embeds[0].title == "Dupe — game over"
     assert scored.id == world.titled("Dupe — deal 1 scored")[0].id
+
+
+async def test_a_table_edit_refused_by_a_failing_discord_is_made_again(world: World) -> None:
+    """discord.py retries 500, 502, 504 and 524 itself, not 503: a table edit refused so is
+    made again a little later (and later again, waiting longer, while Discord keeps
+    failing), so the table never stays behind its game."""
+    (alice,) = world.members("alice")
+    game, _ = await Game.open(world, alice, computers="random")
+    await game.press(alice, "Start")
+    await game.open_hand(alice)
+    path = f"/channels/{world.channel.id}/messages/{game.message_id}"
+    world.env.inject_error("PATCH", path, status=503, message="Service Unavailable", times=2)
+    before = description(game.message)
+    await game.decide(alice, random.Random(1), strict=True)  # the trick is complete
+    await world.env.advance_time(2)
+    assert description(game.message) == before, "both first edits were refused (503)"
+    await world.env.advance_time(5)  # the first retry, 5 s later: refused again
+    assert description(game.message) == before
+    await world.env.advance_time(10)  # then 10 s later: made
+    assert description(game.message) != before
+    assert "Trick 1:" in description(game.message), description(game.message)
