@@ -50,11 +50,10 @@ TOKEN_LIFETIME = 14 * 60
 # members' first clicks, which a restart has kept waiting, come first), this far apart
 # (Discord allows a bot about 50 requests a second in all).
 _STALE_EDIT_AFTER = 5.0
-_POST_RETRY_SECONDS = 30.0
 _OWED_AT_ONCE = 8  # tables whose owed posts are sent side by side after a restart
 _STALE_EDIT_SPACING = 0.025
-_EDIT_RETRY_FIRST = 5.0  # a table edit refused by a busy or failing Discord: again in 5 s,
-_EDIT_RETRY_MAX = 300.0  # then 10, 20, … up to 5 minutes apart
+_RETRY_FIRST = 5.0  # a post or table edit refused by a busy or failing Discord: again in 5 s,
+_RETRY_MAX = 300.0  # then 10, 20, … up to 5 minutes apart
 
 
 def _settled(error: discord.HTTPException) -> bool:
@@ -224,7 +223,7 @@ class Controller:
         self.scheduler = self.tables.scheduler
         self._pictured: dict[int, object] = {}  # table → the picture its message carries
         self._stood_in: dict[tuple[int, int], list[object]] = {}  # seat → a computer's moves
-        self._edit_backoff: dict[int, float] = {}  # table → the wait before its next retry
+        self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- helpers -------------------------------------------------------------------
@@ -626,10 +625,11 @@ class Controller:
             # Discord was busy or failing: try again shortly (and after a restart anyway).
             self.scheduler.at(
                 ("post", table.id, post),
-                self._now() + _POST_RETRY_SECONDS,
+                self._now() + self._backoff(("post", table.id, post)),
                 functools.partial(self._post, table, post),
             )
             return
+        self._retries.pop(("post", table.id, post), None)
         try:
             await self.tables.store.posted(table.id, post)
         except Exception:
@@ -771,7 +771,7 @@ class Controller:
         """Drop what is kept for a table that has ended."""
         self.scheduler.cancel(("edit", table.id))
         self._pictured.pop(table.id, None)
-        self._edit_backoff.pop(table.id, None)
+        self._retries.pop(("edit", table.id), None)
         _SEAT_INFOS.pop(table.id, None)
         for seat in table.seats:
             self._hands.pop((table.id, seat), None)
@@ -780,14 +780,19 @@ class Controller:
 
     async def _edit_job(self, table: Table) -> None:
         if await self._edit_table_now(table):
-            self._edit_backoff.pop(table.id, None)
+            self._retries.pop(("edit", table.id), None)
             return
         # Discord was busy or failing (a 503 discord.py does not retry, a 429 after its own
         # retries): edit again later, waiting longer each time, until it settles.
-        delay = min(_EDIT_RETRY_MAX, 2 * self._edit_backoff.get(table.id, _EDIT_RETRY_FIRST / 2))
-        self._edit_backoff[table.id] = delay
         if table.id in self.tables.tables:  # a finished table's last edit is in the outbox
-            self._edit_by(table, self._now() + delay)
+            self._edit_by(table, self._now() + self._backoff(("edit", table.id)))
+
+    def _backoff(self, key: tuple[object, ...]) -> float:
+        """Return how long to wait before trying ``key`` (a post or an edit) again: 5 s, then
+        twice as long each time, up to 5 minutes."""
+        delay = min(_RETRY_MAX, 2 * self._retries.get(key, _RETRY_FIRST / 2))
+        self._retries[key] = delay
+        return delay
 
     async def _edit_table_now(self, table: Table) -> bool:
         """Edit the table message to show the table as it is; return whether that is
