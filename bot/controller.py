@@ -224,6 +224,7 @@ class Controller:
         self._pictured: dict[int, object] = {}  # table → the picture its message carries
         self._stood_in: dict[tuple[int, int], list[object]] = {}  # seat → a computer's moves
         self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
+        self._editing: dict[int, asyncio.Lock] = {}  # table → its message's edit in flight
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- helpers -------------------------------------------------------------------
@@ -630,6 +631,8 @@ class Controller:
             )
             return
         self._retries.pop(("post", table.id, post), None)
+        if post == "table" and table.id not in self.tables.tables:
+            self._editing.pop(table.id, None)  # the game's last edit is made
         try:
             await self.tables.store.posted(table.id, post)
         except Exception:
@@ -772,6 +775,9 @@ class Controller:
         self.scheduler.cancel(("edit", table.id))
         self._pictured.pop(table.id, None)
         self._retries.pop(("edit", table.id), None)
+        editing = self._editing.get(table.id)
+        if editing is not None and not editing.locked():
+            del self._editing[table.id]  # else the final edit, when it is done, drops it
         _SEAT_INFOS.pop(table.id, None)
         for seat in table.seats:
             self._hands.pop((table.id, seat), None)
@@ -796,9 +802,16 @@ class Controller:
 
     async def _edit_table_now(self, table: Table) -> bool:
         """Edit the table message to show the table as it is; return whether that is
-        settled (edited, no message, or refused for good)."""
+        settled (edited, no message, or refused for good). Edits of one message never
+        overlap: one that Discord kept waiting (429s) cannot land after a later one, such as
+        the game's last, with an older table."""
         if table.message_id is None:
             return True
+        lock = self._editing.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            return await self._edit_table_message(table, table.message_id)
+
+    async def _edit_table_message(self, table: Table, message_id: int) -> bool:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             made = _moves_made(table)
@@ -815,7 +828,7 @@ class Controller:
                     name = pictures.picture_filename("trick")
                     files.append(discord.File(io.BytesIO(data), filename=name))
                 extra["attachments"] = files
-            await channel.get_partial_message(table.message_id).edit(
+            await channel.get_partial_message(message_id).edit(
                 content=shown.content, embeds=shown.embeds, view=shown.buttons(), **extra
             )
             if "attachments" in extra:
