@@ -60,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bot.app import create_bot
 
     bot = create_bot(settings)
+    bot.handle_signals = True  # SIGTERM (docker stop) and SIGINT stop it cleanly, exit 0
     try:
         bot.run(settings.token.get_secret_value(), log_handler=None)
     except KeyboardInterrupt:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
+import signal
 import time
 from typing import Any
 
@@ -73,6 +75,9 @@ class Bot(commands.Bot):
     scheduler: Scheduler
     controller: Controller
     community: Community
+    handle_signals = False
+    """Whether SIGTERM and SIGINT stop the bot cleanly (``python -m bot`` sets it; a bot
+    embedded in another program, or in tests, leaves the signals to it)."""
 
     def __init__(self, settings: Settings, **options: Any) -> None:
         intents = discord.Intents.none()
@@ -97,6 +102,8 @@ class Bot(commands.Bot):
 
     async def setup_hook(self) -> None:
         _watch_collections()
+        if self.handle_signals:
+            self._stop_on_signals()
         settings = self.settings
         self.store = await Store.open(settings.database)
         self.scheduler = Scheduler(_utc_clock, wait=self._scheduler_wait, wake=self._scheduler_wake)
@@ -127,6 +134,20 @@ class Bot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    def _stop_on_signals(self) -> None:
+        """Stop cleanly on SIGTERM (``docker stop``; as PID 1 the process would otherwise
+        ignore it and be killed 10 s later) and SIGINT: stop taking interactions, let the
+        writes under way finish, close the gateway and the database; ``run`` then returns."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self._on_stop_signal, signum)
+
+    def _on_stop_signal(self, signum: int) -> None:
+        log.info("%s received: stopping", signal.Signals(signum).name)
+        task = asyncio.get_running_loop().create_task(self.close())
+        self._stop_task = task  # kept alive until it is done
 
     # The scheduler's runner waits as the client waits for an event (and is woken by
     # dispatching it), so whatever drives this client sees one recognisable wait.

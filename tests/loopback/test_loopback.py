@@ -525,3 +525,30 @@ async def test_a_second_game_plays_against_its_own_process_and_survives_a_kill(
         )
         await discord.settle()
     assert_clean(discord, first, second)
+
+
+async def test_sigterm_stops_the_bot_cleanly_and_its_table_goes_on_after(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """``docker stop`` sends SIGTERM (and as PID 1 the process has no default handler): the
+    bot closes its gateway and database and exits 0 at once; the table goes on after."""
+    guild = discord.create_guild("Dupe Club")
+    alice = guild.add_member("alice")
+    first = discord.bot_process(tmp_path)
+    async with first:
+        table = await open_started_table(discord, guild, alice)
+        hand = await alice.click(table, label="My hand")
+        assert hand.message is not None
+        await make_a_move(alice, hand.message)
+        await discord.settle()
+        first.terminate()
+        assert await first.wait(timeout=5.0) == 0, first.log_tail()
+        assert "SIGTERM received: stopping" in first.log()
+    second = discord.bot_process(tmp_path)
+    async with second:
+        assert "loaded 1 live table(s)" in second.log()
+        again = await alice.click(table, label="My hand")
+        assert again.message is not None
+        await make_a_move(alice, again.message)
+        await discord.settle()
+    assert_clean(discord, first, second)
