@@ -606,6 +606,12 @@ class CrashGame:
     rounds: int  # scored rounds in a game
     tricks: int  # decision points (tricks) in a round
     clicks_per_trick: float  # the first guess of clicks a trick takes, to spread the kills
+    min_kill_gap: int = 3  # clicks at least between one kill and the next
+    kills_done_by: float = 0.6  # the share of the clicks by which to be done with the kills
+    # tricks told (over all games) before the rate seen so far replaces clicks_per_trick
+    # (None: never)
+    rate_after: int | None = 8
+    max_requests: int = 60  # a ``requests`` kill comes after 1 to this many bot requests
     modes: Mapping[str, float]  # the kinds of kill that apply and how often each is drawn
     end_mode: str  # the kind of kill at the end of a round
     end_moment: str  # what a kill of that kind is called in the report
@@ -817,6 +823,10 @@ class HighCardCrash(CrashGame):
     rounds = 1
     tricks = 3
     clicks_per_trick = 4.0  # two cards, and “My hand” now and then
+    min_kill_gap = 1  # a game is nine clicks or so: kills come close together
+    kills_done_by = 0.25
+    rate_after = None  # too few tricks for a rate: each game's last one is never counted
+    max_requests = 12  # a click makes a few requests
     modes = HIGH_CARD_MODES
     end_mode = "game-end"
     end_moment = "game end"
@@ -1147,7 +1157,8 @@ class Harness:
         (kills make members retry and re-open their hands)."""
         done = sum(g.turns_done for g in self.games)
         game = self.game
-        rate = self.clicks / done if done >= 8 else game.clicks_per_trick
+        measured = game.rate_after is not None and done >= game.rate_after
+        rate = self.clicks / done if measured else game.clicks_per_trick
         left = sum(game.rounds * game.tricks - g.turns_done for g in self.games if not g.over_seen)
         return int(rate * max(left, 1))
 
@@ -1155,9 +1166,11 @@ class Harness:
         if self._kills_left <= 0:
             self._next_kill_at = None
             return
-        # Aim to be done with the kills by about 60 % of the way: the estimate is rough.
-        gap = 0.6 * self._estimate_clicks_left() / (self._kills_left + 1)
-        self._next_kill_at = self.clicks + max(3, int(gap * self.chaos.uniform(0.3, 1.5)))
+        # Aim to be done with the kills by about 60 % of the way (Dupe's; the game's
+        # ``kills_done_by``): the estimate is rough.
+        gap = self.game.kills_done_by * self._estimate_clicks_left() / (self._kills_left + 1)
+        least = self.game.min_kill_gap
+        self._next_kill_at = self.clicks + max(least, int(gap * self.chaos.uniform(0.3, 1.5)))
 
     def _after_dispatch(self, interaction: Interaction, pick: Pick, game: Game) -> None:
         if not self.playing or self.down:
@@ -1211,7 +1224,9 @@ class Harness:
                 return
             self._armed = mode
             if mode == "requests":
-                self._spawn(self._kill_after_requests(self.chaos.randint(1, 60)))
+                self._spawn(
+                    self._kill_after_requests(self.chaos.randint(1, self.game.max_requests))
+                )
                 return
         self._maybe_kill_on(interaction, pick, game)
 
