@@ -1,5 +1,12 @@
-"""Crash recovery under ``kill -9``, 429s and gateway drops: whole Dupe games of four scripted
-members against ``python -m bot`` as a subprocess.
+"""Crash recovery under ``kill -9``, 429s and gateway drops: whole games of scripted members
+against the bot as a subprocess. The game is a parameter (``CrashConfig.game``): a
+:class:`CrashGame` adapter says what runs (``python -m bot``, or a launcher of the tests such
+as ``tests.support.highcard.run_bot``), how a table is opened, how a member decides from its
+private hand, how a told move is recognised in the bot's answer, which kinds of kill apply
+and how a logged move's decision is named; the database is replayed through
+``engine.games`` (``Game.replay``, ``State.result()``). What follows describes Dupe
+(:data:`DUPE`); high card (:data:`HIGH_CARD`) is two members, three tricks, a card each,
+and kills of the kinds ``requests``, ``in-flight``, ``db-write`` and ``game-end``.
 
 ::
 
