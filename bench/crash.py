@@ -1,15 +1,18 @@
-"""Crash recovery under ``kill -9``: whole Dupe games of four scripted members against
-``python -m bot`` as a subprocess on the loopback Discord, killed with SIGKILL at random
-moments and restarted on the same database.
+"""Crash recovery under ``kill -9``: whole games (Dupe by default) of scripted members against
+the bot as a subprocess on the loopback Discord, killed with SIGKILL at random moments and
+restarted on the same database.
 
     .venv/bin/python bench/crash.py --kills 100 --games 10 --seed 1
     .venv/bin/python bench/crash.py --kills 0 --games 2 --share-429 0.25 --drops 5
+    .venv/bin/python bench/crash.py --game highcard --kills 20 --games 8 --stagger 1
 
 The kills are spread over the games by counting the members' clicks; each is one of:
 ``requests`` (after a random number of the bot's requests), ``in-flight`` (milliseconds after
 a member's click was dispatched), ``db-write`` (while the bot holds SQLite's write lock for
 a move), ``give-step`` (in the middle of a taker's distribution) and ``scoring`` (at the end
-of a deal: during the write of the trick-13 click, or right after a scoring post). See
+of a deal: during the write of the trick-13 click, or right after a scoring post); high card
+(``--game highcard``, run through ``tests.support.highcard.run_bot``) has ``requests``,
+``in-flight``, ``db-write`` and ``game-end``. See
 ``tests/loopback/crash.py``; ``tests/loopback/test_crash.py`` is the short version.
 
 It prints the tally: kills by trigger and by moment, the tables' states at the kills, clicks
@@ -30,16 +33,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.loopback.crash import MODES, CrashConfig, run_crash
+from tests.loopback.crash import CRASH_GAMES, CrashConfig, run_crash
 from tests.loopback.driver import LoopbackDiscord
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kills", type=int, default=100, help="SIGKILLs in all (default 100)")
     parser.add_argument(
-        "--games", type=int, default=8, help="games played at once, 4 members each (default 8)"
+        "--game", choices=sorted(CRASH_GAMES), default="dupe", help="the game (default dupe)"
     )
+    parser.add_argument("--kills", type=int, default=100, help="SIGKILLs in all (default 100)")
+    parser.add_argument("--games", type=int, default=8, help="games played at once (default 8)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the kills and the members")
     parser.add_argument(
         "--stagger",
@@ -73,7 +77,7 @@ async def run(args: argparse.Namespace) -> int:
         games=args.games,
         kills=args.kills,
         seed=args.seed,
-        modes=dict(MODES),
+        game=args.game,
         cover_modes=args.cover,
         stagger=args.stagger,
         share_429=args.share_429,

@@ -1,5 +1,12 @@
-"""Crash recovery under ``kill -9``, 429s and gateway drops: whole Dupe games of four scripted
-members against ``python -m bot`` as a subprocess.
+"""Crash recovery under ``kill -9``, 429s and gateway drops: whole games of scripted members
+against the bot as a subprocess. The game is a parameter (``CrashConfig.game``): a
+:class:`CrashGame` adapter says what runs (``python -m bot``, or a launcher of the tests such
+as ``tests.support.highcard.run_bot``), how a table is opened, how a member decides from its
+private hand, how a told move is recognised in the bot's answer, which kinds of kill apply
+and how a logged move's decision is named; the database is replayed through
+``engine.games`` (``Game.replay``, ``State.result()``). What follows describes Dupe
+(:data:`DUPE`); high card (:data:`HIGH_CARD`) is two members, three tricks, a card each,
+and kills of the kinds ``requests``, ``in-flight``, ``db-write`` and ``game-end``.
 
 ::
 
@@ -71,7 +78,7 @@ import struct
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,8 +87,9 @@ from bot import games as bot_games
 from bot import ids
 from bot.store import Store
 from bot.tables import TableOptions, engine_options, game_fields
+from engine import games as engine_games
 from engine.cards import Card, by_suit, parse_card
-from engine.dupe import SEAT_LETTERS, Move, Phase
+from engine.dupe import SEAT_LETTERS, Phase
 from tests.loopback.driver import (
     BotProcess,
     ChannelHandle,
@@ -93,14 +101,16 @@ from tests.loopback.driver import (
 from tests.loopback.fake_discord import CHANNEL_MESSAGE, UPDATE_MESSAGE, Interaction
 
 __all__ = [
+    "CRASH_GAMES",
+    "DUPE",
+    "HIGH_CARD",
+    "HIGH_CARD_MODES",
     "MODES",
     "CrashConfig",
+    "CrashGame",
     "CrashReport",
     "DbCheck",
     "KillRecord",
-    "Told",
-    "TurnExpect",
-    "decision_key",
     "run_crash",
     "verify_database",
 ]
@@ -116,7 +126,16 @@ MODES: dict[str, float] = {
     "give-step": 0.15,
     "scoring": 0.2,
 }
-"""The kinds of kill and how often each is drawn."""
+"""The kinds of kill and how often each is drawn (Dupe's; each game has its own,
+:attr:`CrashGame.modes`)."""
+
+HIGH_CARD_MODES: dict[str, float] = {
+    "requests": 0.25,
+    "in-flight": 0.25,
+    "db-write": 0.25,
+    "game-end": 0.25,
+}
+"""High card's kinds of kill: no distribution, and its one round ends with the game."""
 
 # Clicks a trick takes without kills (4 plays, mostly a 5-click distribution, “My hand”
 # openings); the first guess of the rate at which games progress, to spread the kills.
@@ -158,7 +177,8 @@ class CrashConfig:
     games: int = 2
     kills: int = 10
     seed: int = 0
-    modes: dict[str, float] = field(default_factory=lambda: dict(MODES))
+    game: str | CrashGame = "dupe"  # a name of CRASH_GAMES, or an adapter
+    modes: dict[str, float] | None = None  # the kinds of kill drawn (None: the game's own)
     cover_modes: bool = False  # draw the modes as a shuffled deck: every one in each round
     share_429: float = 0.0  # share of REST requests answered 429 during play
     gateway_drops: int = 0  # gateway connections cut (resumable) during play
@@ -168,9 +188,19 @@ class CrashConfig:
     stall_timeout: float = 2.0  # a member that sees nothing change for this long re-opens its hand
     late_timeout: float = 10.0  # ... unless the table is ahead of its hand: then it waits more
     ready_timeout: float = 30.0
-    memory: str = "strict"
+    memory: str = "strict"  # Dupe's
     stagger: int = 0  # game n+1 starts when game n is past this many tricks (0: all at once)
-    start_options: dict[str, Any] = field(default_factory=dict)  # more /dupe start options
+    start_options: dict[str, Any] = field(default_factory=dict)  # more /<game> start options
+
+    @property
+    def crash_game(self) -> CrashGame:
+        """The game played, as an adapter."""
+        return CRASH_GAMES[self.game] if isinstance(self.game, str) else self.game
+
+    @property
+    def kill_modes(self) -> dict[str, float]:
+        """The kinds of kill drawn and their weights."""
+        return dict(self.crash_game.modes if self.modes is None else self.modes)
 
 
 @dataclass(slots=True)
@@ -264,10 +294,14 @@ class CrashReport:
 
     def tally(self) -> str:
         """The figures, one per line."""
-        lines = [f"run: {self.config.games} games, seed {self.config.seed}, {self.seconds:.1f} s"]
+        game = self.config.crash_game
+        lines = [
+            f"run: {self.config.games} games of {game.name}, seed {self.config.seed}, "
+            f"{self.seconds:.1f} s"
+        ]
         lines.append(f"kills: {len(self.kills)} of {self.config.kills} planned")
         by_trigger = Counter(k.trigger for k in self.kills)
-        lines.append("  by trigger: " + _counts(by_trigger, list(MODES)))
+        lines.append("  by trigger: " + _counts(by_trigger, list(game.modes)))
         by_moment = Counter(k.moment for k in self.kills)
         lines.append("  by moment: " + _counts(by_moment))
         held = sum(k.lock_held for k in self.kills)
@@ -448,42 +482,8 @@ class Player:
         await self.press(_hand_pick(self.game))
 
     def decide(self, view: MessageView) -> Pick | None:
-        # The buttons carry the engine's decision counter, not the trick: the hand's
-        # header says which deal and trick its controls decide.
-        header = _HEADER.search(view.content)
-        plays = view.custom_ids(kind=PLAY)
-        confirms = view.custom_ids(kind=GIVE_OK)
-        steps = view.custom_ids(kind=GIVE)
-        if not (plays or confirms or steps):
-            return None
-        if header is None:
-            self.h.problems.append(
-                f"game {self.game.game_id}, {self.member.name}: controls on a hand without "
-                f"its deal and trick: {view.content[:200]!r}"
-            )
-            return None
-        deal, trick = int(header.group(1)), int(header.group(2))
-        if plays:
-            custom_id = self.rng.choice(plays)
-            control = _control(custom_id)
-            seat, code = control.seat, control.payload[1:]
-            card = parse_card(code)
-            played = Expect(seat, f"{SEAT_LETTERS[seat]}:{code}", deal, trick, "choose", card=card)
-            return Pick(view.id, custom_id, "play", played, trick)
-        if confirms:
-            custom_id = confirms[0]
-            control = _control(custom_id)
-            seat, assignment = control.seat, control.payload[1:]
-            revealed = _REVEALED.search(view.content)
-            expect: Expect | None = None
-            if revealed is not None:
-                cards = sorted(_cards(revealed.groups()), key=by_suit)
-                given = {SEAT_LETTERS.index(a): c for c, a in zip(cards, assignment, strict=True)}
-                ordered = tuple(given[s] for s in range(4))
-                move = f"{SEAT_LETTERS[seat]}:{','.join(c.code for c in ordered)}"
-                expect = Expect(seat, move, deal, trick, "distribute", given=ordered)
-            return Pick(view.id, custom_id, "confirm", expect, trick)
-        return Pick(view.id, self.rng.choice(steps), "give", None, trick)
+        """The control to press on our hand, and the move it makes (the game's own)."""
+        return self.h.game.decide(self, view)
 
     async def wait_change(self, view: MessageView) -> None:
         """Wait until our hand is edited, the bot restarts or the game ends; after
@@ -532,15 +532,9 @@ class Player:
         table = self.server.messages.get(self.game.table_message_id)
         if hand is None or table is None or not table.embeds:
             return False
-        mine = _HEADER.search(hand.content)
         title = str(table.embeds[0].get("title") or "")
-        shown = re.search(r"deal (\d) of 4 · trick (\d+) of 13", title)
-        if mine is None or shown is None:
-            return False
         description = str(table.embeds[0].get("description") or "")
-        hand_at = (_turn(int(mine[1]), int(mine[2])), "Revealed:" in hand.content)
-        table_at = (_turn(int(shown[1]), int(shown[2])), "**Revealed:**" in description)
-        return hand_at < table_at
+        return self.h.game.behind_table(hand.content, title, description)
 
     async def press(self, pick: Pick) -> None:
         """Click; read the answer; record a told move."""
@@ -570,7 +564,7 @@ class Player:
         kind = body.get("type")
         data = body.get("data") or {}
         content = str(data.get("content") or "")
-        is_hand = _HEADER.search(content) is not None or "The game is over." in content
+        is_hand = self.h.game.is_hand(content) or "The game is over." in content
         if kind == UPDATE_MESSAGE and is_hand:
             self.hand_id = pick.message_id
         elif kind == CHANNEL_MESSAGE and is_hand:
@@ -591,12 +585,157 @@ class Player:
         if "The game is over." in content:
             self.game.over_seen = True
             self.done = True
-        if pick.expect is not None and self._told(pick.expect, content):
+        if pick.expect is not None and self.h.game.told(self, pick.expect, content):
             self.h.told.append(Told(self.game.game_id, pick.expect, interaction.id))
             self.game.turns_done = max(self.game.turns_done, pick.expect.turn)
 
-    def _told(self, expect: Expect, content: str) -> bool:
-        """Whether the answer proves the move was made."""
+
+# --- the games: what the harness knows of each -----------------------------------------------
+
+
+class CrashGame:
+    """What the crash harness needs to know of one game; everything else is the game-agnostic
+    core's (the lobby, “My hand”, controls ``g:<table>:<seat>:<turn>:<payload>``, the move
+    log, ``Game.replay``, ``State.result()``, the leaderboard).
+
+    A game is played in *rounds* (Dupe's deals) of ``tricks`` decision points each; an
+    :class:`Expect` names a decision by ``(deal, trick, phase, seat)`` — round, decision
+    point in it from 1, the game's word for the kind of decision, seat — and
+    :meth:`decision` names the decision a logged move was made in the same way, from the
+    replayed state before it. ``end_mode`` is the kind of kill that comes at the end of a
+    round (during the write of the click that ends it, or right after its post).
+    """
+
+    name: str  # the game's name in engine.games, bot.games and the leaderboard
+    module: str  # what ``python -m`` runs: the bot, or a launcher that registers the game
+    command: str  # the slash command that opens a table
+    seats: int
+    rounds: int  # scored rounds in a game
+    tricks: int  # decision points (tricks) in a round
+    clicks_per_trick: float  # the first guess of clicks a trick takes, to spread the kills
+    min_kill_gap: int = 3  # clicks at least between one kill and the next
+    kills_done_by: float = 0.6  # the share of the clicks by which to be done with the kills
+    # tricks told (over all games) before the rate seen so far replaces clicks_per_trick
+    # (None: never)
+    rate_after: int | None = 8
+    max_requests: int = 60  # a ``requests`` kill comes after 1 to this many bot requests
+    modes: Mapping[str, float]  # the kinds of kill that apply and how often each is drawn
+    end_mode: str  # the kind of kill at the end of a round
+    end_moment: str  # what a kill of that kind is called in the report
+    posts: tuple[tuple[int, str], ...]  # the public posts each game owes: (round, title)
+    over_title: str  # the table message's title once the game is over
+
+    @contextlib.contextmanager
+    def registered(self) -> Iterator[None]:
+        """Register the game in this process (engine.games, bot.games) while the harness
+        replays it; the bot's own games need nothing."""
+        yield
+
+    def start_options(self, config: CrashConfig) -> dict[str, Any]:
+        """The options of the start command: no computers, ``turn_seconds`` a decision."""
+        return {"computers": "none", "turn_time": config.turn_seconds, **config.start_options}
+
+    def decide(self, player: Player, view: MessageView) -> Pick | None:
+        """What ``player`` presses on its hand ``view`` (None: nothing to decide there)."""
+        raise NotImplementedError
+
+    def is_hand(self, content: str) -> bool:
+        """Whether a message's content is a private hand."""
+        raise NotImplementedError
+
+    def told(self, player: Player, expect: Expect, content: str) -> bool:
+        """Whether the bot's answer ``content`` proves the move ``expect`` was made (an
+        answer that contradicts it is one of the player's harness's problems)."""
+        raise NotImplementedError
+
+    def behind_table(self, hand: str, title: str, description: str) -> bool:
+        """Whether a hand shows an earlier decision than the table message (its embed's
+        ``title`` and ``description``)."""
+        raise NotImplementedError
+
+    def last_to_choose(self, description: str, seat: int) -> bool:
+        """Whether, by the table message, ``seat`` is the only one the trick waits for."""
+        raise NotImplementedError
+
+    def decision(self, state: Any, seat: int) -> tuple[int, int, str, int]:
+        """The decision a move of ``seat`` made in ``state`` belongs to (:attr:`Expect.key`)."""
+        raise NotImplementedError
+
+    def rounds_done(self, state: Any) -> int:
+        """How many rounds ``state`` has scored."""
+        raise NotImplementedError
+
+    def state_word(self, state: Any) -> str:
+        """A game in progress in a word: mid-trick, between tricks, ..."""
+        raise NotImplementedError
+
+
+class DupeCrash(CrashGame):
+    """Dupe: four members; a card a trick, and the taker's distribution step by step."""
+
+    name = "dupe"
+    module = "bot"
+    command = "dupe start"
+    seats = 4
+    rounds = 4
+    tricks = TRICKS
+    clicks_per_trick = CLICKS_PER_TRICK
+    modes = MODES
+    end_mode = "scoring"
+    end_moment = "mid-scoring"
+    posts = (*((d, f"Dupe — deal {d} scored") for d in range(1, 5)), (4, "Dupe — final standings"))
+    over_title = "Dupe — game over"
+
+    def start_options(self, config: CrashConfig) -> dict[str, Any]:
+        return {
+            "computers": "none",
+            "turn_time": config.turn_seconds,
+            "memory": config.memory,
+            **config.start_options,
+        }
+
+    def is_hand(self, content: str) -> bool:
+        return _HEADER.search(content) is not None
+
+    def decide(self, player: Player, view: MessageView) -> Pick | None:
+        # The buttons carry the engine's decision counter, not the trick: the hand's
+        # header says which deal and trick its controls decide.
+        header = _HEADER.search(view.content)
+        plays = view.custom_ids(kind=PLAY)
+        confirms = view.custom_ids(kind=GIVE_OK)
+        steps = view.custom_ids(kind=GIVE)
+        if not (plays or confirms or steps):
+            return None
+        if header is None:
+            player.h.problems.append(
+                f"game {player.game.game_id}, {player.member.name}: controls on a hand without "
+                f"its deal and trick: {view.content[:200]!r}"
+            )
+            return None
+        deal, trick = int(header.group(1)), int(header.group(2))
+        if plays:
+            custom_id = player.rng.choice(plays)
+            control = _control(custom_id)
+            seat, code = control.seat, control.payload[1:]
+            card = parse_card(code)
+            played = Expect(seat, f"{SEAT_LETTERS[seat]}:{code}", deal, trick, "choose", card=card)
+            return Pick(view.id, custom_id, "play", played, trick)
+        if confirms:
+            custom_id = confirms[0]
+            control = _control(custom_id)
+            seat, assignment = control.seat, control.payload[1:]
+            revealed = _REVEALED.search(view.content)
+            expect: Expect | None = None
+            if revealed is not None:
+                cards = sorted(_cards(revealed.groups()), key=by_suit)
+                given = {SEAT_LETTERS.index(a): c for c, a in zip(cards, assignment, strict=True)}
+                ordered = tuple(given[s] for s in range(4))
+                move = f"{SEAT_LETTERS[seat]}:{','.join(c.code for c in ordered)}"
+                expect = Expect(seat, move, deal, trick, "distribute", given=ordered)
+            return Pick(view.id, custom_id, "confirm", expect, trick)
+        return Pick(view.id, player.rng.choice(steps), "give", None, trick)
+
+    def told(self, player: Player, expect: Expect, content: str) -> bool:
         if "⚠️" in content:
             return False
         if "The game is over." in content:
@@ -620,8 +759,8 @@ class Player:
         if deal == expect.deal and line is not None and int(line.group(1)) == expect.trick:
             shown = _cards(line.groups()[1:])
             if expect.card is not None and shown[seat] != expect.card:
-                self.h.problems.append(
-                    f"game {self.game.game_id}: {expect.move} answered with trick "
+                player.h.problems.append(
+                    f"game {player.game.game_id}: {expect.move} answered with trick "
                     f"{expect.trick} showing {shown[seat]} for that seat"
                 )
                 return False
@@ -631,12 +770,146 @@ class Player:
                 and gave is not None
                 and tuple(_cards(gave.groups())) != expect.given
             ):
-                self.h.problems.append(
-                    f"game {self.game.game_id}: {expect.move} answered with another "
+                player.h.problems.append(
+                    f"game {player.game.game_id}: {expect.move} answered with another "
                     f"distribution: {gave.group(0)}"
                 )
                 return False
         return True
+
+    def behind_table(self, hand: str, title: str, description: str) -> bool:
+        mine = _HEADER.search(hand)
+        shown = re.search(r"deal (\d) of 4 · trick (\d+) of 13", title)
+        if mine is None or shown is None:
+            return False
+        hand_at = (_turn(int(mine[1]), int(mine[2])), "Revealed:" in hand)
+        table_at = (_turn(int(shown[1]), int(shown[2])), "**Revealed:**" in description)
+        return hand_at < table_at
+
+    def last_to_choose(self, description: str, seat: int) -> bool:
+        waiting = _WAITING.search(description)
+        if waiting is None:
+            return False
+        names = [n.strip() for n in waiting.group(1).split(",") if n.strip()]
+        return names == [_SEAT_WORDS[seat]]
+
+    def decision(self, state: Any, seat: int) -> tuple[int, int, str, int]:
+        return (state.deal, state.trick, state.phase.value, seat)
+
+    def rounds_done(self, state: Any) -> int:
+        return len(state.results)
+
+    def state_word(self, state: Any) -> str:
+        if state.phase is Phase.OVER:
+            return "finished"
+        if state.phase is Phase.DISTRIBUTE:
+            return "mid-distribution"
+        chosen = sum(bool(c) for c in state.public_view().chosen)
+        if chosen:
+            return "mid-trick"
+        if state.trick == 1 and state.deal > 1:
+            return "just scored"
+        return "between tricks"
+
+
+_HC_SEAT = re.compile(r"^\*\*(First|Second)\*\*$", re.M)
+_HC_TRICK = re.compile(r"^Trick (\d+): (\S+) · (\S+) — ", re.M)
+_HC_TITLE = re.compile(r"High card — trick (\d+) of (\d+)")
+_HC_MARKS = re.compile(r"^(First|Second) · .*?( ✓| …) — \d+$", re.M)
+
+
+class HighCardCrash(CrashGame):
+    """High card (the tests' second game, ``tests/support/highcard``): two members, three
+    tricks, a card each, chosen face down at once; one round, scored at the end of the game.
+    The bot runs through ``python -m tests.support.highcard.run_bot``."""
+
+    name = "highcard"
+    module = "tests.support.highcard.run_bot"
+    command = "highcard start"
+    seats = 2
+    rounds = 1
+    tricks = 3
+    clicks_per_trick = 4.0  # two cards, and “My hand” now and then
+    min_kill_gap = 1  # a game is nine clicks or so: kills come close together
+    kills_done_by = 0.25
+    rate_after = None  # too few tricks for a rate: each game's last one is never counted
+    max_requests = 12  # a click makes a few requests
+    modes = HIGH_CARD_MODES
+    end_mode = "game-end"
+    end_moment = "game end"
+    posts = ((1, "High card — final standings"),)
+    over_title = "High card — game over"
+
+    @contextlib.contextmanager
+    def registered(self) -> Iterator[None]:
+        from tests.support.highcard.engine import HIGHCARD
+        from tests.support.highcard.ui import UI
+
+        with engine_games.registered(HIGHCARD), bot_games.registered(UI):
+            yield
+
+    def is_hand(self, content: str) -> bool:
+        return _HC_SEAT.search(content) is not None
+
+    def decide(self, player: Player, view: MessageView) -> Pick | None:
+        plays = view.custom_ids(kind=PLAY)
+        if not plays:
+            return None
+        custom_id = player.rng.choice(plays)
+        control = _control(custom_id)
+        code = control.payload[1:]
+        trick = control.turn + 1  # high card's decision point is the trick's index
+        played = Expect(
+            control.seat, f"{control.seat}:{code}", 1, trick, "choose", card=parse_card(code)
+        )
+        return Pick(view.id, custom_id, "play", played, trick)
+
+    def told(self, player: Player, expect: Expect, content: str) -> bool:
+        if "⚠️" in content or not self.is_hand(content):
+            return False
+        if "The game is over." in content:
+            return True  # only the game's last move is answered with the end of the game
+        shown = {int(m[1]): (m[2], m[3]) for m in _HC_TRICK.finditer(content)}
+        if len(shown) < expect.trick - 1:
+            return False
+        if len(shown) == expect.trick - 1:  # the same trick: our choice, face down
+            return f"You chose {expect.card}." in content
+        # Past that decision: it was made, and the trick shows the card in our seat.
+        card = shown.get(expect.trick, ("", ""))[expect.seat]
+        if card != str(expect.card):
+            player.h.problems.append(
+                f"game {player.game.game_id}: {expect.move} answered with trick "
+                f"{expect.trick} showing {card!r} for that seat"
+            )
+            return False
+        return True
+
+    def behind_table(self, hand: str, title: str, description: str) -> bool:
+        if not self.is_hand(hand) or _HC_TITLE.search(title) is None:
+            return False
+        return len(_HC_TRICK.findall(hand)) < len(_HC_TRICK.findall(description))
+
+    def last_to_choose(self, description: str, seat: int) -> bool:
+        marks = {m[1]: m[2] for m in _HC_MARKS.finditer(description)}
+        mine, other = ("First", "Second") if seat == 0 else ("Second", "First")
+        return marks.get(mine) == " …" and marks.get(other) == " ✓"
+
+    def decision(self, state: Any, seat: int) -> tuple[int, int, str, int]:
+        return (1, state.turn + 1, "choose", seat)
+
+    def rounds_done(self, state: Any) -> int:
+        return int(state.is_over)
+
+    def state_word(self, state: Any) -> str:
+        if state.is_over:
+            return "finished"
+        return "mid-trick" if any(state.public_view().chosen) else "between tricks"
+
+
+DUPE = DupeCrash()
+HIGH_CARD = HighCardCrash()
+CRASH_GAMES: dict[str, CrashGame] = {g.name: g for g in (DUPE, HIGH_CARD)}
+"""The games the harness can play, by name."""
 
 
 # --- the harness ------------------------------------------------------------------------------
@@ -650,6 +923,8 @@ class Harness:
         self.server = discord.server
         self.workdir = workdir
         self.config = config
+        self.game = config.crash_game
+        self.modes = config.kill_modes
         self.rng = random.Random(config.seed)
         self.chaos = random.Random(config.seed * 7919 + 1)
         self.database = workdir / "dupe.sqlite3"
@@ -697,7 +972,10 @@ class Harness:
 
     async def start_bot(self) -> float:
         bot = self.discord.bot_process(
-            self.workdir, turn_seconds=self.config.turn_seconds, table_edit_seconds=0.05
+            self.workdir,
+            turn_seconds=self.config.turn_seconds,
+            table_edit_seconds=0.05,
+            module=self.game.module,
         )
         started = time.monotonic()
         await bot.start()
@@ -748,8 +1026,8 @@ class Harness:
                 record.moment = "in-flight click" if lost else "just after a click"
             elif trigger == "db-write":
                 record.moment = "during a DB write" if lock_held else "after a DB write"
-            elif trigger == "scoring":
-                record.moment = "mid-scoring"
+            elif trigger == self.game.end_mode:
+                record.moment = self.game.end_moment
             elif trigger == "give-step":
                 record.moment = "mid-distribution"
         self.kills.append(record)
@@ -772,7 +1050,7 @@ class Harness:
             record.restart_seconds = seconds
             record.ready_at = time.monotonic()
             self.restart_seconds.append(seconds)
-            record.states = _table_states(self.database)
+            record.states = _table_states(self.database, self.game)
             if record.trigger == "requests":
                 record.moment = _moment_of(record.states)
         except BaseException as error:  # a crash loop, or a bot that never gets ready
@@ -885,17 +1163,21 @@ class Harness:
         """How many more clicks the games will take, at the rate they have taken so far
         (kills make members retry and re-open their hands)."""
         done = sum(g.turns_done for g in self.games)
-        rate = self.clicks / done if done >= 8 else CLICKS_PER_TRICK
-        left = sum(4 * TRICKS - g.turns_done for g in self.games if not g.over_seen)
+        game = self.game
+        measured = game.rate_after is not None and done >= game.rate_after
+        rate = self.clicks / done if measured else game.clicks_per_trick
+        left = sum(game.rounds * game.tricks - g.turns_done for g in self.games if not g.over_seen)
         return int(rate * max(left, 1))
 
     def _plan_next(self) -> None:
         if self._kills_left <= 0:
             self._next_kill_at = None
             return
-        # Aim to be done with the kills by about 60 % of the way: the estimate is rough.
-        gap = 0.6 * self._estimate_clicks_left() / (self._kills_left + 1)
-        self._next_kill_at = self.clicks + max(3, int(gap * self.chaos.uniform(0.3, 1.5)))
+        # Aim to be done with the kills by about 60 % of the way (Dupe's; the game's
+        # ``kills_done_by``): the estimate is rough.
+        gap = self.game.kills_done_by * self._estimate_clicks_left() / (self._kills_left + 1)
+        least = self.game.min_kill_gap
+        self._next_kill_at = self.clicks + max(least, int(gap * self.chaos.uniform(0.3, 1.5)))
 
     def _after_dispatch(self, interaction: Interaction, pick: Pick, game: Game) -> None:
         if not self.playing or self.down:
@@ -916,7 +1198,7 @@ class Harness:
             self._scoring_owed
             and waiting
             and pick.kind in ("play", "confirm")
-            and pick.trick == TRICKS
+            and pick.trick == self.game.tricks
         ):
             # A scoring kill drawn earlier (it goes before a kind still waiting for its
             # click): during the write of the click that ends the deal, or right after a
@@ -924,7 +1206,7 @@ class Harness:
             self._scoring_owed -= 1
             self._armed = "running"
             if self._ends_deal(pick, game) and self.chaos.random() < 0.5:
-                self._spawn(self._kill_in_write(interaction, "scoring"))
+                self._spawn(self._kill_in_write(interaction, self.game.end_mode))
             else:
                 self._spawn(self._kill_on_scoring_post(interaction))
             return
@@ -939,25 +1221,28 @@ class Harness:
                 return
             mode = self._draw_mode()
             for _ in range(20):  # too few deals left to end: another kind
-                if mode != "scoring" or self._deal_ends_left() > self._scoring_owed + 1:
+                if mode != self.game.end_mode or self._deal_ends_left() > self._scoring_owed + 1:
                     break
                 mode = self._draw_mode()
-            if mode == "scoring":
+            if mode == self.game.end_mode:
                 # Owed until some click ends a deal; the other kinds go on meanwhile.
                 self._scoring_owed += 1
                 self._next_kill_at = None
                 return
             self._armed = mode
             if mode == "requests":
-                self._spawn(self._kill_after_requests(self.chaos.randint(1, 60)))
+                self._spawn(
+                    self._kill_after_requests(self.chaos.randint(1, self.game.max_requests))
+                )
                 return
         self._maybe_kill_on(interaction, pick, game)
 
     def _deal_ends_left(self) -> int:
-        return sum(4 - g.turns_done // TRICKS for g in self.games if not g.over_seen)
+        game = self.game
+        return sum(game.rounds - g.turns_done // game.tricks for g in self.games if not g.over_seen)
 
     def _draw_mode(self) -> str:
-        modes = self.config.modes
+        modes = self.modes
         if not self.config.cover_modes:
             return self.chaos.choices(list(modes), weights=list(modes.values()))[0]
         if not self._deck:
@@ -980,8 +1265,9 @@ class Harness:
             self._spawn(self._kill_after_answer(interaction, "give-step"))
 
     def _ends_deal(self, pick: Pick, game: Game) -> bool:
-        """Whether the click likely ends a deal: Confirm on trick 13, or the last card of it."""
-        if pick.kind not in ("play", "confirm") or pick.trick != TRICKS:
+        """Whether the click likely ends a deal: Confirm on trick 13, or the last card of it
+        (the last trick of a round, for another game)."""
+        if pick.kind not in ("play", "confirm") or pick.trick != self.game.tricks:
             return False
         return pick.kind == "confirm" or self._last_to_choose(game, pick)
 
@@ -990,11 +1276,9 @@ class Harness:
         if message is None or not message.embeds:
             return False
         description = str(message.embeds[0].get("description") or "")
-        waiting = _WAITING.search(description)
-        if waiting is None or pick.expect is None:
+        if pick.expect is None:
             return False
-        names = [n.strip() for n in waiting.group(1).split(",") if n.strip()]
-        return names == [_SEAT_WORDS[pick.expect.seat]]
+        return self.game.last_to_choose(description, pick.expect.seat)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -1028,8 +1312,10 @@ class Harness:
         held = await asyncio.to_thread(_kill_when_writing, shm, pid, stop, 5.0)
         if self.generation == generation:
             moment = ""
-            if trigger == "scoring":
-                moment = "mid-scoring: " + ("during the write" if held else "after the write")
+            if trigger == self.game.end_mode:
+                moment = f"{self.game.end_moment}: " + (
+                    "during the write" if held else "after the write"
+                )
             self.kill(trigger, lock_held=held, moment=moment)
 
     async def _kill_after_answer(self, interaction: Interaction, trigger: str) -> None:
@@ -1060,24 +1346,25 @@ class Harness:
         except TimeoutError:
             seen = False
         if self.generation == generation:
-            moment = "mid-scoring: after a post" if seen else "trick 13: no scoring post seen"
-            self.kill("scoring", moment=moment)
+            game = self.game
+            moment = (
+                f"{game.end_moment}: after a post"
+                if seen
+                else f"trick {game.tricks}: no scoring post seen"
+            )
+            self.kill(game.end_mode, moment=moment)
 
     # --- the games ---------------------------------------------------------------------------
 
     async def open_games(self, guild: GuildHandle) -> None:
         for number in range(self.config.games):
-            channel = guild.channel if number == 0 else guild.create_channel(f"dupe-{number}")
-            members = [guild.add_member(f"g{number}-{n}") for n in range(4)]
+            name = f"{self.game.name}-{number}"
+            channel = guild.channel if number == 0 else guild.create_channel(name)
+            members = [guild.add_member(f"g{number}-{n}") for n in range(self.game.seats)]
             game = Game(number, channel, members)
             host = members[0]
             lobby = await host.slash(
-                channel,
-                "dupe start",
-                computers="none",
-                turn_time=self.config.turn_seconds,
-                memory=self.config.memory,
-                **self.config.start_options,
+                channel, self.game.command, **self.game.start_options(self.config)
             )
             assert lobby.message is not None, lobby.text
             for member in members[1:]:
@@ -1151,17 +1438,24 @@ class Harness:
         """Whether every game shows its end: each deal's scoring and the final standings
         posted, the table at game over. (Posts owed from before a kill may still be on
         their way from the last process.)"""
-        wanted = {f"Dupe — deal {d} scored" for d in range(1, 5)} | {"Dupe — final standings"}
+        wanted = {title for _round, title in self.game.posts}
+        over = self.game.over_title
         return all(
             wanted <= {m.title for m in game.channel.messages()}
-            and game.channel.message(game.table_message_id).title == "Dupe — game over"
+            and game.channel.message(game.table_message_id).title == over
             for game in self.games
         )
 
 
 async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig) -> CrashReport:
-    """Run ``config.games`` whole games with ``config.kills`` kills and the configured faults
-    against the bot as a subprocess in ``workdir``; verify the database; return the report."""
+    """Run ``config.games`` whole games of ``config.game`` with ``config.kills`` kills and the
+    configured faults against the bot as a subprocess in ``workdir``; verify the database;
+    return the report."""
+    with config.crash_game.registered():
+        return await _run_crash(discord, workdir, config)
+
+
+async def _run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig) -> CrashReport:
     started = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
     harness = Harness(discord, workdir, config)
@@ -1182,6 +1476,7 @@ async def run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfig
             for i, p in harness.lost.items()
             if p.expect is not None
         ],
+        game=harness.game,
     )
     allowed = set(harness.lost) | harness.down_clicks
     unexpected = [i.describe() for i in server.unanswered() if i.id not in allowed]
@@ -1237,13 +1532,11 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
     (``lost_after``): a post is made after the commit, so a kill in between loses it."""
     expected = posted = missing = duplicated = 0
     lost_after: list[float] = []
-    commits = _deal_commits(harness.database)
+    commits = _deal_commits(harness.database, harness.game)
     kills = sorted(k.wall for k in harness.kills)
     for game in harness.games:
         titles = Counter(m.title for m in game.channel.messages())
-        wanted = [(d, f"Dupe — deal {d} scored") for d in range(1, 5)]
-        wanted.append((4, "Dupe — final standings"))
-        for deal, title in wanted:
+        for deal, title in harness.game.posts:
             expected += 1
             count = titles.get(title, 0)
             posted += min(count, 1)
@@ -1256,10 +1549,11 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
             lost_after.append(later[0] - committed if later and committed else float("inf"))
     over = 0
     for game in harness.games:
-        if game.channel.message(game.table_message_id).title == "Dupe — game over":
+        if game.channel.message(game.table_message_id).title == harness.game.over_title:
             over += 1
             continue
-        committed = commits.get((game.game_id, 4))  # the table is edited after the standings
+        # the table is edited after the standings
+        committed = commits.get((game.game_id, harness.game.rounds))
         later = [k for k in kills if committed is not None and k >= committed]
         lost_after.append(later[0] - committed if later and committed else float("inf"))
     return {
@@ -1273,22 +1567,26 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
     }
 
 
-def _deal_commits(path: Path) -> dict[tuple[int, int], float]:
-    """When (the bot's clock) the move that ended each deal of each game was committed."""
+def _deal_commits(path: Path, game: CrashGame) -> dict[tuple[int, int], float]:
+    """When (the bot's clock) the move that ended each deal (round) of each game was
+    committed."""
     commits: dict[tuple[int, int], float] = {}
+    engine = engine_games.get(game.name)
     with contextlib.closing(_connect(path)) as db:
-        games = db.execute("SELECT id, seed, options FROM games").fetchall()
+        games = db.execute(
+            "SELECT id, seed, options FROM games WHERE game = ?", (game.name,)
+        ).fetchall()
         for game_id, seed, options in games:
-            state = _replay(seed, options, [])
+            state = _replay(game, seed, options, [])
             rows = db.execute(
                 "SELECT move, created_at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
             for text, created_at in rows:
-                move = Move.parse(text)
-                before = len(state.results)
+                move = engine.parse_move(text)
+                before = game.rounds_done(state)
                 state.apply(move.seat, move.action)
-                if len(state.results) > before:
-                    commits[game_id, len(state.results)] = created_at
+                if game.rounds_done(state) > before:
+                    commits[game_id, game.rounds_done(state)] = created_at
     return commits
 
 
@@ -1299,11 +1597,13 @@ def _connect(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None)
 
 
-def _table_states(path: Path) -> list[str]:
+def _table_states(path: Path, game: CrashGame) -> list[str]:
     """Each game's state in the database: mid-trick, mid-distribution, between tricks, ..."""
     states = []
     with contextlib.closing(_connect(path)) as db:
-        games = db.execute("SELECT id, seed, options, status FROM games ORDER BY id").fetchall()
+        games = db.execute(
+            "SELECT id, seed, options, status FROM games WHERE game = ? ORDER BY id", (game.name,)
+        ).fetchall()
         for game_id, seed, options, status in games:
             if status != "playing":
                 states.append(status)
@@ -1314,54 +1614,21 @@ def _table_states(path: Path) -> list[str]:
                     "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
                 )
             ]
-            states.append(_state_word(_replay(seed, options, moves)))
+            state = _replay(game, seed, options, moves)
+            states.append(game.state_word(state))
     return states
 
 
-def _game_of(name: str, options: str, players: int) -> tuple[Any, Any]:
-    """Return a stored table's engine game and its options (any registered game)."""
-    ui = bot_games.get(name)
-    table_options = TableOptions.from_json(json.loads(options), game_fields(ui))
-    return ui.game, engine_options(ui, table_options, players)
+def _engine_options(game: CrashGame, options: str) -> Any:
+    """The engine's options of a table, from its stored ``games.options``."""
+    ui = bot_games.get(game.name)
+    table = TableOptions.from_json(json.loads(options), game_fields(ui))
+    return engine_options(ui, table, game.seats)
 
 
-def _replay(seed: int, options: str, moves: list[str], game: str = "dupe") -> Any:
-    rules, engine_opts = _game_of(game, options, 4 if game == "dupe" else 2)
-    return rules.replay(seed, engine_opts, moves)
-
-
-def decision_key(state: Any, seat: int) -> tuple[Any, ...]:
-    """Return the decision a move of ``seat`` belongs to: Dupe's (deal, trick, phase,
-    seat), as :class:`Expect` names it; any other game's (its decision point, seat)."""
-    if hasattr(state, "trick") and hasattr(state, "phase"):
-        return (state.deal, state.trick, state.phase.value, seat)
-    return (state.turn, seat)
-
-
-@dataclass(slots=True)
-class TurnExpect:
-    """The move a click of another game makes, and its decision (the decision point)."""
-
-    seat: int
-    move: str
-    turn: int
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return (self.turn, self.seat)
-
-
-def _state_word(state: Any) -> str:
-    if state.phase is Phase.OVER:
-        return "finished"
-    if state.phase is Phase.DISTRIBUTE:
-        return "mid-distribution"
-    chosen = sum(bool(c) for c in state.public_view().chosen)
-    if chosen:
-        return "mid-trick"
-    if state.trick == 1 and state.deal > 1:
-        return "just scored"
-    return "between tricks"
+def _replay(game: CrashGame, seed: int, options: str, moves: list[str]) -> Any:
+    """The game after ``moves``, by the engine's ``Game.replay``."""
+    return engine_games.get(game.name).replay(seed, _engine_options(game, options), moves)
 
 
 def _moment_of(states: list[str]) -> str:
@@ -1378,16 +1645,19 @@ async def verify_database(
     attempted: dict[tuple[int, int, int, str, int], set[str]],
     *,
     lost: Sequence[tuple[int, Expect]] = (),
+    game: CrashGame | None = None,
 ) -> DbCheck:
     """Check the database against what members were told and pressed. ``games``: (game id,
-    guild id, member ids by seat)."""
+    guild id, member ids by seat), all of ``game`` (Dupe by default), which must be
+    registered in this process (:meth:`CrashGame.registered`)."""
+    game = game or DUPE
+    engine = engine_games.get(game.name)
     check = DbCheck(games=len(games), told=len(told))
     problems = check.problems
     logged: dict[int, dict[tuple[int, int, str, int], list[str]]] = {}
     totals: dict[int, tuple[int, ...]] = {}
     winners: dict[int, tuple[int, ...]] = {}
     seating: dict[int, dict[int, int]] = {}  # game → seat → member
-    names: dict[int, str] = {}  # game → its registry name
     with contextlib.closing(_connect(path)) as db:
         check.integrity = ", ".join(r[0] for r in db.execute("PRAGMA integrity_check"))
         for game_id, _guild, members in games:
@@ -1398,7 +1668,9 @@ async def verify_database(
                 problems.append(f"game {game_id}: not in the database")
                 continue
             seed, options, status, name = row
-            names[game_id] = name
+            if name != game.name:
+                problems.append(f"game {game_id}: a game of {name}, not {game.name}")
+                continue
             rows = db.execute(
                 "SELECT ply, seat, move, by_computer FROM moves WHERE game_id = ? ORDER BY ply",
                 (game_id,),
@@ -1407,14 +1679,13 @@ async def verify_database(
             plies = [r[0] for r in rows]
             if plies != list(range(len(rows))):
                 problems.append(f"game {game_id}: plies are not 0..{len(rows) - 1}")
-            rules, engine_opts = _game_of(name, options, len(members))
-            state = rules.new_game(seed, engine_opts)
-            by_decision: dict[tuple[Any, ...], list[str]] = {}
+            state = _replay(game, seed, options, [])
+            by_decision: dict[tuple[int, int, str, int], list[str]] = {}
             for ply, seat, text, by_computer in rows:
-                move = rules.parse_move(text)
+                move = engine.parse_move(text)
                 if move.seat != seat:
                     problems.append(f"game {game_id} ply {ply}: seat {seat} but move {text}")
-                key = decision_key(state, move.seat)
+                key = game.decision(state, move.seat)
                 by_decision.setdefault(key, []).append(text)
                 if by_computer:
                     problems.append(f"game {game_id} ply {ply}: {text} made by a computer")
@@ -1448,8 +1719,7 @@ async def verify_database(
                 (game_id,),
             ).fetchall()
             scores = tuple(r[2] for r in results)
-            seats = list(range(len(members)))
-            if scores != tuple(result.scores) or [r[0] for r in results] != seats:
+            if scores != tuple(result.scores) or [r[0] for r in results] != list(range(game.seats)):
                 check.replay_mismatches += 1
                 problems.append(
                     f"game {game_id}: stored scores {scores} but the replay gives "
@@ -1462,7 +1732,8 @@ async def verify_database(
                 problems.append(f"game {game_id}: seats {seated}, members {members}")
             seating[game_id] = seated
             for seat, user_id, _score, win in results:
-                if user_id != seated.get(seat) or abs(win - result.share(seat)) > 1e-9:
+                share = result.share(seat)
+                if user_id != seated.get(seat) or abs(win - share) > 1e-9:
                     check.replay_mismatches += 1
                     problems.append(f"game {game_id} seat {seat}: result {user_id}, win {win}")
     for entry in told:
@@ -1485,28 +1756,26 @@ async def verify_database(
         else:
             check.lost_committed += 1
     check.leaderboard_ok = await _check_leaderboard(
-        path, games, names, seating, totals, winners, problems
+        path, game.name, games, seating, totals, winners, problems
     )
     return check
 
 
 async def _check_leaderboard(
     path: Path,
+    name: str,
     games: list[tuple[int, int, list[int]]],
-    names: dict[int, str],
     seating: dict[int, dict[int, int]],
     totals: dict[int, tuple[int, ...]],
     winners: dict[int, tuple[int, ...]],
     problems: list[str],
 ) -> bool:
-    # (guild, game) → user → [games, wins, points]
-    expected: dict[tuple[int, str], dict[int, list[float]]] = {}
+    expected: dict[int, dict[int, list[float]]] = {}  # guild → user → [games, wins, points]
     for game_id, guild_id, _members in games:
         if game_id not in totals or game_id not in seating:
             continue
         for seat, user_id in seating[game_id].items():
-            board = expected.setdefault((guild_id, names[game_id]), {})
-            row = board.setdefault(user_id, [0, 0.0, 0])
+            row = expected.setdefault(guild_id, {}).setdefault(user_id, [0, 0.0, 0])
             row[0] += 1
             won = winners[game_id]
             row[1] += (1 / len(won)) if seat in won else 0.0
@@ -1514,7 +1783,7 @@ async def _check_leaderboard(
     store = await Store.open(path)
     ok = True
     try:
-        for (guild_id, name), users in expected.items():
+        for guild_id, users in expected.items():
             rows, count = await store.leaderboard(guild_id, name, limit=10_000)
             got = {r.user_id: [r.games, r.wins, r.points] for r in rows}
             if count != len(users) or set(got) != set(users):
@@ -1533,7 +1802,7 @@ async def _check_leaderboard(
         has_ratings = db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ratings'"
         ).fetchone()
-        for (guild_id, name), users in expected.items() if has_ratings else ():
+        for guild_id, users in expected.items() if has_ratings else ():
             rated = dict(
                 db.execute(
                     "SELECT player, games FROM ratings WHERE guild_id = ? AND game = ?",
