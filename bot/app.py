@@ -21,6 +21,7 @@ from bot.community import Community
 from bot.config import Settings
 from bot.controller import Controller
 from bot.errors import answer_error, too_late
+from bot.lateness import Lateness
 from bot.scheduler import Scheduler
 from bot.store import Store
 
@@ -92,6 +93,21 @@ class Bot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.lateness = Lateness(settings.late_interaction_seconds)
+        self._stamp_interactions()
+
+    def _stamp_interactions(self) -> None:
+        """Note each interaction's arrival as the gateway hands it over, before it waits
+        for its turn in this process (see :mod:`bot.lateness`)."""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def stamped(data: dict[str, Any]) -> None:
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                self.lateness.received(int(data["id"]))
+            parse(data)
+
+        parsers["INTERACTION_CREATE"] = stamped
 
     def owns_guild(self, guild_id: int) -> bool:
         """Return whether this process runs the shard of that server (see ``shard_of``)."""

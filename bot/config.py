@@ -82,9 +82,10 @@ class Settings(BaseSettings):
         ge=0,
         le=3,
         description=(
-            "A click or command older than this (by its id's timestamp) when the bot gets to "
-            "it is left alone, unanswered and without effect: Discord stops waiting for an "
-            "answer at 3 s and tells the member it failed. An overloaded bot then catches up "
+            "A click or command older than this when the bot gets to it (measured by the "
+            "bot: how much slower than the quickest recent one it arrived, plus how long it "
+            "waited in the bot; the host clock does not matter) is left alone, unanswered "
+            "and without effect: Discord stops waiting for an answer at 3 s and tells the member it failed. An overloaded bot then catches up "
             "instead of spending its time on clicks nobody can see answered. 0: never."
         ),
     )

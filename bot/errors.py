@@ -11,15 +11,14 @@ answered (it follows up instead) or has expired (it only logs).
 
 from __future__ import annotations
 
-import datetime
 import logging
 import secrets
-import time
 
 import discord
 from discord import app_commands
 
 from bot.i18n import Lang, Text, lang_of, t
+from bot.lateness import Lateness
 from bot.tables import UserError
 from engine.errors import (
     EngineError,
@@ -65,34 +64,12 @@ def class_refusal(error: BaseException) -> Text:
 _UNKNOWN_INTERACTION = 10062  # Discord's JSON error code for an expired interaction
 
 
-_shed = {"count": 0, "since": 0.0}
-_utcnow = discord.utils.utcnow
-
-
-def too_late(interaction: discord.Interaction, now: datetime.datetime | None = None) -> bool:
+def too_late(interaction: discord.Interaction) -> bool:
     """Return whether ``interaction`` is too old to handle (see the setting
-    ``late_interaction_seconds``): Discord has told the member it failed, or will before an
-    answer could reach it, so it must have no effect. Overload is logged every 10 s."""
-    settings = getattr(interaction.client, "settings", None)
-    limit = getattr(settings, "late_interaction_seconds", 0)
-    if not limit:
-        return False
-    now = now or _utcnow()
-    age = (now - interaction.created_at).total_seconds()
-    if age <= limit:
-        return False
-    _shed["count"] += 1
-    moment = time.monotonic()
-    if moment - _shed["since"] >= 10:
-        log.warning(
-            "overloaded: %d interaction(s) were %.1f s or more old when their turn came and "
-            "were left unanswered (the latest %.1f s old)",
-            _shed["count"],
-            limit,
-            age,
-        )
-        _shed["count"], _shed["since"] = 0, moment
-    return True
+    ``late_interaction_seconds`` and :mod:`bot.lateness`): Discord has told the member it
+    failed, or will before an answer could reach it, so it must have no effect."""
+    lateness: Lateness | None = getattr(interaction.client, "lateness", None)
+    return lateness is not None and lateness.too_late(interaction.id)
 
 
 async def reply_private(interaction: discord.Interaction, text: str) -> None:
