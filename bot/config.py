@@ -85,8 +85,9 @@ class Settings(BaseSettings):
             "A click or command older than this when the bot gets to it (measured by the "
             "bot: how much slower than the quickest recent one it arrived, plus how long it "
             "waited in the bot; the host clock does not matter) is left alone, unanswered "
-            "and without effect: Discord stops waiting for an answer at 3 s and tells the member it failed. An overloaded bot then catches up "
-            "instead of spending its time on clicks nobody can see answered. 0: never."
+            "and without effect: Discord stops waiting for an answer at 3 s and tells the "
+            "member it failed. An overloaded bot then catches up instead of spending its "
+            "time on clicks nobody can see answered. 0: never."
         ),
     )
     table_edit_seconds: float = Field(
