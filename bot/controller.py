@@ -29,7 +29,7 @@ from bot import ids, pictures, render
 from bot.errors import answer_error, reply_private
 from bot.game import GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, TextList, lang_of, t
-from bot.store import Store
+from bot.store import Store, StoreWriteError
 from bot.tables import (
     Outcome,
     StaleError,
@@ -635,6 +635,8 @@ class Controller:
             self._editing.pop(table.id, None)  # the game's last edit is made
         try:
             await self.tables.store.posted(table.id, post)
+        except StoreWriteError:  # sent again at a restart; the store logs the episode once
+            pass
         except Exception:
             log.exception("game %s: %s sent, but not struck from the outbox", table.id, post)
 
@@ -839,6 +841,8 @@ class Controller:
         if table.status == "playing":
             try:
                 await self.tables.store.shown(table.id, made)
+            except StoreWriteError:  # a restart edits this message once more; logged once
+                pass
             except Exception:  # then a restart edits this message once more, that is all
                 log.exception("game %s: could not record the edit", table.id)
         return True

@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot.i18n import Lang, Text, lang_of, t
 from bot.lateness import Lateness
+from bot.store import StoreWriteError
 from bot.tables import UserError
 from engine.errors import (
     EngineError,
@@ -124,6 +125,8 @@ def _sentence(error: BaseException, lang: Lang, interaction_id: int) -> str | No
     is unexpected."""
     if isinstance(error, UserError):
         return error.text(lang)
+    if isinstance(error, StoreWriteError):  # the store logs the episode once
+        return t(lang, "errors.store_unwritable")
     if isinstance(error, EngineError):
         return class_refusal(error)(lang)
     if isinstance(error, app_commands.NoPrivateMessage):

@@ -26,7 +26,14 @@ from typing import TYPE_CHECKING, Any, Self
 
 from bot.i18n import Text
 from bot.scheduler import Scheduler
-from bot.store import GameRecord, LiveTableExistsError, SeatRecord, SeatResult, Store
+from bot.store import (
+    GameRecord,
+    LiveTableExistsError,
+    SeatRecord,
+    SeatResult,
+    Store,
+    StoreWriteError,
+)
 from engine.errors import EngineError, OptionsError
 from engine.game import Player, options_from_json
 
@@ -704,6 +711,9 @@ class Tables:
                 guild_id=table.guild_id,
                 owed=posts,
             )
+        except StoreWriteError:  # the store logs the episode once
+            self._rebuild_players(table)
+            raise UserError("errors.store_unwritable") from None
         except Exception:
             log.exception(
                 "game %s: could not save %d move(s); nothing changed", table.id, len(moves)
@@ -761,6 +771,8 @@ class Tables:
             self._schedule(table)
             try:
                 await self.store.set_warned(table.id)
+            except StoreWriteError:  # shown all the same; the store logs the episode once
+                pass
             except Exception as error:  # the warning is shown all the same
                 log.warning("game %s: the warning could not be recorded: %s", table.id, error)
             return Outcome(table, warned=True)
@@ -786,11 +798,6 @@ class Tables:
                         action = stand_in.act(state.view(hand))
                         actions.append((hand, action, True))
                         done.setdefault(seat, []).append(action)
-            log.info(
-                "game %s: time ran out for seat(s) %s; a computer decided",
-                table.id,
-                ", ".join(map(str, late)),
-            )
             try:
                 outcome = await self._advance(table, actions)
             except UserError:
@@ -801,6 +808,11 @@ class Tables:
                     lambda: self._on_deadline(table, deadline),
                 )
                 return None
+            log.info(
+                "game %s: time ran out for seat(s) %s; a computer decided",
+                table.id,
+                ", ".join(map(str, late)),
+            )
             outcome.timed_out = done
             return outcome
 

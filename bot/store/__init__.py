@@ -17,6 +17,7 @@ from bot.store.records import (
     SeatRecord,
     SeatResult,
     StoreError,
+    StoreWriteError,
 )
 from bot.store.sqlite import Store
 
@@ -31,4 +32,5 @@ __all__ = [
     "SeatResult",
     "Store",
     "StoreError",
+    "StoreWriteError",
 ]

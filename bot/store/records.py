@@ -24,6 +24,12 @@ class StoreError(Exception):
     """The database cannot be used; ``str()`` is one sentence."""
 
 
+class StoreWriteError(StoreError):
+    """The database refused a write (read-only, full, locked for too long, an I/O error):
+    nothing of that write was kept. The store logs one line when such an episode begins and
+    one when writes work again."""
+
+
 class LiveTableExistsError(StoreError):
     """The channel already has a table that is open or playing."""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 from collections import Counter
@@ -36,9 +37,12 @@ from bot.store.records import (
     SeatRecord,
     SeatResult,
     StoreError,
+    StoreWriteError,
 )
 
 __all__ = ["Store"]
+
+log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 _WAL_ATTEMPTS = 100
@@ -69,6 +73,62 @@ def _game(row: Sequence[Any]) -> GameRecord:
     )
 
 
+def _refused_write(error: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused to write for a reason of the file or the disk, not of the SQL."""
+    text = str(error).lower()
+    return any(
+        cause in text
+        for cause in (
+            "readonly",
+            "read-only",
+            "disk is full",
+            "locked",
+            "disk i/o",
+            "unable to open",
+        )
+    )
+
+
+def _unusable(path: Path, error: sqlite3.Error) -> StoreError:
+    """Return the one sentence for a database file that cannot be used."""
+    text = str(error)
+    lowered = text.lower()
+    if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
+        return StoreError(
+            f"The database {path} is damaged or not a database ({text}); restore it "
+            "from a backup or move it away to start a new one."
+        )
+    if "readonly" in lowered or "read-only" in lowered:
+        return StoreError(
+            f"The database {path} is read-only: the bot must be able to write it, and its "
+            "folder (for its -wal and -shm files)."
+        )
+    if "unable to open" in lowered:
+        return StoreError(
+            f"The database {path} cannot be opened ({text}): the bot must be able to write "
+            f"the file and its folder {path.parent}."
+        )
+    return StoreError(f"The database {path} cannot be used: {text}.")
+
+
+def _probe(path: Path) -> None:
+    """Open the database file with the standard library and try a write that is rolled
+    back: a file that cannot be opened, is damaged or is read-only (itself, its folder or
+    its file system) is refused at start in one sentence, before the bot takes a click."""
+    try:
+        conn = sqlite3.connect(path, timeout=5, isolation_level=None)
+    except sqlite3.Error as error:
+        raise _unusable(path, error) from None
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("CREATE TABLE IF NOT EXISTS main.write_probe (x INTEGER)")
+        conn.execute("ROLLBACK")
+    except sqlite3.Error as error:
+        raise _unusable(path, error) from None
+    finally:
+        conn.close()
+
+
 def _owner_only(path: Path) -> None:
     """Create the database file readable and writable by its owner only (0600), or narrow
     an existing one to that: a game's seed and move log reveal every hand. SQLite gives the
@@ -95,6 +155,7 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
         self.path = path
+        self._refusing = False  # the database refuses writes (one log line per episode)
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -109,6 +170,9 @@ class Store:
         if not path.parent.exists():
             raise StoreError(f"The database folder {path.parent} does not exist.")
         _owner_only(path)
+        # Tried first without aiosqlite: a file it fails to open leaves its thread to report
+        # to an event loop that is closing ("Event loop is closed" tracebacks at exit).
+        await asyncio.to_thread(_probe, path)
         try:
             db = await aiosqlite.connect(path, isolation_level=None)
         except sqlite3.Error as error:
@@ -118,13 +182,7 @@ class Store:
             await store._prepare()
         except sqlite3.DatabaseError as error:
             await db.close()
-            text = str(error)
-            if "not a database" in text or "malformed" in text or "corrupt" in text:
-                raise StoreError(
-                    f"The database {path} is damaged or not a database ({text}); restore it "
-                    "from a backup or move it away to start a new one."
-                ) from None
-            raise StoreError(f"The database {path} cannot be used: {text}.") from None
+            raise _unusable(path, error) from None
         return store
 
     async def _prepare(self) -> None:
@@ -205,7 +263,24 @@ class Store:
         the write lock across as many turns of a busy loop, and every other write would
         queue behind it.
         """
-        return await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call,no-any-return]
+        try:
+            result: _T = await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call]
+        except sqlite3.OperationalError as error:
+            if not _refused_write(error):
+                raise
+            if not self._refusing:
+                self._refusing = True
+                log.error(
+                    "the database %s refuses writes (%s): moves and new tables are refused, "
+                    "and the players are told, until it accepts them again",
+                    self.path,
+                    error,
+                )
+            raise StoreWriteError(f"The database {self.path} refused a write: {error}.") from None
+        if self._refusing and fn in _WRITERS:
+            self._refusing = False
+            log.warning("the database %s accepts writes again", self.path)
+        return result
 
     async def _write(
         self,
@@ -733,3 +808,7 @@ def _rating_statements(
         )
         for key, rating in updated.items()
     ]
+
+
+# The calls that write: one succeeding ends an episode of refused writes.
+_WRITERS: frozenset[Callable[..., Any]] = frozenset({_transaction, _create_game})

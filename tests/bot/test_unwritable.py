@@ -1,0 +1,138 @@
+"""A database the bot cannot write: refused at start in one sentence (exit 2, nothing else on
+stderr); refusing writes mid-game: a clear private answer to each presser, nothing changed,
+one log line when the episode begins and one when it ends, never a traceback per click.
+
+The tests run as any user (root included, whom file modes do not stop), so the read-only
+file is made the way SQLite itself sees one: opened with ``mode=ro``, or ``query_only``."""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store, StoreError
+from tests.bot.driver import PLAY, Game, World, live_ids, private_text
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+UNWRITABLE = "The bot's database is not accepting changes right now"
+
+# Runs ``python -m bot`` with SQLite opening files the given way, and aiosqlite's start
+# reported: a file that cannot be used must be refused before aiosqlite's thread starts
+# (a failure inside it is reported to an event loop that is closing: tracebacks at exit).
+LAUNCHER = """
+import sqlite3, sys
+import aiosqlite
+connect = sqlite3.connect
+def read_only(database, *args, **kwargs):
+    kwargs.pop("uri", None)
+    return connect(f"file:{database}?mode=ro", *args, uri=True, **kwargs)
+def unopenable(database, *args, **kwargs):
+    raise sqlite3.OperationalError("unable to open database file")
+sqlite3.connect = {"read-only": read_only, "unopenable": unopenable}[sys.argv[1]]
+start = aiosqlite.connect
+def started(*args, **kwargs):
+    print("aiosqlite started", file=sys.stderr)
+    return start(*args, **kwargs)
+aiosqlite.connect = started
+from bot.__main__ import main
+raise SystemExit(main([]))
+"""
+
+
+def run_bot(tmp_path: Path, how: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("DUPE_")}
+    env.update(DISCORD_TOKEN=TOKEN, DUPE_DATABASE=str(tmp_path / "dupe.sqlite3"))
+    return subprocess.run(
+        [sys.executable, "-c", LAUNCHER, how],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+async def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "dupe.sqlite3")  # a good database, then read-only
+    await store.close()
+    before = (tmp_path / "dupe.sqlite3").read_bytes()
+    done = run_bot(tmp_path, "read-only")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"error: The database {tmp_path / 'dupe.sqlite3'} is read-only: the bot must be able "
+        "to write it, and its folder (for its -wal and -shm files)."
+    ]
+    assert (tmp_path / "dupe.sqlite3").read_bytes() == before
+
+
+async def test_a_database_that_cannot_be_opened_gives_one_line_and_exit_2(
+    tmp_path: Path,
+) -> None:
+    # As an unwritable folder does (the Docker bind-mount mistake).
+    done = run_bot(tmp_path, "unopenable")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"error: The database {tmp_path / 'dupe.sqlite3'} cannot be opened (unable to open "
+        f"database file): the bot must be able to write the file and its folder {tmp_path}."
+    ]
+
+
+async def test_store_open_refuses_a_read_only_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "dupe.sqlite3"
+    await (await Store.open(path)).close()
+    connect = sqlite3.connect
+
+    def read_only(database: str, *args: object, **kwargs: object) -> sqlite3.Connection:
+        kwargs.pop("uri", None)
+        return connect(f"file:{database}?mode=ro", *args, uri=True, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sqlite3, "connect", read_only)
+    with pytest.raises(StoreError, match="is read-only"):
+        await Store.open(path)
+
+
+async def test_refused_writes_mid_game_answer_each_presser_and_log_once(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    alice = world.member("alice")
+    game, _ = await Game.open(world, alice, turn_time=30, computers="random")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    moves = game.moves()
+    card = random.Random(3).choice(live_ids(hand, PLAY))
+    db = world.bot.store._db
+    await db.execute("PRAGMA query_only = ON")  # SQLite refuses every write from now on
+    caplog.clear()
+
+    for _ in range(3):
+        result = await alice.click(hand.message, custom_id=card)
+        assert private_text(result).startswith(UNWRITABLE)
+        assert game.moves() == moves
+    # The turn timer runs out meanwhile: the stand-in's move cannot be saved either, and
+    # is tried again every 10 s without a traceback.
+    await world.env.advance_time(60)
+    assert game.moves() == moves
+    opened = await alice.slash(world.channel, "dupe start")
+    assert private_text(opened)  # answered (the channel's table is still live)
+
+    lines = [r for r in caplog.records if r.name.startswith("bot")]
+    refused = [r for r in lines if "refuses writes" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].levelno == logging.ERROR
+    assert not [r for r in lines if r.exc_info], [r.getMessage() for r in lines if r.exc_info]
+    assert not [r for r in lines if r.levelno >= logging.ERROR and r not in refused]
+
+    await db.execute("PRAGMA query_only = OFF")
+    await world.env.advance_time(10)  # the stand-in's move is saved at its next try
+    assert len(game.moves()) > len(moves)
+    assert any("accepts writes again" in r.getMessage() for r in caplog.records)
+    caplog.clear()  # the episode's one error line is what this test wanted
