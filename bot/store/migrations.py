@@ -138,6 +138,15 @@ MIGRATIONS: tuple[str, ...] = (
 
     ALTER TABLE results RENAME COLUMN deals TO rounds;
     """,
+    # 6: why a table ended without a result (``cancelled`` by its host or a manager,
+    # ``expired`` as an idle lobby, ``abandoned`` when its channel was deleted or the bot
+    # removed from its server: status stays 'cancelled', so every index and count holds),
+    # and when a lobby last changed (it expires after a configurable idle time).
+    """
+    ALTER TABLE games ADD COLUMN end_reason TEXT;
+    ALTER TABLE games ADD COLUMN active_at REAL;
+    UPDATE games SET end_reason = 'cancelled' WHERE status = 'cancelled';
+    """,
 )
 
 

@@ -67,6 +67,7 @@ class GameRecord:
     warned: bool
     created_at: float
     shown_plies: int = 0
+    active_at: float | None = None  # when the lobby last changed (None: at ``created_at``)
     seats: dict[int, SeatRecord] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
     owed: list[str] = field(default_factory=list)
@@ -100,12 +101,13 @@ class LeaderboardRow:
 
 @dataclass(slots=True, frozen=True)
 class FinishedGame:
-    """A finished game for ``/history``: its record (seats, no moves), when it ended, and
-    each seat's ``(score, win share)``."""
+    """A finished (or abandoned) game for ``/history``: its record (seats, no moves), when
+    it ended, and each seat's ``(score, win share)``."""
 
     record: GameRecord
     ended_at: float
     results: dict[int, tuple[int, float]]
+    abandoned: bool = False  # its channel was deleted (or the bot removed): no results
 
     @property
     def game(self) -> str:

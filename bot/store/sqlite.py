@@ -51,7 +51,7 @@ Statements = list[tuple[str, Sequence[Any]]]
 
 _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, host_id, seed, options, status, message_id, deadline, "
-    "warned, created_at, shown_plies"
+    "warned, created_at, shown_plies, active_at"
 )
 
 
@@ -70,6 +70,7 @@ def _game(row: Sequence[Any]) -> GameRecord:
         warned=bool(row[10]),
         created_at=row[11],
         shown_plies=row[12],
+        active_at=row[13],
     )
 
 
@@ -320,11 +321,17 @@ class Store:
         """Remember the id of the table's public message."""
         await self._write([("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))])
 
-    async def set_seats(self, game_id: int, seats: Iterable[SeatRecord]) -> None:
-        """Replace the table's seating with ``seats``."""
+    async def set_seats(
+        self, game_id: int, seats: Iterable[SeatRecord], now: float | None = None
+    ) -> None:
+        """Replace the table's seating with ``seats`` (a lobby change at ``now``)."""
         rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
+        touched: Statements = []
+        if now is not None:
+            touched.append(("UPDATE games SET active_at = ? WHERE id = ?", (now, game_id)))
         await self._write(
-            [("DELETE FROM seats WHERE game_id = ?", (game_id,))]
+            touched
+            + [("DELETE FROM seats WHERE game_id = ?", (game_id,))]
             + [
                 (
                     "INSERT INTO seats (game_id, seat, user_id, name, level)"
@@ -450,17 +457,24 @@ class Store:
         """Record that the current decision's warning has been shown."""
         await self._write([("UPDATE games SET warned = 1 WHERE id = ?", (game_id,))])
 
-    async def cancel_game(self, game_id: int, now: float) -> None:
-        """Close the table without scores."""
-        await self._write(
-            [
-                (
-                    "UPDATE games SET status = 'cancelled', ended_at = ?, deadline = NULL"
-                    " WHERE id = ?",
-                    (now, game_id),
-                )
-            ]
-        )
+    async def cancel_game(self, game_id: int, now: float, reason: str = "cancelled") -> None:
+        """Close the table without scores: ``cancelled`` by its host or a manager,
+        ``expired`` (an idle lobby) or ``abandoned`` (its channel or server is gone; the
+        posts it still owed are struck off with it: there is nowhere to send them)."""
+        statements: Statements = [
+            (
+                "UPDATE games SET status = 'cancelled', end_reason = ?, ended_at = ?,"
+                " deadline = NULL WHERE id = ? AND status IN ('lobby', 'playing')",
+                (reason, now, game_id),
+            )
+        ]
+        if reason == "abandoned":
+            statements.append(("DELETE FROM outbox WHERE game_id = ?", (game_id,)))
+        await self._write(statements)
+
+    async def drop_owed(self, game_id: int) -> None:
+        """Strike off every post the game still owes (its channel is gone for good)."""
+        await self._write([("DELETE FROM outbox WHERE game_id = ?", (game_id,))])
 
     # --- reading -------------------------------------------------------------------
 
@@ -746,8 +760,9 @@ def _recent_games(
     args = (guild_id, limit) if game is None else (guild_id, game, limit)
     with _snapshot(conn):
         rows = conn.execute(
-            f"SELECT {_GAME_COLUMNS}, ended_at FROM games"
-            f" WHERE guild_id = ? AND status = 'finished'{which}"
+            f"SELECT {_GAME_COLUMNS}, ended_at FROM games WHERE guild_id = ?"
+            " AND (status = 'finished' OR (end_reason = 'abandoned' AND started_at IS NOT NULL))"
+            f"{which}"
             " ORDER BY ended_at DESC, id DESC LIMIT ?",
             args,
         ).fetchall()
@@ -763,7 +778,12 @@ def _recent_games(
             ):
                 results.setdefault(game_id, {})[seat] = (int(score), float(win))
     return [
-        FinishedGame(record, float(row[-1] or 0.0), results.get(record.id, {}))
+        FinishedGame(
+            record,
+            float(row[-1] or 0.0),
+            results.get(record.id, {}),
+            abandoned=record.status == "cancelled",
+        )
         for record, row in zip(records, rows, strict=True)
     ]
 

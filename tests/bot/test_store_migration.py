@@ -1,6 +1,6 @@
-"""Migration 5 on a database the bot wrote at schema 4 (``tests/data/store-v4.sqlite``, made
-by ``tests/data/make_store_v4.py``, which lists what it holds): every row survives, and the
-migrated file works as the bot uses it."""
+"""Migrations 5 and 6 on a database the bot wrote at schema 4 (``tests/data/store-v4.sqlite``,
+made by ``tests/data/make_store_v4.py``, which lists what it holds): every row survives, and
+the migrated file works as the bot uses it."""
 
 from __future__ import annotations
 
@@ -34,10 +34,16 @@ def connect(path: Path) -> Iterator[sqlite3.Connection]:
         db.close()
 
 
+V4_GAME_COLUMNS = 15  # migration 6 adds end_reason and active_at after them
+
+
 def rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Return every row of every table, in a fixed order (columns in schema order)."""
+    """Return every row of every table, in a fixed order (columns in schema order; of
+    ``games``, the columns schema 4 had)."""
     with connect(path) as db:
-        return {table: sorted(db.execute(f"SELECT * FROM {table}")) for table in TABLES}
+        found = {table: sorted(db.execute(f"SELECT * FROM {table}")) for table in TABLES}
+    found["games"] = [row[:V4_GAME_COLUMNS] for row in found["games"]]
+    return found
 
 
 def schema(path: Path, name: str) -> str:
@@ -60,7 +66,7 @@ def v4(tmp_path: Path) -> Path:
     return path
 
 
-async def test_every_row_survives_and_the_version_is_5(v4: Path) -> None:
+async def test_every_row_survives_and_the_version_is_6(v4: Path) -> None:
     before = rows(v4)
     assert {t: len(r) for t, r in before.items()} == {
         "games": 6,
@@ -73,8 +79,14 @@ async def test_every_row_survives_and_the_version_is_5(v4: Path) -> None:
     }
     store = await Store.open(v4)
     await store.close()
-    assert user_version(v4) == len(MIGRATIONS) == 5
+    assert user_version(v4) == len(MIGRATIONS) == 6
     assert rows(v4) == before  # results.deals is results.rounds now, in the same place
+    with connect(v4) as db:
+        reasons = dict(db.execute("SELECT status, end_reason FROM games WHERE status != 'lobby'"))
+        assert db.execute("SELECT COUNT(active_at) FROM games").fetchone() == (0,)
+    # A table cancelled before migration 6 was cancelled by its host or a manager.
+    assert reasons.get("cancelled", "cancelled") == "cancelled"
+    assert reasons.get("finished") is None and reasons.get("playing") is None
     with connect(v4) as db:
         columns = [row[1] for row in db.execute("PRAGMA table_info(results)")]
         assert columns[-1] == "rounds" and "deals" not in columns
@@ -258,7 +270,7 @@ async def test_a_failed_migration_leaves_the_file_at_version_4(
     monkeypatch.undo()
     store = await Store.open(v4)  # and the real migration still applies afterwards
     await store.close()
-    assert user_version(v4) == 5 and rows(v4) == before
+    assert user_version(v4) == len(MIGRATIONS) and rows(v4) == before
 
 
 async def test_a_reader_open_during_the_migration_keeps_its_snapshot(v4: Path) -> None:
@@ -272,7 +284,7 @@ async def test_a_reader_open_during_the_migration_keeps_its_snapshot(v4: Path) -
         await store.close()
         assert reader.execute("SELECT COUNT(*) FROM seats").fetchone() == (19,)
         reader.execute("COMMIT")
-        assert reader.execute("PRAGMA user_version").fetchone() == (5,)
+        assert reader.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
         assert reader.execute("SELECT COUNT(rounds) FROM results").fetchone() == (12,)
     finally:
         reader.close()
