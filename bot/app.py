@@ -24,6 +24,7 @@ from bot.errors import answer_error, too_late
 from bot.lateness import Lateness
 from bot.scheduler import Scheduler
 from bot.store import Store
+from bot.tables import LobbyLimits
 
 __all__ = ["Bot", "ShardedBot", "create_bot", "shard_of"]
 
@@ -132,6 +133,12 @@ class Bot(commands.Bot):
             default_level=settings.computer_level,
             scheduler=self.scheduler,
             owns=self.owns_guild,
+            limits=LobbyLimits(
+                idle_seconds=settings.lobby_idle_minutes * 60,
+                per_member=settings.lobbies_per_member,
+                per_server=settings.lobbies_per_server,
+            ),
+            removed_grace=settings.removed_grace_minutes * 60,
         )
         loaded = await self.controller.tables.load()
         log.info("loaded %d live table(s) from %s", loaded, settings.database)
@@ -196,6 +203,37 @@ class Bot(commands.Bot):
         custom_id = str(data.get("custom_id", ""))
         if not is_ours(custom_id, games.GAMES):
             await answer_unknown(interaction)
+
+    # Channels, threads and servers that go away, and servers that come back.
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        if hasattr(self, "controller"):
+            await self.controller.channel_gone(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if hasattr(self, "controller"):
+            await self.controller.channel_gone(payload.thread_id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        if hasattr(self, "controller"):
+            self.controller.guild_left(guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        if hasattr(self, "controller"):
+            self.controller.guild_back(guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        if hasattr(self, "controller"):
+            self.controller.guild_back(guild.id)
+
+    async def on_ready(self) -> None:
+        # Servers that removed the bot while it was down send no GUILD_DELETE: their
+        # tables are the ones of servers the bot is not in.
+        if not hasattr(self, "controller"):
+            return
+        present = {guild.id for guild in self.guilds}
+        for table in list(self.controller.tables.tables.values()):
+            if table.guild_id not in present:
+                self.controller.guild_left(table.guild_id)
 
     async def close(self) -> None:
         if hasattr(self, "controller"):

@@ -100,6 +100,36 @@ class Settings(BaseSettings):
             "channel)."
         ),
     )
+    lobby_idle_minutes: float = Field(
+        default=30,
+        ge=0,
+        le=7 * 24 * 60,
+        description=(
+            "A lobby nobody has joined, left or started for this long closes and says so "
+            "(0: lobbies never expire)."
+        ),
+    )
+    lobbies_per_member: int = Field(
+        default=3,
+        ge=0,
+        le=1000,
+        description="How many open lobbies one member may host at once in a server (0: any).",
+    )
+    lobbies_per_server: int = Field(
+        default=25,
+        ge=0,
+        le=100_000,
+        description="How many open lobbies a server may have at once (0: any).",
+    )
+    removed_grace_minutes: float = Field(
+        default=60,
+        ge=0,
+        le=30 * 24 * 60,
+        description=(
+            "When the bot is removed from a server, its tables there wait this long for it "
+            "to be added back (their timers stopped), then are abandoned without scores."
+        ),
+    )
     pictures: bool = Field(
         default=True,
         description="Whether new tables show pictures as well as text (unless a server's "

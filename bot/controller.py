@@ -56,11 +56,34 @@ _RETRY_FIRST = 5.0  # a post or table edit refused by a busy or failing Discord:
 _RETRY_MAX = 300.0  # then 10, 20, … up to 5 minutes apart
 
 
-def _settled(error: discord.HTTPException) -> bool:
-    """Whether a failed post or edit is final: refused for good (no access, channel or
-    message gone, a bad body), as opposed to Discord being busy (429 after discord.py's own
-    retries) or failing (5xx), when it is worth sending again."""
-    return error.status < 500 and error.status != 429
+# Discord's JSON error codes that decide what becomes of a refused post or edit
+# (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json).
+_UNKNOWN_CHANNEL = 10003
+_UNKNOWN_MESSAGE = 10008
+_MISSING_PERMISSIONS = 50013
+_NO_FILES_FOR = 3600.0  # a channel refusing pictures gets text only, then is tried again
+
+
+# What became of a post or an edit.
+SENT = "sent"  # done (or refused for a reason no retry can change: a bad body, logged)
+RETRY = "retry"  # Discord busy or failing, or the bot lacks access for now: try again later
+CHANNEL_GONE = "channel-gone"  # the channel no longer exists: nothing can be sent there
+MESSAGE_GONE = "message-gone"  # the message to edit was deleted
+NO_FILES = "no-files"  # refused for its picture (no Attach Files): send it without
+
+
+def _fate(error: discord.HTTPException, *, with_file: bool) -> str:
+    """Return what becomes of a post or edit Discord refused with ``error``."""
+    if error.status == 404 and error.code == _UNKNOWN_CHANNEL:
+        return CHANNEL_GONE
+    if error.status == 404 and error.code == _UNKNOWN_MESSAGE:
+        return MESSAGE_GONE
+    if error.status == 403 and error.code == _MISSING_PERMISSIONS and with_file:
+        return NO_FILES
+    if error.status in (403, 429) or error.status >= 500:
+        return RETRY  # a moderator may give the permission back, the bot be added back
+    log.error("Discord refused a post or edit for good: %s", error)
+    return SENT
 
 
 @dataclass(slots=True)
@@ -166,6 +189,8 @@ def render_table(table: Table, lang: Lang = "en") -> Rendered:
         return render.lobby_message(table.ui, table_info(table), table.max_seats, lang=lang)
     if table.status == "cancelled":
         return render.cancelled_message(table.ui, lang=lang)
+    if table.status in ("expired", "abandoned"):
+        return render.cancelled_message(table.ui, lang=lang, reason=table.status)
     assert table.state is not None
     return table.ui.table_message(table_info(table), table.state.public_view(), lang)
 
@@ -205,6 +230,7 @@ class Controller:
         *,
         clock: Callable[[], float],
         edit_interval: float,
+        removed_grace: float = 3600.0,
         **tables: Any,
     ) -> None:
         """Build the controller and its live tables (``tables``: the rest of
@@ -226,6 +252,12 @@ class Controller:
         self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
         self._editing: dict[int, asyncio.Lock] = {}  # table → its message's edit in flight
         self._tasks: set[asyncio.Task[None]] = set()
+        # Posts waiting to be sent again, by their scheduler key: sent at once when their
+        # server is back (the bot added again, an outage over).
+        self._waiting: dict[tuple[object, ...], Table] = {}
+        self._no_files: dict[int, float] = {}  # channel → until when it gets text only
+        self._gone: set[int] = set()  # deleted channels
+        self.removed_grace = removed_grace
 
     # --- helpers -------------------------------------------------------------------
 
@@ -335,6 +367,7 @@ class Controller:
             raise UserError("errors.bot_lacks_permissions", names=names)
         existing = self.tables.table_in(interaction.channel_id)
         if existing is not None:
+            await self._ensure_message(existing)
             raise UserError("table.channel_has_table", url=self.jump_url(existing))
         table = await self.tables.open_table(
             game=game,
@@ -367,6 +400,7 @@ class Controller:
     async def status(self, interaction: discord.Interaction) -> None:
         """``/<game> status``: the table as everyone sees it, privately."""
         table = self._channel_table(interaction)
+        await self._ensure_message(table)
         lang = lang_of(interaction.locale)
         shown = render_table(table, lang)
         await interaction.response.send_message(
@@ -588,6 +622,10 @@ class Controller:
     async def on_outcome(self, outcome: Outcome, answered: tuple[int, ...] = ()) -> None:
         """Show a committed change: table message, other members' hands, scorings."""
         table = outcome.table
+        if outcome.closed:  # an idle lobby expired: its message says so
+            self._forget(table)
+            await self._post(table, "table")
+            return
         for post in outcome.posts:
             if post == "end":
                 log.info("game %s: finished", table.id)
@@ -605,6 +643,97 @@ class Controller:
                     coro = self._refresh_hand(table, seat, outcome.timed_out.get(seat))
                     self._spawn(coro, f"hand-{table.id}-{seat}")
 
+    # --- channels and servers that go away ---------------------------------------------
+
+    async def _ensure_message(self, table: Table) -> None:
+        """Post the table message again if it was deleted (Discord sends the bot no
+        message deletions: it has no message intents), so that the table can go on and the
+        channel is not blocked by a table nobody can see."""
+        if table.message_id is None or table.channel_id in self._gone:
+            return
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.fetch_message(table.message_id)
+        except discord.NotFound as error:
+            if error.code == _UNKNOWN_MESSAGE:
+                async with self._editing.setdefault(table.id, asyncio.Lock()):
+                    await self._repost_table(table)
+        except discord.HTTPException as error:
+            log.debug("game %s: table message not checked: %s", table.id, error)
+
+    async def channel_gone(self, channel_id: int) -> None:
+        """The channel (or thread) was deleted: its table is abandoned (no stand-ins, no
+        scores, no ratings; ``/history`` lists a started one as abandoned), and the posts
+        still owed to it are struck off."""
+        self._gone.add(channel_id)
+        table = self.tables.table_in(channel_id)
+        if table is not None:
+            await self._abandon(table)
+        for key, waiting in list(self._waiting.items()):
+            if waiting.channel_id == channel_id:
+                await self._strike_waiting(key, waiting)
+
+    async def _abandon(self, table: Table) -> None:
+        try:
+            abandoned = await self.tables.abandon(table)
+        except Exception:  # a database that refuses writes: the store has said so
+            log.warning("game %s: could not be abandoned now; it stays live", table.id)
+            return
+        if abandoned:
+            self._forget(table)
+
+    async def _strike_waiting(self, key: tuple[object, ...], table: Table) -> None:
+        """Strike off a post waiting to be sent again: there is nowhere to send it."""
+        self.scheduler.cancel(key)
+        self._waiting.pop(key, None)
+        self._retries.pop(key, None)
+        if table.status == "abandoned":
+            return  # struck off with the table
+        try:
+            await self.tables.store.drop_owed(table.id)
+        except Exception:
+            log.warning("game %s: owed posts not struck off; a restart tries them", table.id)
+
+    def guild_left(self, guild_id: int) -> None:
+        """The bot was removed from the server: its tables wait (their timers stopped) for
+        ``removed_grace`` seconds, then are abandoned unless it is back."""
+        owing = any(t.guild_id == guild_id for t in self._waiting.values())
+        if self.tables.is_away(guild_id) or not (self.tables.in_guild(guild_id) or owing):
+            return
+        self.tables.away(guild_id)
+        self.scheduler.at(
+            ("away", guild_id),
+            self._now() + self.removed_grace,
+            functools.partial(self._abandon_guild, guild_id),
+        )
+        log.info("removed from server %s: its tables wait for the bot to be back", guild_id)
+
+    async def _abandon_guild(self, guild_id: int) -> None:
+        for table in self.tables.in_guild(guild_id):
+            await self._abandon(table)
+        for key, waiting in list(self._waiting.items()):
+            if waiting.guild_id == guild_id:
+                await self._strike_waiting(key, waiting)
+        self.tables.back(guild_id)  # nothing of it is left to wait
+
+    def guild_back(self, guild_id: int) -> None:
+        """The server is there for the bot (added again, or back after an outage): timers
+        run again, and what it owes there is sent now."""
+        self.scheduler.cancel(("away", guild_id))
+        if self.tables.is_away(guild_id):
+            log.info("back in server %s: its tables go on", guild_id)
+        self.tables.back(guild_id)
+        now = self._now()
+        for key, waiting in list(self._waiting.items()):
+            if waiting.guild_id == guild_id:
+                self._retries.pop(key, None)
+                post = str(key[2])
+                self.scheduler.at(key, now, functools.partial(self._post, waiting, post))
+        for table in self.tables.in_guild(guild_id):
+            if table.status in ("lobby", "playing"):
+                self._retries.pop(("edit", table.id), None)
+                self._edit_by(table, now)
+
     # --- public posts that must not be lost ------------------------------------------
 
     async def _post(self, table: Table, post: str) -> None:
@@ -614,23 +743,37 @@ class Controller:
         transaction as the moves that made it due. A process killed in between sends it
         after its restart; Discord's ``enforce_nonce`` makes a repeated post return the
         first instead of appearing twice."""
-        try:
-            if post == "table":
-                done = await self._edit_table_now(table)
-            else:
-                done = await self._send_post(table, post)
-        except Exception:
-            log.exception("game %s: could not send %s; it is sent again at restart", table.id, post)
-            done = False
-        if not done:
-            # Discord was busy or failing: try again shortly (and after a restart anyway).
+        key = ("post", table.id, post)
+        self._waiting.pop(key, None)
+        if table.status == "abandoned":
+            return  # struck off with the table
+        if table.channel_id in self._gone:
+            fate = CHANNEL_GONE
+        else:
+            try:
+                if post == "table":
+                    fate = await self._edit_table_now(table)
+                else:
+                    fate = await self._send_post(table, post)
+            except Exception:
+                log.exception("game %s: could not send %s; it is sent again later", table.id, post)
+                fate = RETRY
+        if fate == RETRY:
+            # Discord busy or failing, or the bot without access for now: the post stays
+            # owed, and is sent again later, when its server is back, or after a restart.
+            self._waiting[key] = table
             self.scheduler.at(
-                ("post", table.id, post),
-                self._now() + self._backoff(("post", table.id, post)),
+                key,
+                self._now() + self._backoff(key),
                 functools.partial(self._post, table, post),
             )
             return
-        self._retries.pop(("post", table.id, post), None)
+        self._retries.pop(key, None)
+        if fate == CHANNEL_GONE:
+            await self.channel_gone(table.channel_id)
+            if table.status != "finished":
+                return  # abandoned: its posts went with it
+            log.info("game %s: %s struck off: its channel is gone", table.id, post)
         if post == "table" and table.id not in self.tables.tables:
             self._editing.pop(table.id, None)  # the game's last edit is made
         try:
@@ -640,7 +783,7 @@ class Controller:
         except Exception:
             log.exception("game %s: %s sent, but not struck from the outbox", table.id, post)
 
-    async def _send_post(self, table: Table, post: str) -> bool:
+    async def _send_post(self, table: Table, post: str) -> str:
         state = table.state
         assert state is not None
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -654,10 +797,39 @@ class Controller:
         else:
             owed = table.ui.post(table_info(table), state, post, picture_names(table, lang), lang)
             shown = owed.message
-            if owed.picture is not None and table.options.pictures:
+            if owed.picture is not None and self._files_ok(table):
                 data = await pictures.render_off_loop(owed.picture)
                 file = discord.File(io.BytesIO(data), filename=owed.filename)
-        return await self._send(channel, shown, file, nonce=f"{table.id}:{post}")
+        fate = await self._send(channel, shown, file, nonce=f"{table.id}:{post}")
+        if fate == NO_FILES:
+            fate = await self._send(channel, shown, None, nonce=f"{table.id}:{post}")
+            if fate == SENT:
+                self._text_only(table)
+            elif fate == NO_FILES:
+                fate = RETRY  # refused without a picture too: not the picture's fault
+        return fate
+
+    def _files_ok(self, table: Table) -> bool:
+        """Whether the table's posts and message carry pictures now: they are on, and its
+        channel has not refused one lately (no Attach Files permission)."""
+        if not table.options.pictures:
+            return False
+        until = self._no_files.get(table.channel_id)
+        if until is None:
+            return True
+        if self._now() >= until:
+            del self._no_files[table.channel_id]  # try pictures again
+            return True
+        return False
+
+    def _text_only(self, table: Table) -> None:
+        """The channel refused a picture but took the text: text only there for a while."""
+        if table.channel_id not in self._no_files:
+            log.warning(
+                "channel %s refuses pictures (no Attach Files permission): text only there",
+                table.channel_id,
+            )
+        self._no_files[table.channel_id] = self._now() + _NO_FILES_FOR
 
     def start_delivering_owed(self) -> None:
         """Start :meth:`deliver_owed` in the background (it must not hold up the start)."""
@@ -698,9 +870,8 @@ class Controller:
         file: discord.File | None = None,
         *,
         nonce: str | None = None,
-    ) -> bool:
-        """Post a public message; return whether that is settled: sent, or refused for
-        good (see :func:`_settled`)."""
+    ) -> str:
+        """Post a public message; return what became of it (see :func:`_fate`)."""
         try:
             extra: dict[str, Any] = {}
             if file is not None:
@@ -712,8 +883,8 @@ class Controller:
             await channel.send(content=shown.content, embeds=shown.embeds, **extra)
         except discord.HTTPException as error:
             log.warning("could not post to channel: %s", error)
-            return _settled(error)
-        return True
+            return _fate(error, with_file=file is not None)
+        return SENT
 
     async def _refresh_hand(
         self, table: Table, seat: int, stood_in: Sequence[object] | None = None
@@ -787,7 +958,11 @@ class Controller:
             self._stood_in.pop((table.id, seat), None)
 
     async def _edit_job(self, table: Table) -> None:
-        if await self._edit_table_now(table):
+        fate = await self._edit_table_now(table)
+        if fate == CHANNEL_GONE:
+            await self.channel_gone(table.channel_id)
+            return
+        if fate != RETRY:
             self._retries.pop(("edit", table.id), None)
             return
         # Discord was busy or failing (a 503 discord.py does not retry, a 429 after its own
@@ -802,50 +977,96 @@ class Controller:
         self._retries[key] = delay
         return delay
 
-    async def _edit_table_now(self, table: Table) -> bool:
-        """Edit the table message to show the table as it is; return whether that is
-        settled (edited, no message, or refused for good). Edits of one message never
+    async def _edit_table_now(self, table: Table) -> str:
+        """Edit the table message to show the table as it is (posting it again if it was
+        deleted); return what became of it (see :func:`_fate`). Edits of one message never
         overlap: one that Discord kept waiting (429s) cannot land after a later one, such as
         the game's last, with an older table."""
-        if table.message_id is None:
-            return True
+        if table.message_id is None or table.channel_id in self._gone:
+            return SENT
         lock = self._editing.setdefault(table.id, asyncio.Lock())
         async with lock:
-            return await self._edit_table_message(table, table.message_id)
+            fate = await self._edit_table_message(table, table.message_id)
+            if fate == NO_FILES:
+                fate = await self._edit_table_message(table, table.message_id, files=False)
+                if fate == SENT:
+                    self._text_only(table)
+                elif fate == NO_FILES:
+                    fate = RETRY
+            if fate == MESSAGE_GONE:
+                fate = await self._repost_table(table)
+            return fate
 
-    async def _edit_table_message(self, table: Table, message_id: int) -> bool:
+    async def _edit_table_message(self, table: Table, message_id: int, files: bool = True) -> str:
+        """Edit the table message once; with ``files`` false, without any picture."""
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        made = _moves_made(table)
+        lang = self.public_lang(table)
+        shown = render_table(table, lang)
+        picture = _table_picture(table, lang) if files and self._files_ok(table) else None
+        key = None if picture is None else picture[0]
+        extra: dict[str, Any] = {}
+        if key != self._pictured.get(table.id) or not files:
+            # The shown picture changed: attach it (or take the old one away).
+            attached = []
+            if picture is not None:
+                data = await pictures.render_off_loop(picture[1])
+                name = pictures.picture_filename("trick")
+                attached.append(discord.File(io.BytesIO(data), filename=name))
+            extra["attachments"] = attached
         try:
-            made = _moves_made(table)
-            lang = self.public_lang(table)
-            shown = render_table(table, lang)
-            extra: dict[str, Any] = {}
-            picture = _table_picture(table, lang)
-            key = None if picture is None else picture[0]
-            if key != self._pictured.get(table.id):
-                # The shown picture changed: attach it (or take the old one away).
-                files = []
-                if picture is not None:
-                    data = await pictures.render_off_loop(picture[1])
-                    name = pictures.picture_filename("trick")
-                    files.append(discord.File(io.BytesIO(data), filename=name))
-                extra["attachments"] = files
             await channel.get_partial_message(message_id).edit(
                 content=shown.content, embeds=shown.embeds, view=shown.buttons(), **extra
             )
-            if "attachments" in extra:
-                self._pictured[table.id] = key
         except discord.HTTPException as error:
             log.warning("game %s: table message not updated: %s", table.id, error)
-            return _settled(error)
-        if table.status == "playing":
-            try:
-                await self.tables.store.shown(table.id, made)
-            except StoreWriteError:  # a restart edits this message once more; logged once
-                pass
-            except Exception:  # then a restart edits this message once more, that is all
-                log.exception("game %s: could not record the edit", table.id)
-        return True
+            return _fate(error, with_file=picture is not None and "attachments" in extra)
+        if "attachments" in extra:
+            self._pictured[table.id] = key
+        await self._record_shown(table, made)
+        return SENT
+
+    async def _repost_table(self, table: Table) -> str:
+        """The table message was deleted: post it anew (the store keeps the new id), so
+        the table goes on, its lobby can be joined, and the channel is not blocked."""
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        made = _moves_made(table)
+        lang = self.public_lang(table)
+        shown = render_table(table, lang)
+        picture = _table_picture(table, lang) if self._files_ok(table) else None
+        extra: dict[str, Any] = {}
+        if picture is not None:
+            data = await pictures.render_off_loop(picture[1])
+            name = pictures.picture_filename("trick")
+            extra["file"] = discord.File(io.BytesIO(data), filename=name)
+        try:
+            message = await channel.send(
+                content=shown.content, embeds=shown.embeds, view=shown.buttons(), **extra
+            )
+        except discord.HTTPException as error:
+            log.warning("game %s: table message not posted again: %s", table.id, error)
+            fate = _fate(error, with_file=picture is not None)
+            return RETRY if fate in (NO_FILES, MESSAGE_GONE) else fate
+        self._pictured[table.id] = None if picture is None else picture[0]
+        if table.status in ("lobby", "playing"):
+            await self.tables.set_message(table, message.id)
+        else:
+            table.message_id = message.id
+        log.info("game %s: its table message was deleted; posted again", table.id)
+        await self._record_shown(table, made)
+        return SENT
+
+    async def _record_shown(self, table: Table, made: int) -> None:
+        """Record how far the table message shows the game (a restart edits only stale
+        ones); a failure only means one edit more after a restart."""
+        if table.status != "playing":
+            return
+        try:
+            await self.tables.store.shown(table.id, made)
+        except StoreWriteError:  # the store logs the episode once
+            pass
+        except Exception:
+            log.exception("game %s: could not record the edit", table.id)
 
     async def safely(self, interaction: discord.Interaction, coro: object) -> None:
         """Run a handler; any failure is answered privately through the error funnel."""

@@ -143,9 +143,10 @@ def lobby_message(ui: GameUI, info: TableInfo, seats: int, *, lang: Lang = "en")
     return Rendered(content=None, embeds=[embed], view=finished_view(view))
 
 
-def cancelled_message(ui: GameUI, *, lang: Lang = "en") -> Rendered:
-    """Return the table message of a cancelled table."""
-    title = t(lang, "table.cancelled_title", title=game_title(lang, ui.name))
+def cancelled_message(ui: GameUI, *, lang: Lang = "en", reason: str = "cancelled") -> Rendered:
+    """Return the table message of a table closed without a result: ``cancelled`` (by its
+    host or a manager), ``expired`` (an idle lobby) or ``abandoned``."""
+    title = t(lang, f"table.{reason}_title", title=game_title(lang, ui.name))
     return Rendered(content=None, embeds=[discord.Embed(title=title, colour=ui.colour)], view=None)
 
 

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from bot.game import GameUI
 
 __all__ = [
+    "LobbyLimits",
     "Outcome",
     "StaleError",
     "Table",
@@ -161,6 +162,8 @@ class Table:
     # has to send.
     owed: list[str] = field(default_factory=list)
     message_stale: bool = False
+    # When the lobby last changed (opened, a seat taken or freed): it expires when idle.
+    active_at: float = 0.0
     _state: Any = field(default=None, repr=False)
     # Set for a table loaded at start: rebuilds its state and players on first use, so a
     # restart with many live tables answers at once instead of replaying every game first.
@@ -234,9 +237,21 @@ class Outcome:
     warned: bool = False
     # Seats whose member ran out of time, with what a computer did for them.
     timed_out: dict[int, list[Any]] = field(default_factory=dict)
+    # The table closed without a result: an idle lobby expired (``status`` ``expired``).
+    closed: bool = False
 
 
 _RETRY_SECONDS = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyLimits:
+    """How long a lobby may sit idle before it closes (0: forever), and how many open
+    lobbies a member may host, and a server have, at once (0: no limit)."""
+
+    idle_seconds: float = 30 * 60
+    per_member: int = 3
+    per_server: int = 25
 
 
 def _warn_before(turn_seconds: int) -> float:
@@ -257,8 +272,10 @@ class Tables:
         seed_source: Callable[[], int] | None = None,
         scheduler: Scheduler | None = None,
         owns: Callable[[int], bool] | None = None,
+        limits: LobbyLimits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits or LobbyLimits()
         self.games = games
         self.clock = clock
         self.notify = notify
@@ -271,6 +288,8 @@ class Tables:
         # Finished games whose last public posts were not sent before the process ended.
         self.finished_owing: list[Table] = []
         self._closing = False
+        # Servers the bot has been removed from (for now): their tables' timers wait.
+        self._away: set[int] = set()
 
     # --- loading -------------------------------------------------------------------
 
@@ -286,6 +305,8 @@ class Tables:
                 table._restore = functools.partial(self._restore, moves=record.moves)
                 self._allow_warning_time(table)
                 self._schedule(table)
+            else:
+                self._schedule_expiry(table)
             self.tables[table.id] = table
             self._by_channel[table.channel_id] = table.id
         for record in await self.store.owed_finished():
@@ -322,6 +343,7 @@ class Tables:
             seats=dict(record.seats),
             owed=list(record.owed),
             message_stale=record.message_id is not None and len(record.moves) > record.shown_plies,
+            active_at=record.created_at if record.active_at is None else record.active_at,
         )
 
     def _restore(self, table: Table, moves: list[str]) -> None:
@@ -390,6 +412,7 @@ class Tables:
             raise UserError("errors.engine_options") from error
         if self.table_in(channel_id) is not None:
             raise UserError("errors.channel_has_table")
+        self._check_lobby_limits(guild_id, host_id)
         seed = self._seed_source()
         host = SeatRecord(host_seat, host_id, host_name, None)
         try:
@@ -415,10 +438,97 @@ class Tables:
             options=options,
             status="lobby",
             seats={host_seat: host},
+            active_at=self.clock(),
         )
         self.tables[game_id] = table
         self._by_channel[channel_id] = game_id
+        self._schedule_expiry(table)
         return table
+
+    def _check_lobby_limits(self, guild_id: int, host_id: int) -> None:
+        """Refuse a new lobby past the server's limits: open lobbies per member (hosted by
+        them) and per server."""
+        lobbies = [
+            t for t in self.tables.values() if t.guild_id == guild_id and t.status == "lobby"
+        ]
+        per_member = self.limits.per_member
+        if per_member and sum(t.host_id == host_id for t in lobbies) >= per_member:
+            raise UserError("errors.lobbies_per_member", n=per_member)
+        per_server = self.limits.per_server
+        if per_server and len(lobbies) >= per_server:
+            raise UserError("errors.lobbies_per_server", n=per_server)
+
+    # --- idle lobbies --------------------------------------------------------------
+
+    def _schedule_expiry(self, table: Table) -> None:
+        """Close the lobby when it has been idle for the configured time."""
+        idle = self.limits.idle_seconds
+        if not idle or self._closing or table.status != "lobby":
+            return
+        active_at = table.active_at
+        self.scheduler.at(
+            ("lobby", table.id),
+            active_at + idle,
+            lambda: self._on_idle(table, active_at),
+        )
+
+    async def _on_idle(self, table: Table, active_at: float) -> None:
+        async with table.lock:
+            if table.status != "lobby" or table.active_at != active_at:
+                return
+            try:
+                await self.store.cancel_game(table.id, self.clock(), reason="expired")
+            except StoreWriteError:  # the store logs the episode; try again in a while
+                self.scheduler.at(
+                    ("lobby", table.id),
+                    self.clock() + _RETRY_SECONDS,
+                    lambda: self._on_idle(table, active_at),
+                )
+                return
+            table.status = "expired"
+            self._forget(table)
+        log.info("game %s: the lobby expired unstarted", table.id)
+        await self._notify(Outcome(table, closed=True))
+
+    # --- channels and servers that go away -------------------------------------------
+
+    async def abandon(self, table: Table) -> bool:
+        """Close a live table whose channel is gone (or whose server removed the bot for
+        longer than the grace period): no more moves, no stand-ins, no scores, no ratings;
+        ``/history`` lists a started one as abandoned. Return whether it was live."""
+        async with table.lock:
+            if self.tables.get(table.id) is not table:
+                return False
+            await self.store.cancel_game(table.id, self.clock(), reason="abandoned")
+            table.status = "abandoned"
+            table.owed = []
+            self._forget(table)
+        log.info("game %s: abandoned (its channel or server is gone)", table.id)
+        return True
+
+    def in_guild(self, guild_id: int) -> list[Table]:
+        """Return the live tables of a server."""
+        return [t for t in self.tables.values() if t.guild_id == guild_id]
+
+    def is_away(self, guild_id: int) -> bool:
+        """Return whether the bot is removed from the server (for now)."""
+        return guild_id in self._away
+
+    def away(self, guild_id: int) -> None:
+        """The bot was removed from the server: its tables' timers wait (members cannot
+        act there), until :meth:`back` or their abandonment."""
+        self._away.add(guild_id)
+
+    def back(self, guild_id: int) -> None:
+        """The bot is in the server again: its tables' members get their warning time back
+        and the timers run again."""
+        if guild_id not in self._away:
+            return
+        self._away.discard(guild_id)
+        for table in self.in_guild(guild_id):
+            if table.status == "playing":
+                self._allow_warning_time(table)
+                self._schedule(table)
 
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember the table's public message."""
@@ -432,8 +542,11 @@ class Tables:
         return table
 
     async def _seat(self, table: Table, seats: dict[int, SeatRecord]) -> None:
-        await self.store.set_seats(table.id, seats.values())
+        now = self.clock()
+        await self.store.set_seats(table.id, seats.values(), now)
         table.seats = seats
+        table.active_at = now
+        self._schedule_expiry(table)
 
     def _free_seat(self, table: Table) -> int:
         free = [s for s in range(table.max_seats) if s not in table.seats]
@@ -607,7 +720,7 @@ class Tables:
                 raise UserError("errors.already_over")
             if user_id != table.host_id and not can_manage:
                 raise UserError("errors.only_host_or_manager_cancels")
-            await self.store.cancel_game(table.id, self.clock())
+            await self.store.cancel_game(table.id, self.clock(), reason="cancelled")
             table.status = "cancelled"
             self._forget(table)
         return table
@@ -765,6 +878,8 @@ class Tables:
         async with table.lock:
             if table.deadline != deadline or table.warned or table.status != "playing":
                 return None
+            if table.guild_id in self._away:
+                return None  # nobody can act there now; ``back`` restarts the timer
             # The deadline's job comes first: a failed write of the warned flag (a full disk,
             # a locked moment) must not leave the table without its timer.
             table.warned = True
@@ -781,6 +896,8 @@ class Tables:
         async with table.lock:
             if table.deadline != deadline or table.status != "playing" or table.state is None:
                 return None
+            if table.guild_id in self._away:
+                return None  # nobody can act there now; ``back`` restarts the timer
             late = table.humans_to_act()
             if not late:
                 return None
@@ -818,6 +935,7 @@ class Tables:
 
     def _forget(self, table: Table) -> None:
         self.scheduler.cancel(("turn", table.id))
+        self.scheduler.cancel(("lobby", table.id))
         self.tables.pop(table.id, None)
         if self._by_channel.get(table.channel_id) == table.id:
             del self._by_channel[table.channel_id]
@@ -827,6 +945,7 @@ class Tables:
         self._closing = True
         for table_id in self.tables:
             self.scheduler.cancel(("turn", table_id))
+            self.scheduler.cancel(("lobby", table_id))
 
 
 def _decider(state: Any, hand: int) -> int | None:

@@ -20,6 +20,10 @@ KEYS = (  # every key but the token
     "computer_level",
     "table_edit_seconds",
     "late_interaction_seconds",
+    "lobby_idle_minutes",
+    "lobbies_per_member",
+    "lobbies_per_server",
+    "removed_grace_minutes",
     "pictures",
     "api_base_url",
     "gateway_url",
@@ -73,6 +77,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
         "computer_level": "expert",
         "table_edit_seconds": 1.5,
         "late_interaction_seconds": 2.5,
+        "lobby_idle_minutes": 30,
+        "lobbies_per_member": 3,
+        "lobbies_per_server": 25,
+        "removed_grace_minutes": 60,
         "pictures": True,
         "api_base_url": "https://discord.com/api/v10",
         "gateway_url": "wss://gateway.discord.gg/",
@@ -93,6 +101,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             'computer_level = "greedy"\n'
             "table_edit_seconds = 0\n"
             "late_interaction_seconds = 0\n"
+            "lobby_idle_minutes = 0\n"
+            "lobbies_per_member = 1\n"
+            "lobbies_per_server = 0\n"
+            "removed_grace_minutes = 1440\n"
             "pictures = false\n"
             'api_base_url = "http://127.0.0.1:8080/api/v10/"\n'
             'gateway_url = "ws://127.0.0.1:8080/gateway"\n'
@@ -107,6 +119,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "computer_level": "greedy",
                 "table_edit_seconds": 0,
                 "late_interaction_seconds": 0,
+                "lobby_idle_minutes": 0,
+                "lobbies_per_member": 1,
+                "lobbies_per_server": 0,
+                "removed_grace_minutes": 1440,
                 "pictures": False,
                 "api_base_url": "http://127.0.0.1:8080/api/v10",
                 "gateway_url": "ws://127.0.0.1:8080/gateway",
@@ -126,6 +142,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "DUPE_COMPUTER_LEVEL": "random",
                 "DUPE_TABLE_EDIT_SECONDS": "2.5",
                 "DUPE_LATE_INTERACTION_SECONDS": "2",
+                "DUPE_LOBBY_IDLE_MINUTES": "90",
+                "DUPE_LOBBIES_PER_MEMBER": "5",
+                "DUPE_LOBBIES_PER_SERVER": "100",
+                "DUPE_REMOVED_GRACE_MINUTES": "5",
                 "DUPE_PICTURES": "false",
                 "DUPE_API_BASE_URL": "https://proxy.example/api/v10",
                 "DUPE_GATEWAY_URL": "wss://gateway.example/",
@@ -140,6 +160,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "computer_level": "random",
                 "table_edit_seconds": 2.5,
                 "late_interaction_seconds": 2,
+                "lobby_idle_minutes": 90,
+                "lobbies_per_member": 5,
+                "lobbies_per_server": 100,
+                "removed_grace_minutes": 5,
                 "pictures": False,
                 "api_base_url": "https://proxy.example/api/v10",
                 "gateway_url": "wss://gateway.example/",
