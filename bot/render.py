@@ -316,6 +316,19 @@ def history_page(
         )
         best = max((score for score, _ in game.results.values()), default=0)
         where = f"https://discord.com/channels/{guild_id}/{record.channel_id}"
+        if game.abandoned:
+            lines.append(
+                t(
+                    lang,
+                    "render.history_abandoned",
+                    title=game_title(lang, record.game),
+                    game=record.id,
+                    ended=int(game.ended_at),
+                    channel=where,
+                    players=players,
+                )
+            )
+            continue
         lines.append(
             t(
                 lang,

@@ -258,7 +258,7 @@ class Game:
 
     def row(self) -> dict[str, Any]:
         """Return the ``games`` row of this table."""
-        cols = "seed, options, status, deadline, warned, message_id, host_id"
+        cols = "seed, options, status, deadline, warned, message_id, host_id, end_reason"
         (values,) = self.world.query(f"SELECT {cols} FROM games WHERE id = ?", (self.id,))
         return dict(zip(cols.split(", "), values, strict=True))
 

@@ -167,3 +167,35 @@ def world_moves(bot: Bot, game_id: int) -> list[tuple[int, str, int]]:
     with sqlite3.connect(f"file:{bot.settings.database}?mode=ro", uri=True) as db:
         query = "SELECT seat, move, by_computer FROM moves WHERE game_id = ? ORDER BY ply"
         return list(db.execute(query, (game_id,)))
+
+
+async def test_high_cards_table_is_abandoned_with_its_channel_and_its_lobby_expires(
+    world: World,
+) -> None:
+    """The faults of issue 12 are handled by the core, for every game: a deleted channel
+    abandons a high card table (no stand-in plays it out), an idle lobby expires."""
+    await world.restart(lobby_idle_minutes=30)
+    alice = world.member("alice")
+    side = world.guild.create_text_channel("side")
+    opened = await alice.slash(side, "highcard start", turn_time=60)
+    assert opened.response is not None
+    table = world.bot.controller.tables.table_in(side.id)
+    assert table is not None
+    await alice.click(opened.response.message, custom_id=ids.table_button(table.id, "start"))
+    played = moves(world, table.id)
+    world.env.backend.delete_channel(side.id)
+    await world.env.settle()
+    await world.env.advance_time(600)
+    assert moves(world, table.id) == played
+    assert world.query("SELECT status, end_reason FROM games WHERE id = ?", (table.id,)) == [
+        ("cancelled", "abandoned")
+    ]
+    assert world.query("SELECT COUNT(*) FROM results") == [(0,)]
+
+    lobby = await alice.slash(world.channel, "highcard start")
+    assert lobby.response is not None
+    await world.env.advance_time(30 * 60 + 1)
+    (row,) = world.query("SELECT status, end_reason FROM games ORDER BY id DESC LIMIT 1")
+    assert row == ("cancelled", "expired")
+    shown = [m for m in world.messages() if m.id == lobby.response.id]
+    assert shown and "table closed" in (shown[0].embeds[0].title or "")
