@@ -319,3 +319,18 @@ async def test_open_lobbies_are_limited_per_member_and_per_server(world: World) 
     refused = await carol.slash(rooms[2], "dupe start")
     assert private_text(refused).startswith("This server already has 2 open tables")
     assert world.query("SELECT COUNT(*) FROM games") == [(2,)]
+
+
+async def test_owed_posts_go_out_as_soon_as_the_bot_is_added_back(world: World) -> None:
+    alice, game = await started(world, turn_time=86400)
+    await deny(world, world.channel, SEND_MESSAGES)
+    await game.play([alice], random.Random(6), until=lambda s: s.deal == 2)
+    await world.env.advance_time(200)  # refused again and again: the next try is minutes away
+    assert owed(world, game) == ["deal1"]
+    remove_bot(world)
+    await world.env.settle()
+    await allow_again(world, world.channel)
+    add_bot_back(world)  # GUILD_CREATE: what the server is owed goes out now
+    await world.env.advance_time(1)
+    assert len(world.titled("Dupe — deal 1 scored")) == 1
+    assert owed(world, game) == []
