@@ -64,6 +64,11 @@ def _watch_collections() -> None:
     gc.callbacks.append(callback)
 
 
+def _unwatch_collections() -> None:
+    """Stop watching collections (the bot is closed: they stop no bot)."""
+    gc.callbacks[:] = [c for c in gc.callbacks if not getattr(c, "_watching_collections", False)]
+
+
 class _Tree(discord.app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         return not too_late(interaction)
@@ -244,6 +249,7 @@ class Bot(commands.Bot):
             await self.controller.close()
         if hasattr(self, "store"):
             await self.store.close()
+        _unwatch_collections()
         await super().close()
 
 
