@@ -1,0 +1,27 @@
+"""Doppelkopf: both presets of ``../shared/rules/doppelkopf.md`` (tournament and house), 4 or
+5 players, computer players, a terminal table. The names of the rules file's binding API are
+exported here."""
+
+from engine.doppelkopf.game import GAME
+from engine.doppelkopf.rules import (
+    Action,
+    DoppelkopfOptions,
+    DoppelkopfState,
+    GameResult,
+    Move,
+    new_game,
+    parse_action,
+    replay,
+)
+
+__all__ = [
+    "GAME",
+    "Action",
+    "DoppelkopfOptions",
+    "DoppelkopfState",
+    "GameResult",
+    "Move",
+    "new_game",
+    "parse_action",
+    "replay",
+]

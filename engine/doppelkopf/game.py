@@ -1,0 +1,109 @@
+"""Doppelkopf as ``engine.game.Game``: what the bot and the shells know of it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from engine.doppelkopf.rules import (
+    Action,
+    DoppelkopfOptions,
+    DoppelkopfState,
+    Move,
+    _public_parties,
+    _view,
+    new_game,
+    parse_action,
+    replay,
+)
+from engine.errors import OptionsError
+from engine.game import Player, Terminal
+
+__all__ = ["GAME", "DoppelkopfGame"]
+
+
+class DoppelkopfGame:
+    """Doppelkopf as ``engine.game.Game``: 4 players (5 in the house preset)."""
+
+    name = "doppelkopf"
+    title = "Doppelkopf"
+    options_type = DoppelkopfOptions
+    default_level = "basic"
+
+    @property
+    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+        """Return the computer players by level, weakest first."""
+        from engine.doppelkopf.players import LEVELS
+
+        return LEVELS
+
+    def player_counts(self, options: Any) -> tuple[int, ...]:
+        """Return the allowed numbers of players: 4, or 4 and 5 in the house preset."""
+        options = options or DoppelkopfOptions()
+        return (4, 5) if options.preset == "house" else (4,)
+
+    def seated(self, options: Any, players: int) -> Any:
+        """Return ``options`` for ``players`` players."""
+        options = options or DoppelkopfOptions()
+        if players not in self.player_counts(options):
+            raise OptionsError(
+                "Doppelkopf is played by 4 players (5 in the house preset).",
+                reason="players",
+                players=players,
+            )
+        return dataclasses.replace(options, players=players)
+
+    def new_game(self, seed: int, options: Any = None) -> DoppelkopfState:
+        """Return a new table dealt from ``seed``."""
+        return new_game(seed, options)
+
+    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> DoppelkopfState:
+        """Return the table reached by ``moves`` (objects or ``"1:QC"`` strings)."""
+        return replay(seed, options, moves)
+
+    def parse_move(self, text: str) -> Move:
+        """Return the move written ``text`` (``"1:QC"``)."""
+        return Move.parse(text)
+
+    def parse_action(self, text: str) -> Action:
+        """Return the action written ``text``."""
+        return parse_action(text)
+
+    def secrets(self, state: DoppelkopfState, seat: int) -> frozenset[str]:
+        """Return what only ``seat`` may see now, as tokens its view carries: its party
+        (``"2:re"``) until the rules reveal it, its reservation (``"2:solo:queens"``) unless
+        it won and was revealed, a silent marriage, the poverty cards before anyone accepted
+        them, and the cards of its hand whose twin no other hand holds and the table has not
+        seen."""
+        if state.is_over or seat == state.sitting_out:
+            return frozenset()
+        tokens: set[str] = set()
+        public = _public_parties(state)
+        own = set(_view(state, seat).data["parties"])
+        tokens |= {t for t in own if t.startswith(f"{seat}:") and t not in public}
+        choice = state._choices.get(seat)
+        if state.preset == "tournament" and choice is not None and choice.text != "healthy":
+            tokens.add(f"{seat}:{choice}")
+        silent = state.game == "silent-marriage" and not state._revealed_silent
+        if silent and seat == state.soloist:
+            tokens.add("silent-marriage")
+        if seat == state._poverty and state._offered and state._acceptor is None:
+            tokens.add(f"poverty:{','.join(c.code for c in sorted(state._offered))}")
+        seen = {c for other in state.in_play if other != seat for c in state.hand(other)}
+        shown = state.public_view().data
+        on_table = {code for _, code in shown["trick"]}
+        if shown["last_trick"]:
+            on_table |= {code for _, code in shown["last_trick"]["plays"]}
+        tokens |= {c.code for c in state.hand(seat) if c not in seen and c.code not in on_table}
+        return frozenset(tokens)
+
+    def terminal(self) -> Terminal:
+        """Return Doppelkopf's text table (``python -m engine.play doppelkopf``)."""
+        from engine.doppelkopf import terminal
+
+        return terminal
+
+
+GAME = DoppelkopfGame()
+"""Doppelkopf, as the registry lists it."""

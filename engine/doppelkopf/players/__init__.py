@@ -1,0 +1,30 @@
+"""Doppelkopf's computer players. Each sees only a seat's view (``DoppelkopfState.view``).
+
+- ``random``: a uniformly random legal action (announcements, claims and concessions
+  included).
+- ``basic``: rules of thumb (see :mod:`engine.doppelkopf.players.basic`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.game import Player
+
+__all__ = ["LEVELS"]
+
+
+def _random(seed: int) -> Player:
+    from engine.doppelkopf.players.random import RandomPlayer
+
+    return RandomPlayer(seed)
+
+
+def _basic(seed: int) -> Player:
+    from engine.doppelkopf.players.basic import BasicPlayer
+
+    return BasicPlayer(seed)
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {"random": _random, "basic": _basic}
+"""The computer players by level, weakest first."""
