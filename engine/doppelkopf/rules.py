@@ -70,6 +70,7 @@ _BID_RANK = {"marriage": 1, "poverty": 2, "misdeal": 3, "solo": 4}
 _FIRST = {"re": "re", "contra": "contra"}
 _THRESHOLD = {"re": 11, "contra": 11, "no90": 10, "no60": 9, "no30": 8, "black": 7}
 _HOUSE_LEVEL_BEFORE = {"no90": 5, "no60": 6, "no30": 7, "black": 8}
+_ANNOUNCEMENTS = frozenset(("re", "contra", *LEVELS))
 
 # --------------------------------------------------------------------------------------
 # Options
@@ -584,7 +585,7 @@ class DoppelkopfState:
             raise InvalidActionError(f"There is no seat {seat!r}.", reason="invalid-seat")
         if self.is_over:
             raise GameOverError("The table is over.")
-        if action not in self.legal_actions(seat):
+        if not self._is_legal(seat, action):
             if seat != self._speaker and action.kind not in (
                 "re",
                 "contra",
@@ -608,6 +609,24 @@ class DoppelkopfState:
             self._end_by(seat, kind)
         else:
             self._decide(seat, action)
+
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """Return whether ``action`` is in ``legal_actions(seat)``, the common cases (a card,
+        an announcement) without building the whole list."""
+        if self.phase == "play":
+            card = action.card
+            if card is not None:
+                if seat != self._speaker or card not in self._hands[seat]:
+                    return False
+                trick = self._trick
+                if trick is None or not trick.plays:
+                    return True
+                group = self.order.group
+                want = group[trick.plays[0][1]]
+                return group[card] == want or all(group[c] != want for c in self._hands[seat])
+            if action.text in _ANNOUNCEMENTS:
+                return self._next_announcement(seat) == action.text
+        return action in self.legal_actions(seat)
 
     # --- reservations and bidding --------------------------------------------------------
 

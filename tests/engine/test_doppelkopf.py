@@ -53,33 +53,43 @@ def total(items: list[tuple[str, str, int]], party: str) -> int:
     return sum(v for p, _, v in items if p == party)
 
 
+def items(text: str) -> set[tuple[str, str, int]]:
+    """Return score items written ``party key value, …``."""
+    found = set()
+    for part in text.split(","):
+        party, key, value = part.split()
+        found.add((party, key, int(value)))
+    return found
+
+
+CQ = "contra club-queens 1"
 T_EXAMPLES = [
     # T1 normal; Contra only; 80 : 160 → Contra 5
     ("T1", facts(80, contra_said=("contra",)), True, "contra",
-     {("contra", "won", 1), ("contra", "below90", 1), ("contra", "contra", 2), ("contra", "club-queens", 1)}, -5),
+     items(f"contra won 1, contra below90 1, contra contra 2, {CQ}"), -5),
     # T2 normal; Re, No 90, No 60; 130 : 110 → Contra 7
     ("T2", facts(130, re_said=("re", "no90", "no60")), True, "contra",
-     {("contra", "won", 1), ("contra", "re", 2), ("contra", "no90", 1), ("contra", "no60", 1),
-      ("contra", "vs-no60", 1), ("contra", "club-queens", 1)}, -7),
+     items(f"contra won 1, contra re 2, contra no90 1, contra no60 1, contra vs-no60 1, {CQ}"),
+     -7),
     # T3 normal; none; 120 : 120 → Contra 2
-    ("T3", facts(120), True, "contra", {("contra", "won", 1), ("contra", "club-queens", 1)}, -2),
+    ("T3", facts(120), True, "contra", items(f"contra won 1, {CQ}"), -2),
     # T4 normal; Contra only; 120 : 120 → Re 3
-    ("T4", facts(120, contra_said=("contra",)), True, "re", {("re", "won", 1), ("re", "contra", 2)}, 3),
+    ("T4", facts(120, contra_said=("contra",)), True, "re", items("re won 1, re contra 2"), 3),
     # T5 normal; Re and Contra; 120 : 120 → Contra 6
     ("T5", facts(120, re_said=("re",), contra_said=("contra",)), True, "contra",
-     {("contra", "won", 1), ("contra", "re", 2), ("contra", "contra", 2), ("contra", "club-queens", 1)}, -6),
+     items(f"contra won 1, contra re 2, contra contra 2, {CQ}"), -6),
     # T6 normal; none; Contra caught a fox, took a Doppelkopf and Charlie; 131 : 109 → R = −2
-    ("T6", facts(131, extras=(("contra", "fox", 1), ("contra", "doppelkopf", 1), ("contra", "charlie", 1))),
-     True, "re", {("re", "won", 1), ("contra", "fox", 1), ("contra", "doppelkopf", 1), ("contra", "charlie", 1)}, -2),
+    ("T6", facts(131, extras=tuple(items("contra fox 1, contra doppelkopf 1, contra charlie 1"))),
+     True, "re", items("re won 1, contra fox 1, contra doppelkopf 1, contra charlie 1"), -2),
     # T7 ♣ solo; Re; 185 : 55 → soloist 15 (R = 5)
     ("T7", facts(185, re_said=("re",)), False, "re",
-     {("re", "won", 1), ("re", "below90", 1), ("re", "below60", 1), ("re", "re", 2)}, 5),
+     items("re won 1, re below90 1, re below60 1, re re 2"), 5),
     # T8 normal; Re + No 90, Contra + No 90; 140 : 100 → nobody; R = 1
     ("T8", facts(140, re_said=("re", "no90"), contra_said=("contra", "no90")), True, None,
-     {("re", "vs-no90", 1)}, 1),
+     items("re vs-no90 1"), 1),
     # T9 normal; Contra + No 90; 95 : 145 → Re 4
     ("T9", facts(95, contra_said=("contra", "no90")), True, "re",
-     {("re", "won", 1), ("re", "contra", 2), ("re", "no90", 1)}, 4),
+     items("re won 1, re contra 2, re no90 1"), 4),
 ]  # fmt: skip
 
 
@@ -102,6 +112,7 @@ def test_tournament_worked_examples(
     assert found_value == value
 
 
+H6_EXTRAS = tuple(items("re doppelkopf 1, contra fox 1, contra charlie 1"))
 H_EXAMPLES = [
     # H1 Re announced; Contra takes 24 → Re +8
     ("H1", facts(216, re_said=("re",)), "re", 8),
@@ -114,11 +125,12 @@ H_EXAMPLES = [
     # H5 Re + No 90 vs Contra; Re takes 88 → Contra +20
     ("H5", facts(88, re_said=("re", "no90"), contra_said=("contra",)), "contra", -20),
     # H6 Re; Contra 87; Re Doppelkopf; Contra fox + Charlie → Re +4
-    ("H6", facts(153, re_said=("re",), extras=(("re", "doppelkopf", 1), ("contra", "fox", 1), ("contra", "charlie", 1))), "re", 4),
+    ("H6", facts(153, re_said=("re",), extras=H6_EXTRAS), "re", 4),
     # H7 jacks solo, Re announced, no extras; 130 : 110 → soloist +6, others −2 (R = 2)
     ("H7", facts(130, re_said=("re",)), "re", 2),
     # H8 Re + No 90, Contra + No 90; Re caught a fox; 140 : 100 → nobody, R = 1
-    ("H8", facts(140, re_said=("re", "no90"), contra_said=("contra", "no90"), extras=(("re", "fox", 1),)), None, 1),
+    ("H8", facts(140, re_said=("re", "no90"), contra_said=("contra", "no90"),
+                 extras=(("re", "fox", 1),)), None, 1),
 ]  # fmt: skip
 
 
