@@ -18,6 +18,7 @@ import json
 import math
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +95,9 @@ class SimulationResult:
     games: int
     seconds: float
     entries: list[EntryStats]
+    tallies: dict[str, int] = field(default_factory=dict)
+    """What the game counts of its own over all tables (``Game.tally``, if it has one):
+    e.g. Doppelkopf's game types, announcements and extra points."""
 
     @property
     def games_per_second(self) -> float:
@@ -106,6 +110,7 @@ class SimulationResult:
             "games": self.games,
             "seconds": round(self.seconds, 4),
             "games_per_second": round(self.games_per_second, 2),
+            "tallies": self.tallies,
             "players": [
                 {
                     "name": e.name,
@@ -152,6 +157,8 @@ def simulate(
     if games_to_play < 1:
         raise ValueError("Play at least one game.")
     entries = [EntryStats(name) for name in players]
+    tally = getattr(rules, "tally", None)
+    tallies: Counter[str] = Counter()
     clock = time.perf_counter_ns
     started = time.perf_counter()
     for g in range(games_to_play):
@@ -174,11 +181,15 @@ def simulate(
                     action = player.act(state.view(seat))
                 state.apply(seat, action)
         result = state.result()
+        if tally is not None:
+            tallies.update(tally(state))
         for seat in range(n):
             entry = entries[seat_entry[seat]]
             entry.scores.append(result.scores[seat])
             entry.wins.append(result.share(seat))
-    return SimulationResult(games_to_play, time.perf_counter() - started, entries)
+    return SimulationResult(
+        games_to_play, time.perf_counter() - started, entries, dict(sorted(tallies.items()))
+    )
 
 
 def _report(result: SimulationResult) -> str:
@@ -193,6 +204,13 @@ def _report(result: SimulationResult) -> str:
         lines.append(
             f"{e.name:<10} {e.win_share:>9.3f}  [{wl:.3f}, {wh:.3f}]  {e.mean_score:>10.2f}  "
             f"[{sl:.1f}, {sh:.1f}]  {e.decision_ms(0.5):>7.3f} {e.decision_ms(0.99):>7.3f}"
+        )
+    if result.tallies:
+        lines.append(
+            "per table: "
+            + ", ".join(
+                f"{name} {count / result.games:.2f}" for name, count in result.tallies.items()
+            )
         )
     return "\n".join(lines)
 
@@ -232,6 +250,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a game option (repeatable), e.g. memory=open",
     )
     parser.add_argument("--memory", choices=("strict", "open"), help="Dupe: the memory rule")
+    parser.add_argument("--preset", help="the game's preset (an option), e.g. house")
+    parser.add_argument(
+        "--seats",
+        type=int,
+        help="how many seats (the last listed level fills seats beyond --players)",
+    )
     parser.add_argument(
         "--no-timing", action="store_true", help="do not time each decision (slightly faster)"
     )
@@ -239,6 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rules = games.get(args.game)
     pairs = list(args.option) + ([f"memory={args.memory}"] if args.memory else [])
+    if args.preset:
+        pairs.append(f"preset={args.preset}")
     try:
         options = _options(rules, pairs)
         if args.players is None:
@@ -246,6 +272,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             players = ["random"] * n
         else:
             players = [p.strip() for p in args.players.split(",") if p.strip()]
+        if args.seats is not None:
+            if args.seats < 1:
+                raise ValueError("There must be at least one seat.")
+            players = (players + [players[-1]] * args.seats)[: args.seats]
         result = simulate(
             players, args.games, args.seed, options, timing=not args.no_timing, game=rules
         )

@@ -87,22 +87,50 @@ class DoppelkopfGame:
             tokens.add(f"{seat}:{choice}")
         silent = state.game == "silent-marriage" and not state._revealed_silent
         if silent and seat == state.soloist:
-            tokens.add("silent-marriage")
+            tokens.add(f"{seat}:silent-marriage")
         if seat == state._poverty and state._offered and state._acceptor is None:
             tokens.add(f"poverty:{','.join(c.code for c in sorted(state._offered))}")
         seen = {c for other in state.in_play if other != seat for c in state.hand(other)}
-        shown = state.public_view().data
-        on_table = {code for _, code in shown["trick"]}
-        if shown["last_trick"]:
-            on_table |= {code for _, code in shown["last_trick"]["plays"]}
+        on_table = set(_strings(state.public_view().data))
         tokens |= {c.code for c in state.hand(seat) if c not in seen and c.code not in on_table}
         return frozenset(tokens)
+
+    def tally(self, state: DoppelkopfState) -> dict[str, int]:
+        """Return what a finished table counts for the simulator: each game type,
+        announcement, claim and extra point that occurred."""
+        found: dict[str, int] = {}
+
+        def add(key: str) -> None:
+            found[key] = found.get(key, 0) + 1
+
+        for result in state.game_results:
+            add(f"game:{result.game}")
+            for _, key, _ in result.items:
+                if key in ("fox", "doppelkopf", "charlie"):
+                    add(f"extra:{key}")
+        for move in state.moves:
+            kind = move.action.kind
+            if kind in ("re", "contra", "no90", "no60", "no30", "black", "claim", "concede"):
+                add(f"say:{kind}")
+        return found
 
     def terminal(self) -> Terminal:
         """Return Doppelkopf's text table (``python -m engine.play doppelkopf``)."""
         from engine.doppelkopf import terminal
 
         return terminal
+
+
+def _strings(value: Any) -> Iterable[str]:
+    """Yield every string of a JSON value (what the table can read)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
 
 
 GAME = DoppelkopfGame()

@@ -1042,6 +1042,7 @@ def _view(state: DoppelkopfState, seat: int | None) -> DoppelkopfView:
     public_parties = _public_parties(state)
     parties = set(public_parties)
     game = state._public_game
+    data_secret: str | None = None  # the holder of a silent marriage knows it
     if seat is not None and seat in state.in_play and state.phase == "play":
         party = state.party(seat)
         pending = state.holder is not None and state._deciding is None and seat != state.holder
@@ -1049,9 +1050,11 @@ def _view(state: DoppelkopfState, seat: int | None) -> DoppelkopfView:
             parties.add(f"{seat}:{party}")
         if seat == state.soloist and state.game == "silent-marriage":
             game = "silent-marriage"
+            data_secret = f"{seat}:silent-marriage"
     trick = state._trick
     last = state._tricks[-1] if state._tricks else None
     data: dict[str, Any] = {
+        "own_game": data_secret,
         "seat": seat,
         "preset": state.preset,
         "players": state.n,
