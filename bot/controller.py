@@ -720,7 +720,8 @@ class Controller:
         """The server is there for the bot (added again, or back after an outage): timers
         run again, and what it owes there is sent now."""
         self.scheduler.cancel(("away", guild_id))
-        if self.tables.is_away(guild_id):
+        was_away = self.tables.is_away(guild_id)
+        if was_away:
             log.info("back in server %s: its tables go on", guild_id)
         self.tables.back(guild_id)
         now = self._now()
@@ -729,6 +730,8 @@ class Controller:
                 self._retries.pop(key, None)
                 post = str(key[2])
                 self.scheduler.at(key, now, functools.partial(self._post, waiting, post))
+        if not was_away:
+            return  # a server available at start or after an outage: nothing went stale
         for table in self.tables.in_guild(guild_id):
             if table.status in ("lobby", "playing"):
                 self._retries.pop(("edit", table.id), None)
