@@ -313,11 +313,14 @@ async def test_open_lobbies_are_limited_per_member_and_per_server(world: World) 
     await Game.open(world, alice, rooms[0])
     refused = await alice.slash(rooms[1], "dupe start")
     assert private_text(refused) == (
-        "You already host 1 open tables in this server; start or cancel one of them first."
+        "You already host as many open tables as one member may in this server (1); "
+        "start or cancel one of them first."
     )
     await Game.open(world, bob, rooms[1])
     refused = await carol.slash(rooms[2], "dupe start")
-    assert private_text(refused).startswith("This server already has 2 open tables")
+    assert private_text(refused).startswith(
+        "This server already has as many open tables waiting for players as it allows (2)"
+    )
     assert world.query("SELECT COUNT(*) FROM games") == [(2,)]
 
 
