@@ -11,7 +11,9 @@ speak only these protocols, so a game joins them by being added to :mod:`engine.
 Seats are ints ``0..n-1``. A *hand* seat is where cards are held; a *player* is who decides.
 In most games they are the same; where they are not (whist's dummies, a dead hand),
 :meth:`State.controller` names the seat whose player decides for a hand, and
-:meth:`State.player_at` the player sitting at a seat.
+:meth:`State.player_at` the player sitting at a seat. Such a game's state also says how
+many hand seats it has (``seats``; :func:`seat_count` reads it, defaulting to ``players``),
+and :func:`deciding_player` puts the two together.
 
 All chance comes from the seed given to :meth:`Game.new_game` (drawn at once, or later from
 the seed and a deal counter), so :meth:`Game.replay` rebuilds any game from its move log.
@@ -34,8 +36,10 @@ __all__ = [
     "State",
     "Terminal",
     "View",
+    "deciding_player",
     "options_from_json",
     "options_to_json",
+    "seat_count",
 ]
 
 OptionsT = TypeVar("OptionsT")
@@ -248,6 +252,20 @@ class Game(Protocol):
     def terminal(self) -> Terminal:
         """Return the game's text table."""
         ...
+
+
+def seat_count(state: Any) -> int:
+    """Return how many hand seats ``state`` has: its ``seats`` where hands and players differ
+    (whist's dummies and dead hands), else its ``players``."""
+    seats = getattr(state, "seats", None)
+    return int(state.players if seats is None else seats)
+
+
+def deciding_player(state: Any, seat: int) -> int | None:
+    """Return the player who decides for the hand at ``seat`` now (``None``: nobody), from
+    :meth:`State.controller` and :meth:`State.player_at`."""
+    owner = state.controller(seat)
+    return None if owner is None else int(state.player_at(owner))
 
 
 def options_to_json(options: Any) -> dict[str, Any]:

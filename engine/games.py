@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from engine import doppelkopf, dupe
+from engine import doppelkopf, dupe, whist
 from engine.game import Game
 
 __all__ = ["GAMES", "get", "names", "registered"]
 
-GAMES: list[Game] = [dupe.GAME, doppelkopf.GAME]
+GAMES: list[Game] = [dupe.GAME, doppelkopf.GAME, whist.GAME]
 
 
 def get(name: str) -> Game:

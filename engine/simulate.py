@@ -3,12 +3,14 @@
 ``python -m engine.simulate dupe --games 4000 --seed 1 --players expert,greedy,greedy,greedy``
 
 Any registered game (``engine.games``) can be simulated; ``--players`` lists one level per
-player, as many as the game seats. The player types rotate through the seats: in game ``g``
-the ``i``-th listed player sits in seat ``(i + g) % n``, so over a multiple of ``n`` games
-every entry has sat in every seat equally often. Each entry's win share splits shared wins
-(a win shared by two counts one half to each); its 95 % interval is Wilson's, which stays
-within [0, 1]. Game options are ``--option name=value`` (Dupe keeps ``--memory``). With
-``--json`` the last line printed is one JSON object.
+player, as many as the game seats. The player types rotate through the players: in game
+``g`` the ``i``-th listed level plays as player ``(i + g) % n``, so over a multiple of ``n``
+games every entry has been every player equally often (where players and hands differ, as
+with whist's dummies, each hand is played by the player deciding for it). Each entry's win
+share splits shared wins (a win shared by two counts one half to each); its 95 % interval is
+Wilson's, which stays within [0, 1]. Game options are ``--option name=value`` (a number,
+true/false or a word; Dupe keeps ``--memory``). With ``--json`` the last line printed is one
+JSON object.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import games
-from engine.game import Game, Player, options_from_json
+from engine.game import Game, Player, deciding_player, options_from_json
 
 __all__ = ["EntryStats", "SimulationResult", "main", "simulate"]
 
@@ -164,29 +166,30 @@ def simulate(
     for g in range(games_to_play):
         game_seed = seed + g
         state = rules.new_game(game_seed, options)
-        # entry i sits in seat (i + g) % n; seat_entry[seat] is the entry sitting there
-        seat_entry = [(seat - g) % n for seat in range(n)]
-        seated: list[Player] = [
-            levels[players[seat_entry[seat]]](game_seed * n + seat) for seat in range(n)
-        ]
-        times: list[list[int]] = [entries[seat_entry[seat]].decision_ns for seat in range(n)]
+        # entry i is player (i + g) % n; seat_entry[p] is the entry playing as player p
+        seat_entry = [(p - g) % n for p in range(n)]
+        seated: list[Player] = [levels[players[seat_entry[p]]](game_seed * n + p) for p in range(n)]
+        times: list[list[int]] = [entries[seat_entry[p]].decision_ns for p in range(n)]
         while not state.is_over:
-            for seat in state.to_act:
-                player = seated[seat]
+            for hand in state.to_act:
+                # the player deciding for the hand: its own, or a dummy's partner
+                p = deciding_player(state, hand)
+                assert p is not None, "the game waits for a hand nobody plays"
+                player = seated[p]
                 if timing:
                     t0 = clock()
-                    action = player.act(state.view(seat))
-                    times[seat].append(clock() - t0)
+                    action = player.act(state.view(hand))
+                    times[p].append(clock() - t0)
                 else:
-                    action = player.act(state.view(seat))
-                state.apply(seat, action)
+                    action = player.act(state.view(hand))
+                state.apply(hand, action)
         result = state.result()
         if tally is not None:
             tallies.update(tally(state))
-        for seat in range(n):
-            entry = entries[seat_entry[seat]]
-            entry.scores.append(result.scores[seat])
-            entry.wins.append(result.share(seat))
+        for p in range(n):
+            entry = entries[seat_entry[p]]
+            entry.scores.append(result.scores[p])
+            entry.wins.append(result.share(p))
     return SimulationResult(
         games_to_play, time.perf_counter() - started, entries, dict(sorted(tallies.items()))
     )
@@ -224,8 +227,17 @@ def _options(rules: Game, pairs: Sequence[str]) -> Any:
         name, sep, value = pair.partition("=")
         if not sep:
             raise ValueError(f"“{pair}” is not an option: write NAME=VALUE, like memory=open.")
-        values[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+        values[name.strip()] = _option_value(value.strip())
     return options_from_json(rules.options_type, values)
+
+
+def _option_value(text: str) -> Any:
+    """Return an option's value from the command line: a whole number, true/false, or text."""
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:

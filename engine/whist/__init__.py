@@ -1,0 +1,121 @@
+"""The whist family — short whist, English Dummy, Double Dummy, Humbug, two-hand whist and
+Mort, and duplicate whist's trays and scoring — exactly as ``shared/rules/whist.md``
+decides it.
+
+``rules`` holds the variants (:class:`WhistState` and its subclasses, views, results),
+``actions`` the notation, ``options`` :class:`WhistOptions`, ``scoring`` the pure scoring
+arithmetic, ``duplicate`` the trays and the duplicate formats' scores, ``players`` the
+computer players, ``terminal`` the text table and ``game`` the ``engine.game.Game`` the bot
+and the shells use (:data:`GAME`). Every name the rules file binds is importable from here.
+"""
+
+from __future__ import annotations
+
+from engine.whist.actions import (
+    ACCEPT,
+    EXCHANGE,
+    KEEP,
+    REJECT,
+    SEAT_LETTERS,
+    SEAT_NAMES,
+    Action,
+    Kind,
+    Move,
+    claim,
+    declare,
+    parse_action,
+    play,
+)
+from engine.whist.duplicate import (
+    MitchellScore,
+    MitchellTable,
+    MnemonicScore,
+    TeamScore,
+    Tray,
+    TrayGame,
+    make_trays,
+    mitchell_schedule,
+    new_tray_game,
+    score_mitchell,
+    score_mnemonic,
+    score_team_of_four,
+    turn_tray,
+)
+from engine.whist.game import GAME, WhistGame
+from engine.whist.options import WhistOptions
+from engine.whist.rules import (
+    EAST,
+    HONOUR_RANKS,
+    NORTH,
+    SEATS,
+    SOUTH,
+    TRICKS,
+    VARIANTS,
+    WEST,
+    DealResult,
+    DoubleDummy,
+    EnglishDummy,
+    Humbug,
+    Mort,
+    Phase,
+    ShortWhist,
+    TrickRecord,
+    TwoHand,
+    WhistState,
+    WhistView,
+    new_game,
+    replay,
+)
+
+__all__ = [
+    "ACCEPT",
+    "EAST",
+    "EXCHANGE",
+    "GAME",
+    "HONOUR_RANKS",
+    "KEEP",
+    "NORTH",
+    "REJECT",
+    "SEATS",
+    "SEAT_LETTERS",
+    "SEAT_NAMES",
+    "SOUTH",
+    "TRICKS",
+    "VARIANTS",
+    "WEST",
+    "Action",
+    "DealResult",
+    "DoubleDummy",
+    "EnglishDummy",
+    "Humbug",
+    "Kind",
+    "MitchellScore",
+    "MitchellTable",
+    "MnemonicScore",
+    "Mort",
+    "Move",
+    "Phase",
+    "ShortWhist",
+    "TeamScore",
+    "Tray",
+    "TrayGame",
+    "TrickRecord",
+    "TwoHand",
+    "WhistGame",
+    "WhistOptions",
+    "WhistState",
+    "WhistView",
+    "claim",
+    "declare",
+    "make_trays",
+    "mitchell_schedule",
+    "new_game",
+    "new_tray_game",
+    "parse_action",
+    "play",
+    "replay",
+    "score_mitchell",
+    "score_mnemonic",
+    "score_team_of_four",
+    "turn_tray",
+]

@@ -1,0 +1,52 @@
+"""Computer players. Each receives only a hand's :class:`~engine.whist.WhistView` (the view
+of the player deciding for it: a dummy's partner sees both his hands), never the state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from engine.whist.actions import Action
+from engine.whist.rules import WhistView
+
+__all__ = ["LEVELS", "Player", "make_player"]
+
+
+class Player(Protocol):
+    """A computer player for the hands one player decides for."""
+
+    name: str
+
+    def observe(self, view: WhistView) -> None:
+        """Take in what ``view`` shows without acting."""
+        ...
+
+    def act(self, view: WhistView) -> Action:
+        """Return a legal action for the hand whose view this is."""
+        ...
+
+
+def _random(seed: int) -> Player:
+    from engine.whist.players.random import RandomPlayer
+
+    return RandomPlayer(seed)
+
+
+def _basic(seed: int) -> Player:
+    from engine.whist.players.basic import BasicPlayer
+
+    return BasicPlayer(seed)
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {"random": _random, "basic": _basic}
+"""Player levels by name, weakest first."""
+
+
+def make_player(level: str, seed: int) -> Player:
+    """Return a new player of the named level whose choices are drawn from ``seed``."""
+    try:
+        factory = LEVELS[level]
+    except KeyError:
+        names = ", ".join(LEVELS)
+        raise ValueError(f"There is no computer player “{level}”: choose one of {names}.") from None
+    return factory(seed)
