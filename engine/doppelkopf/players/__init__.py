@@ -3,6 +3,8 @@
 - ``random``: a uniformly random legal action (announcements, claims and concessions
   included).
 - ``basic``: rules of thumb (see :mod:`engine.doppelkopf.players.basic`).
+- ``expert``: card play by sampling the unseen hands and playing each card out (see
+  :mod:`engine.doppelkopf.players.expert`; a first version).
 """
 
 from __future__ import annotations
@@ -26,5 +28,15 @@ def _basic(seed: int) -> Player:
     return BasicPlayer(seed)
 
 
-LEVELS: dict[str, Callable[[int], Player]] = {"random": _random, "basic": _basic}
+def _expert(seed: int) -> Player:
+    from engine.doppelkopf.players.expert import ExpertPlayer
+
+    return ExpertPlayer(seed)
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {
+    "random": _random,
+    "basic": _basic,
+    "expert": _expert,
+}
 """The computer players by level, weakest first."""
