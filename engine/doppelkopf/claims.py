@@ -140,6 +140,17 @@ def wins_every_trick(
                 return False
         return True
 
+    def groups(hand: tuple[Card, ...]) -> tuple[dict[int, int], dict[int, int]]:
+        """Return a hand's number of cards and highest power, by group."""
+        counts: dict[int, int] = {}
+        highest: dict[int, int] = {}
+        for c in hand:
+            g = group[c]
+            counts[g] = counts.get(g, 0) + 1
+            if power[c] > highest.get(g, -1):
+                highest[g] = power[c]
+        return counts, highest
+
     def sure(state: list[tuple[Card, ...]]) -> bool:
         """A win nothing can stop, played as: trumps from the top until the opponents have
         none, then each suit from the top. An opponent with n cards of a group keeps its
@@ -153,13 +164,7 @@ def wins_every_trick(
         for powers in own.values():
             powers.sort(reverse=True)
         for o in opponents:
-            counts: dict[int, int] = {}
-            highest: dict[int, int] = {}
-            for c in state[o]:
-                g = group[c]
-                counts[g] = counts.get(g, 0) + 1
-                if power[c] > highest.get(g, -1):
-                    highest[g] = power[c]
+            counts, highest = groups(state[o])
             for g, n in counts.items():
                 mine = own.get(g)
                 if not mine:
@@ -181,13 +186,7 @@ def wins_every_trick(
         still has enough) and plays H on the first lower lead: that trick is lost."""
         own = state[soloist]
         for o in opponents:
-            counts: dict[int, int] = {}
-            highest: dict[int, int] = {}
-            for c in state[o]:
-                g = group[c]
-                counts[g] = counts.get(g, 0) + 1
-                if power[c] > highest.get(g, -1):
-                    highest[g] = power[c]
+            counts, highest = groups(state[o])
             for g, top in highest.items():
                 above = below = 0
                 for c in own:

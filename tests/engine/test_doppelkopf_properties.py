@@ -16,6 +16,7 @@ import pytest
 from engine.doppelkopf import DoppelkopfOptions, DoppelkopfState, Move, new_game, replay
 from engine.doppelkopf.game import GAME
 from engine.errors import EngineError
+from tests.engine.test_conformance import leaves
 
 OPTIONS = {
     "tournament": DoppelkopfOptions(),
@@ -42,17 +43,6 @@ def played(options: DoppelkopfOptions, seed: int) -> Iterator[tuple[DoppelkopfSt
         yield state, seat, action
         state.apply(seat, action)
     yield state, -1, None
-
-
-def leaves(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from leaves(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from leaves(item)
 
 
 @pytest.fixture(params=sorted(OPTIONS))
