@@ -849,6 +849,10 @@ class WhistState:
             self._tricks[_OTHER_SIDE[side]] += remaining - k
             self._turn += 1
             self._claim = None
+            # The trick in progress and the cards still held are dropped.
+            self._trick_cards = []
+            self._trick_seats = []
+            self._hands = [(), (), (), ()]
             self._end_deal()
         elif kind == Kind.REJECT:
             self._turn += 1
