@@ -205,3 +205,16 @@ def test_the_dummys_partner_plays_both_hands_from_his_views() -> None:
         else:
             state.apply(hand, state.legal_actions(hand)[0])
     assert len(state.results) == 1
+
+
+def test_the_simulator_command_line_runs_whist(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.simulate import main
+
+    args = ["whist", "--option", "variant=mort", "--players", "basic,random,random"]
+    assert main([*args, "--games", "6"]) == 0
+    assert "6 games" in capsys.readouterr().out
+    fixed = ["--option", "variant=english_dummy", "--option", "fixed_dummy=true"]
+    assert main(["whist", *fixed, "--option", "rubbers=1", "--games", "3", "--json"]) == 0
+    assert (
+        main(["whist", "--option", "variant=two_hand", "--players", "basic", "--games", "1"]) == 2
+    )
