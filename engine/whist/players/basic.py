@@ -49,6 +49,7 @@ class _Deal:
         self.tricks_seen: set[int] = set()
 
     def see_trick(self, cards: Sequence[tuple[int, Card]], number: int | None) -> None:
+        """Remember a trick's cards, who led what first, and who showed out of the suit led."""
         if not cards:
             return
         leader, first = cards[0]
@@ -116,6 +117,7 @@ class BasicPlayer:
         hand = view.hand
 
         def weight(suit: Suit) -> tuple[int, int]:
+            """Return the suit's length, then its honour points, in this hand."""
             held = [c for c in hand if c.suit is suit]
             return (len(held), sum(_POINTS.get(c.rank, 0) for c in held))
 
