@@ -20,7 +20,7 @@ __all__ = [
     "legal_cards",
     "next_seat",
     "trick_winner",
-    "turnup_on_view",
+    "turns_down_turnup",
 ]
 
 
@@ -81,8 +81,8 @@ def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
     return best
 
 
-def turnup_on_view(dealer: int, played_to_first_trick: Sequence[int]) -> bool:
-    """Return whether a card turned up for trumps still lies face up: until the dealer plays
-    to the first trick (``played_to_first_trick``: the seats that have played to it so far;
-    pass every seat once the first trick is complete)."""
-    return dealer not in played_to_first_trick
+def turns_down_turnup(dealer: int, seat: int, completed: int) -> bool:
+    """Return whether ``seat``'s card takes a turned-up trump card off the table: the card
+    the dealer plays to the first trick (``completed`` tricks are complete so far). Until
+    then the turned card lies face up for everyone; afterwards only its suit is known."""
+    return seat == dealer and completed == 0

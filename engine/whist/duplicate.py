@@ -21,7 +21,14 @@ from engine.errors import (
     NotYourTurnError,
     OptionsError,
 )
-from engine.tricks import deal_round, eldest, legal_cards, next_seat, trick_winner
+from engine.tricks import (
+    deal_round,
+    eldest,
+    legal_cards,
+    next_seat,
+    trick_winner,
+    turns_down_turnup,
+)
 from engine.whist.actions import SEAT_NAMES, Action, Kind, Move, play
 
 __all__ = [
@@ -191,7 +198,7 @@ class TrayGame:
         self._hands[seat] = tuple(c for c in self._hands[seat] if c != card)
         if not self._trick:
             self._last = None
-        if seat == self.tray.dealer and self._completed == 0:
+        if turns_down_turnup(self.tray.dealer, seat, self._completed):
             self._turnup_shown = False
         self._trick.append((seat, card))
         if len(self._trick) < 4:

@@ -42,7 +42,7 @@ from engine.errors import (
     OptionsError,
 )
 from engine.game import GameResult
-from engine.tricks import deal_round, trick_winner
+from engine.tricks import deal_round, eldest, legal_cards, trick_winner, turns_down_turnup
 from engine.whist import scoring
 from engine.whist.actions import (
     ACCEPT,
@@ -416,7 +416,7 @@ class WhistState:
 
     def _first_leader(self) -> int:
         """Return who leads to trick 1: eldest hand, on the dealer's left."""
-        return self._NEXT[self._dealer]
+        return eldest(self._dealer)
 
     def _honour_seats(self) -> tuple[int, ...]:
         """Return the hands whose honours count."""
@@ -661,15 +661,8 @@ class WhistState:
     def _legal_cards(self) -> tuple[Action, ...]:
         seat = self._to_play
         assert seat is not None
-        hand = self._hands[seat]
-        if self._trick_cards:
-            led = self._trick_cards[0].suit
-            suited = [card for card in hand if card.suit is led]
-            if suited:
-                legal = tuple([_PLAYS[card] for card in suited])
-                self._legal = legal
-                return legal
-        legal = tuple([_PLAYS[card] for card in hand])
+        led = self._trick_cards[0].suit if self._trick_cards else None
+        legal = tuple([_PLAYS[card] for card in legal_cards(self._hands[seat], led)])
         self._legal = legal
         return legal
 
@@ -849,6 +842,10 @@ class WhistState:
             self._tricks[_OTHER_SIDE[side]] += remaining - k
             self._turn += 1
             self._claim = None
+            # The trick in progress and the cards still held are dropped.
+            self._trick_cards = []
+            self._trick_seats = []
+            self._hands = [(), (), (), ()]
             self._end_deal()
         elif kind == Kind.REJECT:
             self._turn += 1
@@ -973,8 +970,8 @@ class WhistState:
         if not cards:
             self._last = None
             self._leader = seat
-        if seat == self._dealer and self._completed == 0 and not self._TURNUP_ALWAYS_SHOWN:
-            self._turnup_shown = False
+        if turns_down_turnup(self._dealer, seat, self._completed):
+            self._turnup_shown = self._TURNUP_ALWAYS_SHOWN
         cards.append(card)
         self._trick_seats.append(seat)
         if len(cards) < self._TRICK_SIZE:
@@ -1268,6 +1265,10 @@ class _TwoPlayers(WhistState):
 
     def _honour_seats(self) -> tuple[int, ...]:
         return (NORTH, SOUTH)
+
+    def _first_leader(self) -> int:
+        """Return who leads to trick 1: the dealer's adversary."""
+        return self._NEXT[self._dealer]
 
 
 class Humbug(_TwoPlayers):

@@ -490,6 +490,20 @@ def test_double_dummy_claims_accept_reject_and_block() -> None:
     assert result.tricks == tuple(expected) and state.deal == 2
 
 
+def test_an_accepted_claim_drops_the_trick_in_progress_and_the_cards_held() -> None:
+    state = new_game(3, DOUBLE)
+    finish_deal(state, (12, 1))
+    assert state.dealer == EAST and state.to_play == SOUTH
+    play_card(state)  # S leads; W concedes all but one trick
+    state.apply(WEST, claim(1))
+    assert state.to_act == (SOUTH,)
+    state.apply(SOUTH, ACCEPT)
+    last = state.results[-1]
+    assert last.tricks == (12, 1) and last.rubber_winner == 0 and state.is_over
+    assert state.trick == () and all(state.hand(s) == () for s in range(4))
+    assert state.to_play is None and state.claim is None
+
+
 def test_double_dummy_settles_between_the_two_players() -> None:
     state = new_game(3, DOUBLE)
     finish_deal(state, (1, 12))
