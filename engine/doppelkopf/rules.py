@@ -354,18 +354,14 @@ class DoppelkopfState:
         self._conceded = False
         self._claim: tuple[int, bool] | None = None  # (claimer, upheld)
         self._revealed_silent = False
-        if self.preset == "tournament" and self._forced_player() is not None:
+        forced = self._forced_player() if self.preset == "tournament" else None
+        self._speaker: int = self.in_play[0] if forced is None else forced
+        if forced is not None:
             self.phase = "forced"
-            self._speaker: int = self.in_play[0]
-            forced = self._forced_player()
-            if forced is not None:
-                self._speaker = forced
         elif self.preset == "tournament":
             self.phase = "reservations"
-            self._speaker = self.in_play[0]
         else:
             self.phase = "declarations"
-            self._speaker = self.in_play[0]
 
     def _forced_player(self) -> int | None:
         """§3.1: when counted games left = players still owing a required solo, the owing

@@ -452,3 +452,31 @@ def test_a_person_plays_a_whole_table_in_the_terminal() -> None:
     assert code == 0 and "is not one of the listed actions" in out.getvalue()
     assert terminal.main(["--seats", "5"], io.StringIO(""), io.StringIO()) == 2  # tournament: 4
     assert terminal.main(["--seed", "3"], io.StringIO(""), io.StringIO()) == 0  # end of input
+
+
+def test_required_solos_are_forced_at_the_end_of_the_round() -> None:
+    """§3.1: with 8 games and nobody volunteering, the last 4 games are forced solos, one
+    per player, nearest the dealer's left first; a forced solo counts and passes the deal."""
+    state = new_game(11, DoppelkopfOptions(required_solos=True, games=8))
+    forced: list[tuple[int, int]] = []
+    while not state.is_over:
+        seat = state.to_act[0]
+        if state.phase == "forced":
+            forced.append((state.deal, seat))
+            assert legal(state, seat) == {
+                f"solo:{t}"
+                for t in ("diamonds", "hearts", "spades", "clubs", "queens", "jacks", "fleshless")
+            }
+            state.apply(seat, parse_action("solo:queens"))
+        elif state.phase == "reservations":
+            state.apply(seat, parse_action("healthy"))
+        else:
+            state.apply(seat, next(a for a in state.legal_actions(seat) if a.card is not None))
+    assert len(state.game_results) == 8
+    assert [deal for deal, _ in forced] == [5, 6, 7, 8]
+    assert sorted(seat for _, seat in forced) == [0, 1, 2, 3]
+    # each forced player is the owing seat nearest the dealer's left
+    for deal, seat in forced:
+        dealer = state.game_results[deal - 1].dealer
+        assert seat == (dealer + 1) % 4
+    assert [r.game for r in state.game_results[4:]] == ["solo:queens"] * 4
