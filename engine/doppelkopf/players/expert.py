@@ -10,9 +10,9 @@ four seats, and plays the card whose samples give its party the most card points
 other party. Parties in a sample are the known ones (a declared game, a played ♣Q, an
 announcement, its own) and, in a normal game, the seats holding a ♣Q in that sample.
 
-What it gained: against three ``basic`` players it scores +1.32 points per game (600
-tournament tables, seats rotated, 95 % CI of the per-table mean [4.5, 6.1] over 4 games);
-decisions take 6.5 ms at the median and 70 ms at the 99th percentile.
+What it gained: against three ``basic`` players it scores +1.20 points per game (4,000
+tournament tables of 4 games, seats rotated: +4.81 per table, 95 % CI [4.50, 5.12]);
+decisions take 4.5 ms at the median and 43 ms at the 99th percentile.
 """
 
 from __future__ import annotations
