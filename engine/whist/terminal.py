@@ -97,6 +97,15 @@ def render_table(view: WhistView, me: int) -> list[str]:
         )
         + f". Tricks this deal: {view.tricks[0]}–{view.tricks[1]}."
     )
+    lines += _render_on_view(view, me)
+    if view.discarded:
+        lines.append(f"The hand you gave up: {render_hand(view.discarded)}")
+    return lines
+
+
+def _render_on_view(view: WhistView, me: int) -> list[str]:
+    """Return the other hands on view, the last trick and the current trick."""
+    lines = []
     for seat in range(4):
         cards = view.hands[seat]
         if cards is not None and seat != view.seat:
@@ -107,8 +116,6 @@ def render_table(view: WhistView, me: int) -> list[str]:
         lines.append(f"Last trick: {shown} — won by {SEAT_NAMES[last.winner]}.")
     if view.trick:
         lines.append("This trick: " + ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in view.trick))
-    if view.discarded:
-        lines.append(f"The hand you gave up: {render_hand(view.discarded)}")
     return lines
 
 
@@ -121,16 +128,7 @@ def _render_play(view: WhistView, me: int) -> list[str]:
     ]
     if view.turnup is not None:
         lines.append(f"Turned up: {view.turnup}.")
-    for seat in range(4):
-        cards = view.hands[seat]
-        if cards is not None and seat != view.seat:
-            lines.append(f"  {_who(view, seat, me)}: {render_hand(cards)}")
-    if view.last_trick is not None:
-        last = view.last_trick
-        shown = ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in last.cards)
-        lines.append(f"Last trick: {shown} — won by {SEAT_NAMES[last.winner]}.")
-    if view.trick:
-        lines.append("This trick: " + ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in view.trick))
+    lines += _render_on_view(view, me)
     return lines
 
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from engine.cards import Card, parse_card
 from engine.doppelkopf.orders import POINTS, TRUMP, Order, double_pack, order_for
-from engine.doppelkopf.players.basic import BasicPlayer
+from engine.doppelkopf.players.basic import BasicPlayer, _order_game
 from engine.doppelkopf.rules import Action, DoppelkopfView
 
 __all__ = ["ExpertPlayer"]
@@ -101,10 +101,6 @@ class ExpertPlayer:
                 points = _play_out(order, hands, current, seat, action.card, seats, parties)
                 scores[action] += points[mine] - points["contra" if mine == "re" else "re"]
         return max(cards, key=lambda a: (scores[a], -POINTS[a.card] if a.card else 0, str(a)))
-
-
-def _order_game(game: str) -> str:
-    return game if game.startswith("solo:") else "normal"
 
 
 def _known_parties(data: dict[str, object]) -> dict[int, str]:
