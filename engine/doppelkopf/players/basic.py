@@ -107,13 +107,16 @@ class BasicPlayer:
             return texts["marriage"]
         return texts["healthy"]
 
-    def _house_bid(self, hand: list[Card], legal_words: set[str] | None) -> str | None:
-        """Return the bid this hand wants (``None``: none), among ``legal_words`` if given."""
+    def _house_bid(
+        self, hand: list[Card], legal_words: set[str] | None, *, solo: bool = True
+    ) -> str | None:
+        """Return the bid this hand wants (``None``: none), among ``legal_words`` if given;
+        ``solo``: whether a solo is among the wishes at all."""
         trumps = _trumps(hand, NORMAL)
         nines = sum(1 for c in hand if c.rank == Rank.NINE)
         wishes: list[str] = []
         kinds = ("trump", "clubs", "spades", "hearts", "diamonds", "queens", "jacks")
-        if max(_solo_strength(hand, "house", k) for k in kinds) >= 1:
+        if solo and max(_solo_strength(hand, "house", k) for k in kinds) >= 1:
             wishes.append("solo")
         if trumps == 0 or nines >= 5:
             wishes.append("misdeal")

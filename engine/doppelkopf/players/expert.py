@@ -19,16 +19,57 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.cards import Card, parse_card
-from engine.doppelkopf.orders import POINTS, TRUMP, Order, double_pack, order_for
-from engine.doppelkopf.players.basic import BasicPlayer, _order_game
-from engine.doppelkopf.rules import Action, DoppelkopfView
+from engine.doppelkopf.orders import ORDERS, POINTS, TRUMP, Order, double_pack, order_for
+from engine.doppelkopf.players.basic import BasicPlayer, _order_game, _solo_strength
+from engine.doppelkopf.rules import HOUSE_SOLOS, Action, DoppelkopfView
+from engine.doppelkopf.scoring import LEVELS, Facts, score
 
 __all__ = ["ExpertPlayer"]
 
 CLUB_QUEEN = parse_card("QC")
 SAMPLES = 20
+"""Sampled deals per card decision."""
+GAME_SAMPLES = 24
+"""Sampled deals per candidate game (normal, and each solo worth a look) before play."""
+ANNOUNCE_SAMPLES = 32
+"""Sampled deals per announcement decision."""
+SOLO_MARGIN = 1.0
+"""A solo is declared when its expected score beats the normal game's by this much."""
+ANNOUNCE_MARGIN = 0.3
+"""An announcement is made when it gains at least this much expected score."""
+SOLO_LOOK = 0.6
+"""Solos are looked at only when the rule-of-thumb strength of the best one reaches this."""
+
+NORMAL = ORDERS["normal"]
+_CHOOSING = frozenset({"reservations", "forced", "declarations", "bidding", "solo-type"})
+_ANNOUNCING = frozenset({"re", "contra", *LEVELS})
+_NORMAL_GAMES = ("normal", "marriage", "poverty")
+
+
+@dataclass
+class _Position:
+    """What the seat knows of the card play at one moment."""
+
+    seat: int
+    preset: str
+    game: str
+    soloist: int | None
+    order: Order
+    seats: list[int]
+    known: dict[int, str]
+    history: list[list[tuple[int, Card]]]
+    current: list[tuple[int, Card]]
+    voids: dict[int, set[int]]
+    hand: list[Card]
+    unseen: list[Card]
+    left: Sequence[int]
+
+    @property
+    def others(self) -> list[int]:
+        return [s for s in self.seats if s != self.seat]
 
 
 class ExpertPlayer:
@@ -36,11 +77,24 @@ class ExpertPlayer:
 
     name = "expert"
 
-    def __init__(self, seed: int) -> None:
+    def __init__(
+        self,
+        seed: int,
+        *,
+        announcements: bool = True,
+        solos: bool = True,
+        solo_margin: float = SOLO_MARGIN,
+        announce_margin: float = ANNOUNCE_MARGIN,
+    ) -> None:
+        # announcements, solos: the expected-value decisions (off: the basic player's rules
+        # of thumb), switched off one at a time by bench/doppelkopf_ideas.py
+        self._announcements, self._solos = announcements, solos
+        self._solo_margin, self._announce_margin = solo_margin, announce_margin
         self._rng = random.Random(seed)
         self._basic = BasicPlayer(seed)
         self._deal = -1
         self._tricks: dict[int, list[tuple[int, Card]]] = {}
+        self._plan: tuple[str | None, float] | None = None
 
     def observe(self, view: DoppelkopfView) -> None:
         """Remember the tricks the view shows."""
@@ -51,6 +105,7 @@ class ExpertPlayer:
         if data["deal"] != self._deal:
             self._deal = data["deal"]
             self._tricks = {}
+            self._plan = None
         number = data.get("trick_number")
         if number is None:
             return
@@ -62,45 +117,236 @@ class ExpertPlayer:
     def act(self, view: DoppelkopfView) -> Action:
         """Return this seat's decision."""
         self._remember(view)
-        choice = self._basic.act(view)
-        if choice.card is None or view.data["phase"] != "play":
-            return choice
+        phase = view.data["phase"]
+        if phase in _CHOOSING and self._solos:
+            return self._choose_game(view)
+        if phase != "play":
+            return self._basic.act(view)
         cards = [a for a in view.legal if a.card is not None]
-        if len(cards) == 1:
-            return cards[0]
+        announcement = next((a for a in view.legal if a.kind in _ANNOUNCING), None)
+        if announcement is not None:
+            if self._announcements:
+                if self._worth_announcing(view, announcement):
+                    return announcement
+            elif self._basic.act(view) == announcement:
+                return announcement
+        if len(cards) <= 1:
+            return cards[0] if cards else view.legal[0]
+        return self._choose_card(view, cards)
+
+    # --- card play -------------------------------------------------------------------------
+
+    def _position(self, view: DoppelkopfView) -> _Position:
         data = view.data
         seat = view.seat
         assert seat is not None
         order = order_for(data["preset"], _order_game(data["game"]))
-        seats = [s for s in range(data["players"]) if s != data["sitting_out"]]
-        known = _known_parties(data)
         number = data["trick_number"]
         current = list(self._tricks.get(number, []))
         history = [self._tricks[n] for n in sorted(self._tricks) if n < number]
-        voids = _voids([*history, current], order)
         hand = list(view.hand)
-        seen = [c for trick in history for _, c in trick] + [c for _, c in current]
         unseen = double_pack()
-        for card in hand + seen:
+        for card in hand + [c for trick in [*history, current] for _, c in trick]:
             if card in unseen:
                 unseen.remove(card)
-        others = [s for s in seats if s != seat]
-        left = data["cards_left"]
-        need = sum(left[s] for s in others)
+        return _Position(
+            seat=seat,
+            preset=data["preset"],
+            game=data["game"],
+            soloist=data["soloist"],
+            order=order,
+            seats=[s for s in range(data["players"]) if s != data["sitting_out"]],
+            known=_known_parties(data),
+            history=history,
+            current=current,
+            voids=_voids([*history, current], order),
+            hand=hand,
+            unseen=unseen,
+            left=data["cards_left"],
+        )
+
+    def _sample(self, pos: _Position) -> tuple[dict[int, list[Card]], dict[int, str]]:
+        """Deal the unseen cards to the other seats consistently with what is known; return
+        the hands and the parties of that deal."""
+        others = pos.others
+        pool = list(pos.unseen)
+        self._rng.shuffle(pool)
+        pool = pool[: sum(pos.left[s] for s in others)]
+        hands = _deal(pool, others, pos.left, pos.voids, self._rng, pos.order.group)
+        hands[pos.seat] = list(pos.hand)
+        parties = _parties(pos.known, hands, pos.seats, pos.game, pos.history, pos.current)
+        return hands, parties
+
+    def _choose_card(self, view: DoppelkopfView, cards: list[Action]) -> Action:
+        pos = self._position(view)
         scores = {a: 0.0 for a in cards}
         for _ in range(SAMPLES):
-            pool = list(unseen)
-            self._rng.shuffle(pool)
-            pool = pool[:need]
-            hands = _deal(pool, others, left, voids, self._rng, order.group)
-            hands[seat] = list(hand)
-            parties = _parties(known, hands, seats, data["game"], history, current)
-            mine = parties[seat]
+            hands, parties = self._sample(pos)
+            mine = parties[pos.seat]
             for action in cards:
                 assert action.card is not None
-                points = _play_out(order, hands, current, seat, action.card, seats, parties)
+                points = _play_out(
+                    pos.order, hands, pos.current, pos.seat, action.card, pos.seats, parties
+                )
                 scores[action] += points[mine] - points["contra" if mine == "re" else "re"]
         return max(cards, key=lambda a: (scores[a], -POINTS[a.card] if a.card else 0, str(a)))
+
+    # --- announcements ---------------------------------------------------------------------
+
+    def _worth_announcing(self, view: DoppelkopfView, action: Action) -> bool:
+        """Whether announcing ``action`` now gains, over the sampled deals played out, at
+        least :data:`ANNOUNCE_MARGIN` in expected score."""
+        pos = self._position(view)
+        party = pos.known.get(pos.seat)
+        if party is None:
+            return False
+        said: dict[str, tuple[str, ...]] = {"re": (), "contra": ()}
+        for a in view.data["announcements"]:
+            said[a["party"]] += (a["kind"],)
+        more = dict(said)
+        more[party] = (*said[party], action.kind)
+        normal = pos.game in _NORMAL_GAMES
+        gain = 0.0
+        for _ in range(ANNOUNCE_SAMPLES):
+            hands, parties = self._sample(pos)
+            points, tricks = _taken(pos.order, pos.history, parties)
+            nxt = _next_seat(pos.seats)
+            player = nxt[pos.current[-1][0]] if pos.current else pos.seat
+            _finish(pos.order, hands, list(pos.current), player, pos.seats, parties, points, tricks)
+            for announced, sign in ((more, 1), (said, -1)):
+                _, _, value = score(pos.preset, Facts(points, tricks, announced), normal=normal)
+                gain += sign * _share(value, pos.seat, parties, pos.soloist, normal)
+        return gain / ANNOUNCE_SAMPLES >= self._announce_margin
+
+    # --- reservations and bids -------------------------------------------------------------
+
+    def _choose_game(self, view: DoppelkopfView) -> Action:
+        """Reservations, house declarations and bids, the solo type: a solo when its sampled
+        expected score beats the normal game's by :data:`SOLO_MARGIN`, otherwise the
+        ``basic`` player's choice without its solo."""
+        data = view.data
+        phase = data["phase"]
+        texts = {str(a): a for a in view.legal}
+        hand = list(view.hand)
+        if phase in ("forced", "solo-type"):
+            kind, _ = self._solo_plan(view, forced=True)
+            assert kind is not None
+            return texts[f"solo:{kind}"]
+        kind, gain = self._solo_plan(view, forced=False)
+        wants_solo = kind is not None and gain >= self._solo_margin
+        if phase == "reservations":
+            if wants_solo:
+                return texts[f"solo:{kind}"]
+            if "marriage" in texts and sum(1 for c in hand if NORMAL.is_trump(c)) < 8:
+                return texts["marriage"]
+            return texts["healthy"]
+        wish = self._basic._house_bid(
+            hand, None if phase == "declarations" else set(texts), solo=False
+        )
+        if phase == "declarations":
+            return texts["reservation" if wants_solo or wish else "no-reservation"]
+        if wants_solo and "solo" in texts:
+            return texts["solo"]
+        return texts[wish] if wish in texts else texts["withdraw"]
+
+    def _solo_plan(self, view: DoppelkopfView, *, forced: bool) -> tuple[str | None, float]:
+        """Return the best solo type for this hand and how much its expected score beats the
+        normal game's (``forced``: the best type whatever it is worth). Remembered for the
+        deal: a house player's declaration, bid and solo type ask the same question."""
+        if self._plan is not None and (not forced or self._plan[0] is not None):
+            return self._plan
+        data = view.data
+        seat = view.seat
+        assert seat is not None
+        preset = data["preset"]
+        hand = list(view.hand)
+        kinds = [str(a)[5:] for a in view.legal if str(a).startswith("solo:")]
+        if not kinds:
+            kinds = list(HOUSE_SOLOS)
+        strength = {k: _solo_strength(hand, preset, k) for k in kinds}
+        ranked = sorted(kinds, key=lambda k: (-strength[k], k))
+        if not forced and strength[ranked[0]] < SOLO_LOOK:
+            self._plan = (None, 0.0)
+            return self._plan
+        look = ranked[:4] if forced else [k for k in ranked[:3] if strength[k] >= SOLO_LOOK / 2]
+        seats = [s for s in range(data["players"]) if s != data["sitting_out"]]
+        n, dealer = data["players"], data["dealer"]
+        first = next(s for s in ((dealer + i) % n for i in range(1, n + 1)) if s in seats)
+        unseen = double_pack()
+        for card in hand:
+            unseen.remove(card)
+        others = [s for s in seats if s != seat]
+        totals = dict.fromkeys(["", *look], 0.0)
+        solo_lead = seat if preset == "house" or data["phase"] == "forced" else first
+        for _ in range(GAME_SAMPLES):
+            pool = list(unseen)
+            self._rng.shuffle(pool)
+            hands = {s: pool[12 * i : 12 * i + 12] for i, s in enumerate(others)}
+            hands[seat] = list(hand)
+            totals[""] += _normal_value(preset, hands, seats, seat, first)
+            for kind in look:
+                order = order_for(preset, f"solo:{kind}")
+                totals[kind] += _solo_value(preset, order, hands, seats, seat, solo_lead)
+        best = max(look, key=lambda k: (totals[k], k))
+        self._plan = (best, (totals[best] - totals[""]) / GAME_SAMPLES)
+        return self._plan
+
+
+def _next_seat(seats: list[int]) -> dict[int, int]:
+    return {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
+
+
+def _share(
+    value: int, seat: int, parties: dict[int, str], soloist: int | None, normal: bool
+) -> float:
+    """Return ``seat``'s score when Re's value is ``value``."""
+    if soloist is not None and not normal:
+        return 3 * value if seat == soloist else -value
+    return value if parties[seat] == "re" else -value
+
+
+def _taken(
+    order: Order, history: Sequence[Sequence[tuple[int, Card]]], parties: dict[int, str]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Return the card points and tricks each party took in the completed ``history``."""
+    points = {"re": 0, "contra": 0}
+    tricks = {"re": 0, "contra": 0}
+    for plays in history:
+        if len(plays) < 4:
+            continue
+        win = plays[order.winner([c for _, c in plays])][0]
+        points[parties[win]] += sum(POINTS[c] for _, c in plays)
+        tricks[parties[win]] += 1
+    return points, tricks
+
+
+def _normal_value(
+    preset: str, hands: dict[int, list[Card]], seats: list[int], seat: int, first: int
+) -> float:
+    """``seat``'s score of a normal game (a silent marriage when it holds both ♣Q) on the
+    sampled ``hands`` played out by the quick rules."""
+    holders = [s for s in seats if CLUB_QUEEN in hands[s]]
+    alone = len(holders) == 1
+    parties = {s: "re" if s in holders else "contra" for s in seats}
+    points = {"re": 0, "contra": 0}
+    tricks = {"re": 0, "contra": 0}
+    _finish(NORMAL, hands, [], first, seats, parties, points, tricks)
+    announced: dict[str, tuple[str, ...]] = {"re": (), "contra": ()}
+    _, _, value = score(preset, Facts(points, tricks, announced), normal=not alone)
+    return _share(value, seat, parties, holders[0] if alone else None, not alone)
+
+
+def _solo_value(
+    preset: str, order: Order, hands: dict[int, list[Card]], seats: list[int], seat: int, lead: int
+) -> float:
+    """``seat``'s score of a solo of ``order`` on the sampled ``hands``."""
+    parties = {s: "re" if s == seat else "contra" for s in seats}
+    points = {"re": 0, "contra": 0}
+    tricks = {"re": 0, "contra": 0}
+    _finish(order, hands, [], lead, seats, parties, points, tricks)
+    announced: dict[str, tuple[str, ...]] = {"re": (), "contra": ()}
+    _, _, value = score(preset, Facts(points, tricks, announced), normal=False)
+    return 3.0 * value
 
 
 def _known_parties(data: dict[str, object]) -> dict[int, str]:
@@ -190,59 +436,106 @@ def _play_out(
 ) -> dict[str, int]:
     """Play the rest of the game from the current trick with ``seat`` playing ``card``, every
     seat by quick rules of thumb; return the card points each party takes from now on."""
-    held = {s: list(h) for s, h in hands.items()}
-    trick = list(current)
+    held = dict(hands)
+    held[seat] = list(hands[seat])
     held[seat].remove(card)
-    trick.append((seat, card))
-    nxt = {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
     points = {"re": 0, "contra": 0}
-    player = nxt[seat]
+    tricks = {"re": 0, "contra": 0}
+    trick = [*current, (seat, card)]
+    _finish(order, held, trick, _next_seat(seats)[seat], seats, parties, points, tricks)
+    return points
+
+
+def _finish(
+    order: Order,
+    hands: dict[int, list[Card]],
+    trick: list[tuple[int, Card]],
+    player: int,
+    seats: list[int],
+    parties: dict[int, str],
+    points: dict[str, int],
+    tricks: dict[str, int],
+) -> None:
+    """Play the game out from ``trick`` (``player`` to play next), every seat by quick rules
+    of thumb, adding each party's card points and tricks to ``points`` and ``tricks``
+    (``hands`` are not changed).
+
+    Leading: a side ace, else the lowest trump, else the cheapest card. Following: when the
+    trick is the own party's, the richest card that does not spend a trump; otherwise the
+    cheapest card that takes the trick if it is worth 10 points or the seat plays last, else
+    the cheapest card. One pass per card, the trick's best card kept as it goes (this is the
+    inner loop of every decision)."""
+    group, power = order.group, order.power
+    rich, take, cheap = _keys(order)
+    held = {s: list(h) for s, h in hands.items()}
+    nxt = _next_seat(seats)
+    party = parties
+    if trick:
+        led = group[trick[0][1]]
+        best_seat, best = trick[0]
+        for s, c in trick[1:]:
+            if _beats(group, power, c, best, led):
+                best_seat, best = s, c
+        worth = sum(POINTS[c] for _, c in trick)
+        count = len(trick)
+    else:
+        count = 0
     while True:
-        if len(trick) == 4:
-            win = trick[order.winner([c for _, c in trick])][0]
-            points[parties[win]] += sum(POINTS[c] for _, c in trick)
-            if not held[win]:
-                return points
-            trick = []
-            player = win
-        choice = _quick(order, held[player], trick, player, parties)
-        held[player].remove(choice)
-        trick.append((player, choice))
+        if count == 4:
+            points[party[best_seat]] += worth
+            tricks[party[best_seat]] += 1
+            if not held[best_seat]:
+                return
+            player = best_seat
+            count = 0
+        hand = held[player]
+        if count == 0:
+            choice = next((c for c in hand if c.rank == 14 and group[c] != TRUMP), None)
+            if choice is None:
+                trumps = [c for c in hand if group[c] == TRUMP]
+                choice = min(trumps or hand, key=power.__getitem__ if trumps else cheap.__getitem__)
+            led = group[choice]
+            best_seat, best, worth = player, choice, POINTS[choice]
+        else:
+            legal = [c for c in hand if group[c] == led] or hand
+            if party[best_seat] == party[player]:
+                safe = [c for c in legal if group[c] != TRUMP] or legal
+                choice = max(safe, key=rich.__getitem__)
+            else:
+                winning = [c for c in legal if _beats(group, power, c, best, led)]
+                if winning and (worth >= 10 or count == 3):
+                    choice = min(winning, key=take.__getitem__)
+                else:
+                    choice = min(legal, key=cheap.__getitem__)
+            if _beats(group, power, choice, best, led):
+                best_seat, best = player, choice
+            worth += POINTS[choice]
+        hand.remove(choice)
+        count += 1
         player = nxt[player]
 
 
-def _quick(
-    order: Order,
-    hand: list[Card],
-    trick: list[tuple[int, Card]],
-    seat: int,
-    parties: dict[int, str],
-) -> Card:
-    group, power = order.group, order.power
-    if not trick:
-        aces = [c for c in hand if c.rank == 14 and group[c] != TRUMP]
-        if aces:
-            return aces[0]
-        trumps = [c for c in hand if group[c] == TRUMP]
-        if trumps:
-            return min(trumps, key=lambda c: power[c])
-        return min(hand, key=lambda c: (POINTS[c], power[c]))
-    led = trick[0][1]
-    want = group[led]
-    legal = [c for c in hand if group[c] == want] or hand
-    best_i = order.winner([c for _, c in trick])
-    best_seat, best = trick[best_i]
-    if parties[best_seat] == parties[seat]:
-        safe = [c for c in legal if group[c] != TRUMP] or legal
-        return max(safe, key=lambda c: (POINTS[c], -power[c]))
+def _beats(
+    group: dict[Card, int], power: dict[Card, int], card: Card, best: Card, led: int
+) -> bool:
+    """Whether ``card`` played now takes the trick from ``best`` (led group ``led``)."""
+    if group[card] == TRUMP:
+        return group[best] != TRUMP or power[card] > power[best]
+    return group[best] != TRUMP and group[card] == led and power[card] > power[best]
 
-    def beats(c: Card) -> bool:
-        if group[c] == TRUMP:
-            return group[best] != TRUMP or power[c] > power[best]
-        return group[best] != TRUMP and group[c] == want and power[c] > power[best]
 
-    winning = [c for c in legal if beats(c)]
-    worth = sum(POINTS[c] for _, c in trick)
-    if winning and (worth >= 10 or len(trick) == 3):
-        return min(winning, key=lambda c: (power[c], POINTS[c]))
-    return min(legal, key=lambda c: (POINTS[c], group[c] == TRUMP, power[c]))
+_KEYS: dict[str, tuple[dict[Card, tuple[int, ...]], ...]] = {}
+
+
+def _keys(order: Order) -> tuple[dict[Card, tuple[int, ...]], ...]:
+    """Return the quick rules' sort keys of ``order``'s cards: the richest card, the cheapest
+    card that takes a trick, the cheapest card (computed once per order)."""
+    keys = _KEYS.get(order.name)
+    if keys is None:
+        group, power = order.group, order.power
+        keys = _KEYS[order.name] = (
+            {c: (POINTS[c], -power[c]) for c in power},
+            {c: (power[c], POINTS[c]) for c in power},
+            {c: (POINTS[c], int(group[c] == TRUMP), power[c]) for c in power},
+        )
+    return keys
