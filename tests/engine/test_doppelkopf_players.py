@@ -1,12 +1,17 @@
 """Doppelkopf's computer players see only a seat's view and always answer legally, in every
-preset and game phase; the expert remembers the tricks it saw and keeps to known voids."""
+preset and game phase; the expert remembers the tricks it saw and keeps to known voids, and
+declares solos and announces by expected value."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.doppelkopf import DoppelkopfOptions, new_game
+from engine.doppelkopf import DoppelkopfOptions, new_game, parse_action
 from engine.doppelkopf.players import LEVELS
+from engine.doppelkopf.players.basic import BasicPlayer
+from engine.doppelkopf.players.expert import ExpertPlayer
+from engine.doppelkopf.rules import DoppelkopfState
+from tests.engine.test_doppelkopf import deal
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
@@ -65,3 +70,76 @@ def test_the_expert_deals_the_unseen_cards_around_known_voids() -> None:
         assert sorted(c for h in hands.values() for c in h) == sorted(pool)
         assert not [c for c in hands[2] if order.is_trump(c)]
         assert not [c for c in hands[3] if order.group[c] == int(parse_card("AC").suit)]
+
+
+# --- the expert's expected-value decisions ---------------------------------------------------
+
+# Seat 1 speaks first at this table (seat 0 deals the first deal).
+STRONG_SOLO = "TH TH QC QS QS QH QH QD QD JC AH AH"  # a hearts solo: twelve trumps
+STRONG_TRUMPS = "QC TH TH QS QS QH QD JC JC JS AD AD"  # ten trumps, one ♣Q: Re
+WEAK = "9S 9S KS KS 9H 9H KH KC 9C 9C TC TS"  # no trump at all
+
+
+def _expert(seed: int = 3) -> ExpertPlayer:
+    return ExpertPlayer(seed)
+
+
+def test_the_expert_declares_a_solo_only_when_it_is_worth_more_than_the_normal_game() -> None:
+    strong = deal(DoppelkopfOptions(), {1: STRONG_SOLO})
+    assert str(_expert().act(strong.view(1))) == "solo:hearts"
+    weak = deal(DoppelkopfOptions(), {1: WEAK})
+    assert str(_expert().act(weak.view(1))) == "healthy"
+
+
+def test_the_expert_plays_the_solo_it_is_forced_to_by_expected_value() -> None:
+    expert = _expert()
+    state = deal(DoppelkopfOptions(), {1: STRONG_SOLO})
+    state.phase = "forced"  # a test hook: the last counted games of a required-solo round
+    assert str(expert.act(state.view(1))) == "solo:hearts"
+
+
+def test_the_expert_bids_and_names_its_solo_in_the_house_preset() -> None:
+    state = deal(DoppelkopfOptions(preset="house"), {1: STRONG_SOLO})
+    expert = _expert()
+    assert str(expert.act(state.view(1))) == "reservation"
+    state.apply(1, "reservation")
+    for seat in (2, 3, 0):
+        state.apply(seat, "no-reservation")
+    assert state.to_act == (1,) and str(expert.act(state.view(1))) == "solo"
+    state.apply(1, "solo")
+    while state.phase == "bidding":
+        state.apply(state.to_act[0], "withdraw")
+    assert state.phase == "solo-type" and str(expert.act(state.view(1))).startswith("solo:")
+
+
+def _normal_game(hand: str) -> DoppelkopfState:
+    state = deal(DoppelkopfOptions(), {1: hand})
+    for seat in (1, 2, 3, 0):
+        state.apply(seat, "healthy")
+    assert state.phase == "play" and state.to_act == (1,)
+    return state
+
+
+def test_the_expert_announces_when_its_party_is_likely_to_win_and_not_otherwise() -> None:
+    strong = _normal_game(STRONG_TRUMPS)
+    assert "re" in {str(a) for a in strong.legal_actions(1)}
+    assert str(_expert().act(strong.view(1))) == "re"
+    weak = _normal_game(WEAK)
+    assert "contra" in {str(a) for a in weak.legal_actions(1)}
+    assert _expert().act(weak.view(1)).card is not None
+
+
+def test_the_experts_ideas_switch_off_to_the_basic_players_choices() -> None:
+    state = _normal_game(STRONG_TRUMPS)
+    view = state.view(1)
+    plain = ExpertPlayer(3, announcements=False, solos=False)
+    assert plain.act(view) == BasicPlayer(3).act(view) == parse_action("re")
+    weak = deal(DoppelkopfOptions(), {1: WEAK})
+    assert ExpertPlayer(3, solos=False).act(weak.view(1)) == BasicPlayer(3).act(weak.view(1))
+
+
+def test_the_expert_is_reproducible_from_its_seed() -> None:
+    state = _normal_game(STRONG_TRUMPS)
+    state.apply(1, "re")
+    view = state.view(1)
+    assert _expert(9).act(view) == _expert(9).act(view)
