@@ -277,6 +277,15 @@ class GameResult(NamedTuple):
     scores: tuple[int, ...]
 
 
+class PlayedGame(NamedTuple):
+    """How a scored game was played (not part of the binding API; the bot's end-of-game
+    post shows it): each seat's hand when card play began (after a poverty exchange) and
+    each trick's plays and winner, in order (a claim's or concession's cards unplayed)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    tricks: tuple[tuple[tuple[tuple[int, Card], ...], int], ...]
+
+
 # --------------------------------------------------------------------------------------
 # The state
 
@@ -308,6 +317,7 @@ class DoppelkopfState:
         self.dealer = 0
         self.totals: tuple[int, ...] = (0,) * self.n
         self.game_results: tuple[GameResult, ...] = ()
+        self.played_games: tuple[PlayedGame, ...] = ()  # one per game result, see PlayedGame
         self.is_over = False
         self._moves: list[Move] = []
         self._turn = 0
@@ -767,6 +777,7 @@ class DoppelkopfState:
         self._begin_play(seat if self.preset == "house" else self.in_play[0])
 
     def _begin_play(self, leader: int) -> None:
+        self._start_hands = tuple(tuple(sorted(h)) for h in self._hands)
         self.phase = "play"
         self._trick = _Trick(leader)
         self._speaker = leader
@@ -901,6 +912,8 @@ class DoppelkopfState:
             scores=tuple(scores),
         )
         self.game_results += (result,)
+        record = tuple((tuple(t.plays), t.winner or 0) for t in self._tricks)
+        self.played_games += (PlayedGame(self._start_hands, record),)
         self.totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
         self.phase = "scored"
         self._next_deal()

@@ -15,6 +15,7 @@ import pytest
 
 from engine.doppelkopf import DoppelkopfOptions, DoppelkopfState, Move, new_game, replay
 from engine.doppelkopf.game import GAME
+from engine.doppelkopf.orders import POINTS, double_pack
 from engine.errors import EngineError
 from tests.engine.test_conformance import leaves
 
@@ -70,6 +71,20 @@ def test_cards_points_and_sums(options: DoppelkopfOptions) -> None:
                 range(4 if options.players == 4 else 5)
             ) - ({result.dealer} if options.players == 5 else set())
             games += 1
+        assert len(final.played_games) == len(final.game_results)
+        for played_game, result in zip(final.played_games, final.game_results, strict=True):
+            dealt = sorted(c for hand in played_game.hands for c in hand)
+            assert dealt == sorted(double_pack())
+            for plays, winner in played_game.tricks:
+                assert len(plays) == 4 and winner in {s for s, _ in plays}
+                for seat, card in plays:
+                    assert card in played_game.hands[seat]
+            taken = {"re": 0, "contra": 0}
+            for plays, winner in played_game.tricks:
+                party = "re" if winner in result.re else "contra"
+                taken[party] += sum(POINTS[c] for _, c in plays)
+            if len(played_game.tricks) == 12:  # not ended by a claim or concession
+                assert (taken["re"], taken["contra"]) == result.points
         assert sum(final.totals) == 0
         assert final.totals == tuple(
             sum(r.scores[s] for r in final.game_results) for s in range(final.players)
