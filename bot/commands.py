@@ -106,7 +106,8 @@ def chosen_options(values: Mapping[str, Any], ui: GameUI) -> dict[str, Any]:
         elif name == "pictures":
             chosen["pictures"] = value == "on"
         elif any(spec.name == name for spec in ui.options):
-            own[name] = value
+            # a switch of the game's own ("on"/"off") is a yes-or-no engine option
+            own[name] = value == "on" if value in ("on", "off") else value
     if own:
         chosen["game"] = own
     return chosen

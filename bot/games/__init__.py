@@ -11,11 +11,12 @@ from contextlib import contextmanager
 
 from bot import i18n
 from bot.game import GameUI
+from bot.games.doppelkopf.ui import UI as DOPPELKOPF
 from bot.games.dupe.ui import UI as DUPE
 
 __all__ = ["GAMES", "get", "registered"]
 
-GAMES: list[GameUI] = [DUPE]
+GAMES: list[GameUI] = [DUPE, DOPPELKOPF]
 
 
 def get(name: str) -> GameUI:

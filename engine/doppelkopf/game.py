@@ -39,9 +39,12 @@ class DoppelkopfGame:
         return LEVELS
 
     def player_counts(self, options: Any) -> tuple[int, ...]:
-        """Return the allowed numbers of players: 4, or 4 and 5 in the house preset."""
+        """Return the allowed numbers of players: 4; in the house preset 4 or 5, or only 5
+        when the options ask for 5 (a table of five with computers filling seats)."""
         options = options or DoppelkopfOptions()
-        return (4, 5) if options.preset == "house" else (4,)
+        if options.preset != "house":
+            return (4,)
+        return (5,) if options.players == 5 else (4, 5)
 
     def seated(self, options: Any, players: int) -> Any:
         """Return ``options`` for ``players`` players."""

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import simcord
 
-from bot import create_bot
+from bot import create_bot, ids
 from bot.app import Bot
 from bot.config import Settings
 from tests.support.buttons import id_kind
@@ -58,12 +58,61 @@ async def act_once(
     cards = of_kind(hand, "play")
     if cards:
         return await actor.click(hand.message, custom_id=cards[0].custom_id)
+    if of_kind(hand, "control"):
+        return await _act_by_payload(actor, hand)
     result = None
     for _ in range(5):
         confirm = of_kind(hand, "giveok")
         if confirm:
             return await actor.click(hand.message, custom_id=confirm[0].custom_id)
         steps = of_kind(hand, "give")
+        if not steps:
+            return result
+        result = await actor.click(hand.message, custom_id=steps[0].custom_id)
+    return result
+
+
+_OPTIONAL = {"re", "contra", "no90", "no60", "no30", "black", "claim", "concede"}
+
+
+def optional(custom_id: str | None) -> bool:
+    """Return whether a control is an optional one (a Doppelkopf announcement, claim or
+    concession): a hand offering only those awaits no decision."""
+    parsed = ids.parse(custom_id or "")
+    return (
+        isinstance(parsed, ids.Control)
+        and parsed.payload[1:] in _OPTIONAL
+        and parsed.payload[:1] == "="
+    )
+
+
+async def _act_by_payload(
+    actor: simcord.MemberActor, hand: simcord.ResponseMessage
+) -> simcord.InteractionResult | None:
+    """A game whose controls carry the action itself (``=<action>``, Doppelkopf): press
+    the first required choice (a card, a reservation, a bid — never an optional
+    announcement, claim or concession); for a choice of cards (``s<codes>`` steps), add
+    cards until the confirming choice is enabled."""
+    result = None
+    for _ in range(6):
+        chosen = [b for b in of_kind(hand, "control") if not b.disabled]
+        payloads = [(b, ids.parse(b.custom_id or "")) for b in chosen]
+        actions = [
+            b
+            for b, parsed in payloads
+            if isinstance(parsed, ids.Control)
+            and parsed.payload.startswith("=")
+            and parsed.payload[1:] not in _OPTIONAL
+        ]
+        if actions:
+            return await actor.click(hand.message, custom_id=actions[0].custom_id)
+        steps = [
+            b
+            for b, parsed in payloads
+            if isinstance(parsed, ids.Control)
+            and parsed.payload.startswith("s")
+            and "✓" not in (b.label or "")
+        ]
         if not steps:
             return result
         result = await actor.click(hand.message, custom_id=steps[0].custom_id)

@@ -24,7 +24,7 @@ from bot.app import Bot
 from bot.ids import table_button
 from bot.tables import Table
 from engine.dupe import DupeState
-from tests.bot.helpers import act_once, buttons, enabled
+from tests.bot.helpers import act_once, buttons, enabled, optional
 from tests.support.buttons import id_kind
 
 LOGGERS = ("bot", "engine", "discord")
@@ -318,7 +318,10 @@ def _decision(hand: simcord.ResponseMessage | None) -> bool:
     """Return whether the hand message offers a control of the game (not just Refresh)."""
     if hand is None:
         return False
-    return any(isinstance(ids.parse(b.custom_id or ""), ids.Control) for b in enabled(hand))
+    return any(
+        isinstance(ids.parse(b.custom_id or ""), ids.Control) and not optional(b.custom_id)
+        for b in enabled(hand)
+    )
 
 
 async def play(

@@ -1,0 +1,1 @@
+"""Doppelkopf on Discord (see ``ui``)."""

@@ -1,0 +1,311 @@
+"""Doppelkopf on Discord: the ``GameUI`` the bot core plays Doppelkopf through (see
+``bot/game.py``). Messages come from :mod:`bot.games.doppelkopf.render`, built from views
+only, so a message shows what the engine lets its audience know."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot import ids, pictures
+from bot.errors import class_refusal
+from bot.game import (
+    Choice,
+    OptionSpec,
+    Picture,
+    Post,
+    Rendered,
+    SeatInfo,
+    Step,
+    TableInfo,
+    finished_view,
+)
+from bot.games.doppelkopf import render
+from bot.i18n import Lang, Text, t
+from bot.render import final_standings, rules_line
+from bot.tables import StaleError, UserError
+from engine.cards import parse_card
+from engine.doppelkopf import GAME, Action, DoppelkopfOptions, DoppelkopfState, replay
+from engine.doppelkopf.orders import ORDERS, order_for
+from engine.doppelkopf.rules import DoppelkopfView, parse_action
+from engine.errors import ParseError
+
+__all__ = ["UI", "DoppelkopfUI"]
+
+
+def _choices(prefix: str, values: Sequence[str | int]) -> tuple[Choice, ...]:
+    return tuple(Choice(f"doppelkopf.{prefix}_{v}", v) for v in values)
+
+
+class DoppelkopfUI:
+    """Doppelkopf's messages, controls, posts, pictures and replays."""
+
+    name = "doppelkopf"
+    game = GAME
+    colour = render.COLOUR
+    legacy_pattern: re.Pattern[str] | None = None
+    catalogue: Path | None = None  # bot/locales/doppelkopf.toml
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "preset",
+            "doppelkopf.preset_name",
+            "doppelkopf.preset_description",
+            _choices("preset", ("tournament", "house")),
+        ),
+        OptionSpec(
+            "players",
+            "doppelkopf.players_name",
+            "doppelkopf.players_description",
+            _choices("players", (4, 5)),
+        ),
+        OptionSpec(
+            "games",
+            "doppelkopf.games_name",
+            "doppelkopf.games_description",
+            tuple(Choice(f"doppelkopf.games_{n}", n) for n in (4, 8, 12, 16, 24)),
+        ),
+        OptionSpec(
+            "rounds",
+            "doppelkopf.rounds_name",
+            "doppelkopf.rounds_description",
+            tuple(Choice(f"doppelkopf.rounds_{n}", n) for n in (1, 2, 3, 4)),
+        ),
+        OptionSpec(
+            "required_solos",
+            "doppelkopf.required_solos_name",
+            "doppelkopf.required_solos_description",
+            (Choice("doppelkopf.option_on", "on"), Choice("doppelkopf.option_off", "off")),
+        ),
+    )
+
+    def seat_name(self, lang: Lang, seat: int, players: int) -> str:
+        """Return the seat's name: Seat 1 … Seat 5."""
+        return t(lang, "doppelkopf.seat", n=seat + 1)
+
+    def seat_mark(self, seat: int, players: int) -> str:
+        """Doppelkopf's seats have no mark."""
+        return ""
+
+    def options_text(self, options: DoppelkopfOptions, lang: Lang) -> str:
+        """Return the preset, the number of players and the table's length."""
+        preset = t(lang, f"doppelkopf.preset_short_{options.preset}")
+        if options.preset == "house":
+            length = t(lang, "doppelkopf.rounds_n", n=options.rounds)
+        else:
+            length = t(lang, "doppelkopf.games_n", n=options.length)
+        key = (
+            "doppelkopf.rules_options_required"
+            if options.required_solos
+            else "doppelkopf.rules_options"
+        )
+        return t(lang, key, preset=preset, players=options.players, length=length)
+
+    def table_message(self, info: TableInfo, view: DoppelkopfView, lang: Lang) -> Rendered:
+        """Return the public table."""
+        return render.table_message(info, view, rules_line(self, info, lang), lang=lang)
+
+    def hand_message(
+        self,
+        info: TableInfo,
+        view: DoppelkopfView,
+        turn: int,
+        lang: Lang,
+        *,
+        pending: str = "",
+        notice: str | None = None,
+    ) -> Rendered:
+        """Return the seat's hand with its choices."""
+        return render.hand_message(info, view, turn, lang=lang, pending=pending, notice=notice)
+
+    def control(self, view: DoppelkopfView, payload: str) -> Action | Step:
+        """Return what a control of the seat's hand means (see ``render``'s docstring)."""
+        kind, rest = payload[:1], payload[1:]
+        if kind == "s":
+            if view.data["phase"] not in ("poverty-offer", "poverty-return") or not view.legal:
+                raise StaleError("doppelkopf.not_now")
+            try:
+                chosen = [parse_card(c) for c in rest.split(",") if c]
+            except ParseError:
+                raise UserError("table.not_a_card") from None
+            hand = list(view.hand)
+            for card in chosen:
+                if card not in hand:
+                    raise StaleError("doppelkopf.not_now")
+                hand.remove(card)
+            if len(chosen) > 3:
+                raise UserError("doppelkopf.three_cards")
+            return Step(",".join(c.code for c in chosen))
+        if kind != "=":
+            raise UserError("errors.unknown_button")
+        text = rest.replace(".", ":")
+        if text in ("poverty:", "return:"):
+            raise UserError("doppelkopf.three_cards")
+        try:
+            action = parse_action(text)
+        except ParseError:
+            raise UserError("errors.unknown_button") from None
+        if action not in view.legal:
+            raise StaleError("doppelkopf.not_now")
+        return action
+
+    def refusal(self, error: Exception) -> Text:
+        """Return why the engine refused (by its class: the hand shows only legal choices,
+        so a refusal means the moment passed)."""
+        return class_refusal(error)
+
+    def stand_in(self, action: Any, lang: Lang) -> str:
+        """Return what a computer chose for an absent member."""
+        return t(lang, "doppelkopf.stand_in", action=render.action_text(lang, str(action)))
+
+    def owed(self, before: DoppelkopfState, after: DoppelkopfState) -> list[str]:
+        """Return a breakdown post for each game the change scored (``game<n>``)."""
+        done = len(before.game_results)
+        return [f"game{n}" for n in range(done + 1, len(after.game_results) + 1)]
+
+    def post(
+        self, info: TableInfo, state: DoppelkopfState, key: str, names: Sequence[str], lang: Lang
+    ) -> Post:
+        """Return a game's breakdown."""
+        number = int(key.removeprefix("game"))
+        result = state.game_results[number - 1]
+        totals = [
+            sum(r.scores[s] for r in state.game_results[:number]) for s in range(state.players)
+        ]
+        shown = render.end_message(
+            number,
+            result,
+            state.played_games[number - 1],
+            totals,
+            info.seats,
+            state.preset,
+            lang=lang,
+        )
+        return Post(shown)
+
+    def table_picture(
+        self, info: TableInfo, view: DoppelkopfView, names: Sequence[str], lang: Lang
+    ) -> tuple[Any, Picture] | None:
+        """Return the current trick, or the last complete one, as a picture."""
+        data = view.data
+        if data["phase"] != "play":
+            return None
+        plays = data["trick"]
+        winner = None
+        if not plays and data.get("last_trick"):
+            plays, winner = data["last_trick"]["plays"], data["last_trick"]["winner"]
+        if not plays:
+            return None
+        seats = [s for s in range(data["players"]) if s != data["sitting_out"]]
+        cards = {s: parse_card(c) for s, c in plays}
+        labels = [render.seat_label(s, info.seats, lang) for s in seats]
+        key = (data["deal"], data["trick_number"], len(plays), winner, lang)
+        highlight = seats.index(winner) if winner is not None else None
+        return key, functools.partial(
+            pictures.trick_picture,
+            [cards.get(s) for s in seats],
+            labels,
+            highlight=highlight,
+        )
+
+    def hand_picture(self, view: DoppelkopfView, lang: Lang) -> tuple[str, Picture] | None:
+        """Return the seat's hand as a picture, trumps first, in the game's order."""
+        if not view.hand:
+            return None
+        data = view.data
+        order = order_for(
+            data["preset"], data["game"] if data["game"].startswith("solo:") else "normal"
+        )
+        cards = sorted(view.hand, key=order.sort_key)
+        caption = t(lang, "table.hand_caption", n=len(cards), cards=" ".join(map(str, cards)))
+        return caption, functools.partial(
+            pictures.hand_picture, cards, lang=lang, group=order.group.__getitem__
+        )
+
+    def rules(self, lang: Lang, with_picture: bool) -> tuple[str, Picture | None]:
+        """Return the rules of both presets and the normal game's trumps."""
+        trumps = ORDERS["normal"].trumps
+        text = t(lang, "doppelkopf.rules_text", trumps=" ".join(map(str, trumps)))
+        if not with_picture:
+            return text, None
+        return text, functools.partial(
+            pictures.hand_picture,
+            list(trumps),
+            title=t(lang, "doppelkopf.rules_picture_caption"),
+            lang=lang,
+            group=lambda card: 0,
+        )
+
+    def replay_steps(self, seed: int, options: Any, moves: Sequence[str]) -> list[Any]:
+        """Return one step per move (who did what, in public words), then the result."""
+        state = replay(seed, options, [])
+        steps: list[Any] = []
+        for text in moves:
+            seat, _, action = text.partition(":")
+            state.apply(int(seat) - 1, action)
+            public = parse_action(action)
+            secret = (
+                state.preset == "tournament"
+                and state.phase in ("reservations", "forced", "play")
+                and public.kind in ("healthy", "marriage", "solo")
+                and not state.game_results
+            )
+            steps.append((int(seat) - 1, action, secret))
+        steps.append(state.result())
+        return steps
+
+    def replay_page(
+        self,
+        game_id: int,
+        steps: Sequence[Any],
+        index: int,
+        seats: Mapping[int, SeatInfo],
+        lang: Lang,
+    ) -> Rendered:
+        """Return step ``index`` of a finished table's replay: a finished table's moves
+        are public, reservations included."""
+        step = steps[index]
+        if index == len(steps) - 1:
+            shown = final_standings(self, step.scores, step.winners, seats, lang=lang)
+            embed = shown.embeds[0]
+        else:
+            seat, action, _ = step
+            who = render.seat_label(seat, seats, lang)
+            line = t(
+                lang, "doppelkopf.replay_move", who=who, action=render.action_text(lang, action)
+            )
+            embed = discord.Embed(description=line, colour=render.COLOUR)
+        embed.set_footer(
+            text=t(lang, "doppelkopf.replay_title", game=game_id, step=index + 1, steps=len(steps))
+        )
+        buttons = discord.ui.View(timeout=None)
+        buttons.add_item(
+            discord.ui.Button(
+                label=t(lang, "render.button_previous"),
+                custom_id=ids.replay(game_id, max(index - 1, 0), "p"),
+                disabled=index == 0,
+            )
+        )
+        buttons.add_item(
+            discord.ui.Button(
+                label=t(lang, "render.button_next"),
+                custom_id=ids.replay(game_id, min(index + 1, len(steps) - 1), "n"),
+                disabled=index >= len(steps) - 1,
+            )
+        )
+        return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+
+    def legacy_id(self, custom_id: str) -> ids.Parsed | None:
+        """Doppelkopf has no ids from before ``bot.ids``."""
+        return None
+
+    def legacy_turn(self, state: DoppelkopfState) -> int:
+        """Doppelkopf has no legacy ids: the decision point is the engine's."""
+        return int(state.turn)
+
+
+UI = DoppelkopfUI()
