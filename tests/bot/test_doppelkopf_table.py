@@ -10,10 +10,8 @@ import sqlite3
 import pytest
 import simcord
 
-from bot import ids
 from bot.app import Bot
 from engine.doppelkopf import DoppelkopfOptions, replay
-from tests.bot.driver import live_ids
 from tests.bot.secrets_scan import scan_secrets
 from tests.bot.whole_game import Game, Recorder, open_table, play
 from tests.discord_api_rules import check_request, validators
