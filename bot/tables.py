@@ -910,9 +910,13 @@ class Tables:
                 stand_in = levels[level](self._player_seed(table, seat) + 17 * table.turn)
                 _prime(table, {seat: stand_in})
                 # One decision: each hand the member must decide for now, the seat's own first.
+                narrow = getattr(table.ui.game, "stand_in_view", None)
                 for hand in state.to_act:
                     if table.decider(hand) == seat:
-                        action = stand_in.act(state.view(hand))
+                        view = state.view(hand)
+                        # A game with optional actions (Doppelkopf's announcements) shows
+                        # the stand-in only the decision the member owes.
+                        action = stand_in.act(narrow(view) if narrow is not None else view)
                         actions.append((hand, action, True))
                         done.setdefault(seat, []).append(action)
             try:

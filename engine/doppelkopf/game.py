@@ -10,6 +10,7 @@ from engine.doppelkopf.rules import (
     Action,
     DoppelkopfOptions,
     DoppelkopfState,
+    DoppelkopfView,
     Move,
     _public_parties,
     _view,
@@ -21,6 +22,8 @@ from engine.errors import OptionsError
 from engine.game import Player, Terminal
 
 __all__ = ["GAME", "DoppelkopfGame"]
+
+_OPTIONAL = frozenset({"re", "contra", "no90", "no60", "no30", "black", "claim", "concede"})
 
 
 class DoppelkopfGame:
@@ -97,6 +100,13 @@ class DoppelkopfGame:
         on_table = set(_strings(state.public_view().data))
         tokens |= {c.code for c in state.hand(seat) if c not in seen and c.code not in on_table}
         return frozenset(tokens)
+
+    def stand_in_view(self, view: DoppelkopfView) -> DoppelkopfView:
+        """Return ``view`` with only the decision its seat owes: a computer standing in for
+        an absent member never announces, claims or concedes (rules §5)."""
+        legal = tuple(a for a in view.legal if a.kind not in _OPTIONAL)
+        data = {**view.data, "legal": [str(a) for a in legal]}
+        return dataclasses.replace(view, data=data, legal=legal)
 
     def tally(self, state: DoppelkopfState) -> dict[str, int]:
         """Return what a finished table counts for the simulator: each game type,

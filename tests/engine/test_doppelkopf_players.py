@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.doppelkopf import DoppelkopfOptions, new_game, parse_action
+from engine.doppelkopf import GAME, DoppelkopfOptions, new_game, parse_action
 from engine.doppelkopf.players import LEVELS
 from engine.doppelkopf.players.basic import BasicPlayer
 from engine.doppelkopf.players.expert import ExpertPlayer
@@ -143,3 +143,13 @@ def test_the_expert_is_reproducible_from_its_seed() -> None:
     state.apply(1, "re")
     view = state.view(1)
     assert _expert(9).act(view) == _expert(9).act(view)
+
+
+def test_a_stand_in_sees_only_the_decision_owed_and_never_announces() -> None:
+    state = _normal_game(STRONG_TRUMPS)
+    view = state.view(1)
+    narrowed = GAME.stand_in_view(view)
+    assert {str(a) for a in view.legal} - {str(a) for a in narrowed.legal} == {"re"}
+    assert narrowed.data["legal"] == [str(a) for a in narrowed.legal]
+    for level in sorted(LEVELS):
+        assert LEVELS[level](5).act(narrowed).card is not None, level
