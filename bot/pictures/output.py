@@ -19,12 +19,12 @@ __all__ = ["PictureKind", "make_palette", "picture_filename", "png", "render_off
 # renders a picture every trick.
 _COMPRESS_LEVEL = 3
 
-PictureKind = Literal["trick", "scoring", "hand", "rules"]
+PictureKind = Literal["trick", "scoring", "game", "hand", "rules"]
 
 
 def picture_filename(kind: PictureKind, deal: int | None = None) -> str:
     """Return the attachment's file name: ``trick.png``, ``hand.png``, ``scoring-deal-2.png``,
-    ``rules-example.png``.
+    ``scoring-game-2.png`` (a game of several deals' table, Doppelkopf's), ``rules-example.png``.
 
     Names never carry cards: Discord shows a file's name to everyone who sees the message.
     """
@@ -32,6 +32,10 @@ def picture_filename(kind: PictureKind, deal: int | None = None) -> str:
         if deal is None or not 1 <= deal <= 99:
             raise ValueError(f"a scoring picture needs its deal number, not {deal!r}")
         return f"scoring-deal-{deal}.png"
+    if kind == "game":
+        if deal is None or not 1 <= deal <= 999:
+            raise ValueError(f"a game's picture needs its number, not {deal!r}")
+        return f"scoring-game-{deal}.png"
     if kind in ("trick", "hand"):
         return f"{kind}.png"
     if kind == "rules":

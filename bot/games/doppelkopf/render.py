@@ -30,6 +30,7 @@ __all__ = [
     "COLOUR",
     "action_text",
     "end_message",
+    "end_picture_parts",
     "game_name",
     "hand_message",
     "seat_label",
@@ -540,6 +541,34 @@ def _items_line(result: GameResult, party: str, lang: Lang, house: bool) -> str:
         items=", ".join(words + doubles),
         total=total,
     )
+
+
+def end_picture_parts(
+    number: int,
+    result: GameResult,
+    played: PlayedGame,
+    seats: Mapping[int, SeatInfo],
+    preset: str,
+    *,
+    lang: Lang,
+) -> tuple[str, list[tuple[str, list[Card]]], list[str]]:
+    """Return what the end-of-game picture shows: its title, each player's hand (trumps
+    first) under name, party and score, and the card points and score items."""
+    order = order_for(preset, result.game if result.game.startswith("solo:") else "normal")
+    title = t(lang, "doppelkopf.end_title", game=number, type=game_name(lang, result.game))
+    hands = []
+    for s, hand in enumerate(played.hands):
+        if not hand:
+            continue
+        party = _party(lang, "re" if s in result.re else "contra")
+        label = f"{seat_label(s, seats, lang)} — {party} {result.scores[s]:+d}"
+        hands.append((label, sorted(hand, key=order.sort_key)))
+    lines = [t(lang, "doppelkopf.end_points", re=result.points[0], contra=result.points[1])]
+    for party in ("re", "contra"):
+        line = _items_line(result, party, lang, preset == "house")
+        if line:
+            lines.append(line)
+    return title, hands, lines
 
 
 def end_message(

@@ -25,6 +25,7 @@ from bot.game import (
     TableInfo,
     finished_view,
 )
+from bot.games.doppelkopf import pictures as drawn
 from bot.games.doppelkopf import render
 from bot.i18n import Lang, Text, t
 from bot.render import final_standings, rules_line
@@ -185,7 +186,16 @@ class DoppelkopfUI:
             state.preset,
             lang=lang,
         )
-        return Post(shown)
+        if not info.pictures:
+            return Post(shown)
+        title, hands, lines = render.end_picture_parts(
+            number, result, state.played_games[number - 1], info.seats, state.preset, lang=lang
+        )
+        order = order_for(
+            state.preset, result.game if result.game.startswith("solo:") else "normal"
+        )
+        picture = functools.partial(drawn.end_picture, title, hands, lines, order.group.__getitem__)
+        return Post(shown, picture, pictures.picture_filename("game", number))
 
     def table_picture(
         self, info: TableInfo, view: DoppelkopfView, names: Sequence[str], lang: Lang
