@@ -773,9 +773,15 @@ class Tables:
         before = table.state
         assert before is not None
         stage = before.clone()
+        slow = getattr(table.ui.game, "slow_action", None)
         for seat, action, _ in actions:
             try:
-                stage.apply(seat, action)
+                if slow is not None and slow(action):
+                    # A search the engine runs (Doppelkopf's claim check) goes to a worker
+                    # thread: the stage is this table's private copy, under its lock.
+                    await asyncio.to_thread(stage.apply, seat, action)
+                else:
+                    stage.apply(seat, action)
             except EngineError as error:
                 raise StaleError.of(table.ui.refusal(error)) from None
         _run_computers(table.seats, stage, table.players)

@@ -199,7 +199,16 @@ class Terminal(Protocol):
 
 
 class Game(Protocol):
-    """The static description of one game."""
+    """The static description of one game.
+
+    Besides the members below, a game may define three optional methods, which the tools
+    and the bot look up with ``getattr``: ``tally(state) -> dict[str, int]`` (what happened
+    in a finished game, counted by the simulator: game types, announcements…),
+    ``stand_in_view(view) -> view`` (the view a computer standing in for an absent member
+    decides from: only the decision owed, never an optional one such as an announcement)
+    and ``slow_action(action) -> bool`` (applying it runs a search the bot must keep off its
+    event loop, such as a claim's exact check).
+    """
 
     name: str
     """The registry name, lower case: ``dupe``, ``doppelkopf`` …"""

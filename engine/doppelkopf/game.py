@@ -101,6 +101,11 @@ class DoppelkopfGame:
         tokens |= {c.code for c in state.hand(seat) if c not in seen and c.code not in on_table}
         return frozenset(tokens)
 
+    def slow_action(self, action: Action | str) -> bool:
+        """Return whether applying ``action`` runs a search (a claim: the exact check of
+        §3.8), which a server should run off its event loop."""
+        return str(action) == "claim"
+
     def stand_in_view(self, view: DoppelkopfView) -> DoppelkopfView:
         """Return ``view`` with only the decision its seat owes: a computer standing in for
         an absent member never announces, claims or concedes (rules §5)."""

@@ -16,6 +16,7 @@ from bot import ids
 from bot.app import Bot
 from engine.doppelkopf import DoppelkopfOptions, replay
 from tests.bot.driver import World, description, live_ids
+from tests.bot.helpers import enabled
 from tests.bot.secrets_scan import scan_secrets
 from tests.bot.whole_game import Game, Recorder, open_table, play
 from tests.discord_api_rules import check_request, validators
@@ -186,3 +187,275 @@ async def test_announcements_in_and_out_of_turn_parties_kept_secret_and_a_restar
 def _table_message(world: World, game_id: int) -> discord.Message:
     (message_id,) = world.query("SELECT message_id FROM games WHERE id = ?", (game_id,))[0]
     return next(m for m in world.messages() if m.id == message_id)
+
+
+# --- chosen deals, four members ----------------------------------------------------------------
+
+
+def find_seed(options: DoppelkopfOptions, wanted: Any) -> int:
+    """Return the first seed whose first deal satisfies ``wanted(state)``."""
+    from engine.doppelkopf import new_game
+
+    for seed in range(1, 20000):
+        if wanted(new_game(seed, options)):
+            return seed
+    raise AssertionError("no such deal")
+
+
+class Table:
+    """A Doppelkopf table of four members (seats 0–3 in join order) driven by payloads."""
+
+    def __init__(self, world: World, game_id: int, members: list[simcord.MemberActor]) -> None:
+        self.world = world
+        self.game_id = game_id
+        self.members = members
+        self.hands: dict[int, simcord.ResponseMessage] = {}
+
+    @classmethod
+    async def open(cls, world: World, seed: int, **options: Any) -> Table:
+        world.pin_seed(seed)
+        members = world.members("wes", "nora", "ed", "sam")
+        opened = await members[0].slash(world.channel, "doppelkopf start", turn_time=900, **options)
+        assert opened.response is not None
+        found = world.bot.controller.tables.table_in(world.channel.id)
+        assert found is not None
+        table = cls(world, found.id, members)
+        for member in members[1:]:
+            await member.click(
+                opened.response.message, custom_id=ids.table_button(found.id, "join")
+            )
+        await members[0].click(
+            opened.response.message, custom_id=ids.table_button(found.id, "start")
+        )
+        for seat, member in enumerate(members):
+            shown = await member.click(table.public(), custom_id=ids.table_button(found.id, "hand"))
+            assert shown.response is not None and shown.response.ephemeral
+            table.hands[seat] = shown.response
+        return table
+
+    def state(self) -> Any:
+        return self.world.bot.controller.tables.table(self.game_id).state
+
+    def public(self) -> discord.Message:
+        return _table_message(self.world, self.game_id)
+
+    def controls(self, seat: int) -> dict[str, str]:
+        return payloads(self.hands[seat])
+
+    async def press(self, seat: int, payload: str) -> simcord.InteractionResult:
+        options = self.controls(seat)
+        assert payload in options, (seat, payload, sorted(options))
+        result = await self.members[seat].click(
+            self.hands[seat].message, custom_id=options[payload]
+        )
+        assert result.acknowledged
+        return result
+
+    async def play_cards(self, until: Any = lambda state: False) -> None:
+        """Play the first legal card of whoever is to play until ``until(state)`` or the
+        game (the first one) is scored."""
+        while not self.state().game_results and not until(self.state()):
+            seat = self.state().to_act[0]
+            card = next(p for p in self.controls(seat) if p.startswith("=") and len(p) == 3)
+            await self.press(seat, card)
+
+    def adding(self, seat: int) -> str:
+        """Return the payload of a card not chosen yet in a choice of cards."""
+        for button in enabled(self.hands[seat]):
+            parsed = ids.parse(button.custom_id or "")
+            adds = isinstance(parsed, ids.Control) and parsed.payload.startswith("s")
+            if adds and "✓" not in (button.label or "") and parsed.payload != "s":
+                return str(parsed.payload)
+        raise AssertionError("no card to add")
+
+    def stored(self) -> list[str]:
+        return [
+            move
+            for (move,) in self.world.query(
+                "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (self.game_id,)
+            )
+        ]
+
+
+def both_club_queens(seat: int) -> Any:
+    from engine.cards import parse_card
+
+    return lambda state: state.hand(seat).count(parse_card("QC")) == 2
+
+
+async def test_a_marriage_finds_its_partner_in_public(world: World) -> None:
+    table = await Table.open(world, find_seed(DoppelkopfOptions(), both_club_queens(1)))
+    await table.press(1, "=marriage")
+    for seat in (2, 3, 0):
+        await table.press(seat, "=healthy")
+    state = table.state()
+    assert state.game == "marriage" and state.phase == "play"
+    await world.env.advance_time(5)
+    assert "looks for a partner" in description(table.public())
+    await table.play_cards()
+    (result,) = table.state().game_results
+    assert result.game in ("marriage", "marriage-solo")
+    await world.env.advance_time(5)
+    title = "Game 1: Marriage" if result.game == "marriage" else "Game 1: Marriage without"
+    assert [m for m in world.titled(title)], "the breakdown names the game"
+
+
+async def test_a_silent_marriage_is_known_to_its_holder_only(world: World) -> None:
+    table = await Table.open(world, find_seed(DoppelkopfOptions(), both_club_queens(2)))
+    for seat in (1, 2, 3, 0):
+        await table.press(seat, "=healthy")
+    assert table.state().game == "silent-marriage"
+    await world.env.advance_time(5)
+    assert "silent marriage" in table.hands[2].content
+    for seat in (0, 1, 3):
+        assert "silent" not in table.hands[seat].content.lower()
+    public = description(table.public())
+    assert "silent" not in public.lower() and "Normal game" not in public.split("Game:")[0]
+    await table.play_cards()
+    assert table.state().game_results[0].game == "silent-marriage"
+
+
+async def test_a_solo_declared_privately_a_failed_claim_and_replies(world: World) -> None:
+    table = await Table.open(world, 31)
+    await table.press(1, "=solo.jacks")
+    await world.env.advance_time(5)
+    assert "nora reservation" in description(table.public())
+    assert "Jacks" not in description(table.public())
+    for seat in (2, 3, 0):
+        await table.press(seat, "=healthy")
+    assert table.state().game == "solo:jacks"
+    await world.env.advance_time(5)
+    assert "Jacks solo — nora" in description(table.public())
+    # Contra announces, the soloist replies Re: both named on the table.
+    speaker = table.state().to_act[0]
+    contra = next(s for s in range(4) if s != 1)
+    await table.press(contra, "=contra")
+    await table.press(1, "=re")
+    await world.env.advance_time(5)
+    assert "Announced: Contra" in description(table.public())
+    assert "Re (nora, Re)" in description(table.public())
+    assert speaker == table.state().to_act[0]
+    # A claim at trick 1 with an ordinary hand fails: Contra takes the rest.
+    await table.press(1, "=claim")
+    (result,) = table.state().game_results
+    assert result.winner == "contra" and result.points == (0, 240)
+    assert table.stored()[-1] == "2:claim"
+
+
+async def test_a_claim_that_holds_gives_the_soloist_the_rest(world: World) -> None:
+    table = await Table.open(world, 31)
+    await table.press(1, "=solo.jacks")
+    for seat in (2, 3, 0):
+        await table.press(seat, "=healthy")
+
+    def claim_holds(state: Any) -> bool:
+        if 1 not in state.to_act or len(state.hand(1)) > 4:
+            return False
+        trial = state.clone()
+        trial.apply(1, "claim")
+        return bool(trial.game_results and trial.game_results[0].winner == "re")
+
+    await table.play_cards(until=claim_holds)
+    if not table.state().game_results:  # the soloist can prove the rest: it claims
+        before = table.state().clone()
+        await table.press(1, "=claim")
+        (result,) = table.state().game_results
+        trial = before.clone()
+        trial.apply(1, "claim")
+        assert result == trial.game_results[0] and result.winner == "re"
+    else:  # this deal never offers a provable claim: the game is played out
+        assert table.state().game_results[0].game == "solo:jacks"
+
+
+def poverty_at(seat: int) -> Any:
+    from engine.doppelkopf.orders import ORDERS
+
+    normal = ORDERS["normal"]
+    return lambda state: sum(1 for c in state.hand(seat) if normal.is_trump(c)) == 2
+
+
+async def test_a_poverty_accepted_across_a_restart_and_one_declined_by_all(world: World) -> None:
+    house = DoppelkopfOptions(preset="house")
+    table = await Table.open(world, find_seed(house, poverty_at(1)), preset="house")
+    await table.press(1, "=reservation")
+    for seat in (2, 3, 0):
+        await table.press(seat, "=no-reservation")
+    await table.press(1, "=poverty")
+    assert table.state().phase == "poverty-offer"
+    side = next(p for p in table.controls(1) if p.startswith("s"))
+    await table.press(1, side)
+    give = next(p for p in table.controls(1) if p.startswith("=poverty"))
+    await table.press(1, give)
+    await table.press(2, "=accept")
+    assert table.state().phase == "poverty-return"
+    # A restart mid-exchange: the acceptor goes on with the buttons sent before it.
+    old = dict(table.controls(2))
+    await world.restart()
+    first = next(p for p in old if p.startswith("s"))
+    result = await table.members[2].click(table.hands[2].message, custom_id=old[first])
+    assert result.acknowledged
+    while not any(p.startswith("=return") for p in table.controls(2)):
+        await table.press(2, table.adding(2))
+    back = next(p for p in table.controls(2) if p.startswith("=return"))
+    await table.press(2, back)
+    state = table.state()
+    assert state.game == "poverty" and state.party(1) == state.party(2) == "re"
+    assert "You gave:" not in description(table.public())
+
+
+async def test_a_poverty_declined_by_all_deals_again(world: World) -> None:
+    house = DoppelkopfOptions(preset="house")
+    table = await Table.open(world, find_seed(house, poverty_at(1)), preset="house")
+    await table.press(1, "=reservation")
+    for seat in (2, 3, 0):
+        await table.press(seat, "=no-reservation")
+    await table.press(1, "=poverty")
+    side = next(p for p in table.controls(1) if p.startswith("s"))
+    await table.press(1, side)
+    await table.press(1, next(p for p in table.controls(1) if p.startswith("=poverty")))
+    for seat in (2, 3, 0):
+        await table.press(seat, "=decline")
+    state = table.state()
+    assert state.deal == 2 and state.dealer == 0 and state.game_results == ()
+
+
+async def test_a_restart_mid_reservations_keeps_the_choices_made(world: World) -> None:
+    table = await Table.open(world, 8)
+    await table.press(1, "=healthy")
+    old = dict(table.controls(2))
+    await world.restart()
+    result = await table.members[2].click(table.hands[2].message, custom_id=old["=healthy"])
+    assert result.acknowledged
+    assert table.stored()[-2:] == ["2:healthy", "3:healthy"]
+
+
+async def test_a_forced_solo_with_required_solos_on(
+    env: simcord.Env, dupe_bot: Bot, recorder: Recorder
+) -> None:
+    """One member who never declares a solo is forced to play one at the end of the round."""
+    game = await open_table(
+        env,
+        dupe_bot,
+        humans=1,
+        seed=3,
+        game="doppelkopf",
+        turn_seconds=60,
+        **{"required-solos": "on"},
+        games=8,
+    )
+    seen_forced = []
+
+    def forced(state: Any) -> bool:
+        if state.phase == "forced" and state.to_act == (0,):
+            seen_forced.append(state.deal)
+        return False
+
+    await play(game, until=forced)
+    record = await dupe_bot.store.game(game.game_id)
+    assert record is not None
+    final = replay(record.seed, DoppelkopfOptions(required_solos=True, games=8), record.moves)
+    mine = [r for r in final.game_results if r.game.startswith("solo:") and r.re == (0,)]
+    assert mine, "the member played a solo"
+    assert any(m.startswith("1:solo:") for m in record.moves)
+    problems, _ = scan_secrets(env, recorder)
+    assert problems == []

@@ -453,6 +453,14 @@ def hand_message(
     return Rendered(content="\n".join(lines), embeds=[], view=finished_view(buttons))
 
 
+def choice_size(view: DoppelkopfView) -> int:
+    """Return how many cards the seat picks in a choice of three: for a poverty's offer the
+    side cards that top up its trumps, for the return all three."""
+    if view.data["phase"] == "poverty-offer":
+        return 3 - sum(1 for c in view.hand if ORDERS["normal"].is_trump(c))
+    return 3
+
+
 def _three_card_buttons(
     buttons: discord.ui.View,
     view: DoppelkopfView,
@@ -471,16 +479,19 @@ def _three_card_buttons(
     order = ORDERS["normal"]
     fixed = [c for c in view.hand if order.is_trump(c)] if word == "poverty" else []
     pickable = [c for c in view.hand if c not in fixed] if word == "poverty" else list(view.hand)
-    need = 3 - len(fixed)
+    need = choice_size(view)
     counts: dict[Card, int] = {}
     for card in pickable:
         counts[card] = counts.get(card, 0) + 1
     for i, card in enumerate(counts):
         have = chosen.count(card)
-        if have < counts[card] and len(chosen) < need:
-            after = [*chosen, card]
+        full = len(chosen) >= need
+        if have < counts[card] and not full:
+            after = [*chosen, card]  # one more of this card
+        elif have:
+            after = [c for c in chosen if c != card]  # take this card's copies back
         else:
-            after = [c for c in chosen if c != card]
+            after = [*chosen, card]  # the choice is full: shown, not pressable
         label = str(card) + (f" ✓{'×2' if have > 1 else ''}" if have else "")
         buttons.add_item(
             _button(
@@ -488,6 +499,7 @@ def _three_card_buttons(
                 ids.control(game_id, seat, turn, "s" + ",".join(c.code for c in sorted(after))),
                 row=min(i // 5, 2),
                 style=discord.ButtonStyle.success if have else discord.ButtonStyle.secondary,
+                disabled=full and not have,
             )
         )
     texts = {str(a) for a in view.legal}
@@ -503,7 +515,7 @@ def _three_card_buttons(
             disabled=candidate not in texts,
         )
     )
-    if chosen:
+    if len(chosen) > 1:  # with one card chosen, its own button takes it back
         buttons.add_item(
             _button(
                 t(lang, "doppelkopf.button_clear"),

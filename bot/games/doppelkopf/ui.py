@@ -138,7 +138,7 @@ class DoppelkopfUI:
                 if card not in hand:
                     raise StaleError("doppelkopf.not_now")
                 hand.remove(card)
-            if len(chosen) > 3:
+            if len(chosen) > render.choice_size(view):
                 raise UserError("doppelkopf.three_cards")
             return Step(",".join(c.code for c in chosen))
         if kind != "=":
