@@ -90,7 +90,12 @@ class DoppelkopfGame:
         tokens |= {t for t in own if t.startswith(f"{seat}:") and t not in public}
         choice = state._choices.get(seat)
         if state.preset == "tournament" and choice is not None and choice.text != "healthy":
-            tokens.add(f"{seat}:{choice}")
+            declared = state.phase in ("play", "scored") and (
+                (choice.kind == "solo" and state.soloist == seat and state.game == str(choice))
+                or (choice.kind == "marriage" and state.holder == seat)
+            )
+            if not declared:  # a reservation that won is the game everyone sees
+                tokens.add(f"{seat}:{choice}")
         silent = state.game == "silent-marriage" and not state._revealed_silent
         if silent and seat == state.soloist:
             tokens.add(f"{seat}:silent-marriage")

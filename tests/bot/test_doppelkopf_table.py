@@ -5,6 +5,7 @@ is one Discord accepts and nothing secret reaches anyone else."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -14,10 +15,13 @@ import simcord
 
 from bot import ids
 from bot.app import Bot
+from bot.games.doppelkopf.render import action_text
+from engine.doppelkopf import GAME as DOPPELKOPF
 from engine.doppelkopf import DoppelkopfOptions, replay
 from tests.bot.driver import World, description, live_ids
 from tests.bot.helpers import enabled
 from tests.bot.secrets_scan import scan_secrets
+from tests.bot.test_leaks import audience, strings
 from tests.bot.whole_game import Game, Recorder, open_table, play
 from tests.discord_api_rules import check_request, validators
 
@@ -43,6 +47,50 @@ async def check_against_replay(game: Game, preset: str, players: int) -> None:
             db.execute("SELECT seat, score FROM results WHERE game_id = ?", (game.game_id,))
         )
     assert scores == dict(enumerate(state.totals))
+
+
+def party_leaks(env: simcord.Env, recorder: Recorder, names: dict[int, str]) -> list[str]:
+    """Return every secret of Doppelkopf's own shown in words to someone who may not know
+    it: a seat's party on the table (``**name** (… Re)``) before the rules reveal it, a
+    reservation's game before it wins and is declared, a silent marriage, a poverty's cards
+    before someone accepts them — in every public payload and every other member's private
+    one, in English and German. ``names``: each member's user id → name."""
+    problems = []
+    for sent in recorder.sent:
+        payload = audience(env, sent)
+        if payload is None:
+            continue
+        # what a message says (its buttons offer the reader's own choices, which may name a
+        # game another seat reserved: those are looked at only for parties)
+        said = "\n".join(t for key, t in strings(payload.body) if key not in ("label", "custom_id"))
+        for table in sent.moment.values():
+            state = table.state
+            if table.game != "doppelkopf" or state is None or state.is_over:
+                continue
+            for seat, user in table.seats.items():
+                if payload.member is not None and user == payload.member:
+                    continue
+                label = names.get(user or 0, f"🤖 Seat {seat + 1}")
+                for token in DOPPELKOPF.secrets(state, seat):
+                    for form in _forms(token, label):
+                        if re.search(form, said, flags=re.IGNORECASE):
+                            who = payload.member or "everyone"
+                            problems.append(f"request {sent.index}: {token} shown to {who}")
+    return problems
+
+
+def _forms(token: str, label: str) -> list[str]:
+    """Return the patterns a secret token would be shown as."""
+    head, _, rest = token.partition(":")
+    if head == "poverty":
+        return [re.escape(action_text(lang, token)) for lang in ("en", "de")]
+    if not head.isdigit():
+        return []  # a card code: the generic scan looks for cards
+    if rest in ("re", "contra"):
+        return [rf"\*\*{re.escape(label)}\*\* \([^)\n]*(Re|Contra|Kontra)\)"]
+    if rest == "silent-marriage":
+        return ["silent marriage", "stille Hochzeit"]
+    return [re.escape(action_text(lang, rest)) for lang in ("en", "de")]
 
 
 def bodies_are_valid(env: simcord.Env) -> None:
@@ -91,6 +139,8 @@ async def test_whole_doppelkopf_tables(
     assert posts, "the first game's breakdown was posted"
     problems, read = scan_secrets(env, recorder)
     assert read > 10 and problems == [], problems[:5]
+    names = {p.actor.id: p.actor.name for p in game.players}
+    assert party_leaks(env, recorder, names) == []
     bodies_are_valid(env)
 
 

@@ -123,7 +123,7 @@ def _game_line(data: Mapping[str, Any], seats: Mapping[int, SeatInfo], lang: Lan
     if phase == "reservations" or phase == "forced":
         said = data["declarations"]
         parts = [
-            f"{seat_label(s, seats, lang)} {t(lang, 'doppelkopf.said_' + said[str(s)])}"
+            f"{seat_label(s, seats, lang)} {t(lang, f'doppelkopf.said_{said[str(s)]}')}"
             for s in range(data["players"])
             if str(s) in said
         ]
@@ -132,7 +132,7 @@ def _game_line(data: Mapping[str, Any], seats: Mapping[int, SeatInfo], lang: Lan
         said = data["declarations"]["said"]
         bids = data["declarations"]["bids"]
         parts = [
-            f"{seat_label(int(s), seats, lang)} {t(lang, 'doppelkopf.said_' + text)}"
+            f"{seat_label(int(s), seats, lang)} {t(lang, f'doppelkopf.said_{text}')}"
             for s, text in said.items()
         ]
         line = t(lang, "doppelkopf.table_reservations", said=", ".join(parts)) if parts else ""
@@ -145,7 +145,7 @@ def _game_line(data: Mapping[str, Any], seats: Mapping[int, SeatInfo], lang: Lan
     if "poverty" in data and phase.startswith("poverty"):
         poverty = data["poverty"]
         answers = ", ".join(
-            f"{seat_label(int(s), seats, lang)} {t(lang, 'doppelkopf.choice_' + a)}"
+            f"{seat_label(int(s), seats, lang)} {t(lang, f'doppelkopf.choice_{a}')}"
             for s, a in poverty["answers"].items()
         )
         player = seat_label(poverty["player"], seats, lang)
@@ -186,11 +186,11 @@ def _announcements(data: Mapping[str, Any], seats: Mapping[int, SeatInfo], lang:
     said = data["announcements"]
     if not said:
         return ""
-    parts = [
-        f"{t(lang, 'doppelkopf.say_' + a['kind'])} ({seat_label(a['seat'], seats, lang)}, "
-        f"{_party(lang, a['party'])})"
-        for a in said
-    ]
+    parts = []
+    for a in said:
+        kind = t(lang, f"doppelkopf.say_{a['kind']}")
+        who = seat_label(a["seat"], seats, lang)
+        parts.append(f"{kind} ({who}, {_party(lang, a['party'])})")
     return t(lang, "doppelkopf.table_announcements", said=" · ".join(parts))
 
 
