@@ -1,7 +1,12 @@
-"""The bot under load in simcord: N concurrent Dupe tables of four simulated members.
+"""The bot under load in simcord: N concurrent tables of four simulated members.
 
     .venv/bin/python bench/bot_simcord.py --games 100 [--tricks 52]
     .venv/bin/python bench/bot_simcord.py --games 1000 --tricks 13
+    .venv/bin/python bench/bot_simcord.py --game doppelkopf --games 100 --tricks 24
+
+Dupe's members choose at once (all four each round); Doppelkopf's in turn, so in a round
+each member plays when it is their turn as the round reaches them (two to four cards of a
+trick a round), the reservations too (``--game doppelkopf``: members say Healthy).
 
 Every table is opened with /dupe start, filled by four members pressing Join, started, and
 then played round by round: in each round every member of every table makes one decision
@@ -23,7 +28,8 @@ during the round go out (table_edit_seconds is the default 1.5; turn time the de
   per table by the code that made them, which include the fake Discord's own copies of
   every message (tracing slows the run several times).
 
-Figures, not assertions. Targets: p99 ≤ 10 ms, ≤ 3 channel calls per trick, ≤ 20 KB/table.
+Figures, not assertions. Targets: p99 ≤ 10 ms, ≤ 3 channel calls per trick (Doppelkopf ≤ 2),
+≤ 20 KB/table.
 """
 
 from __future__ import annotations
@@ -153,10 +159,14 @@ def own_bytes(bot: Any) -> float:
 
     from bot.app import Bot
     from bot.controller import Controller
+    from bot.games.doppelkopf.ui import DoppelkopfUI
     from bot.games.dupe.ui import DupeUI
     from bot.store import Store
     from bot.tables import Tables
     from engine.cards import Card
+    from engine.doppelkopf import GAME as DOPPELKOPF
+    from engine.doppelkopf import Action
+    from engine.doppelkopf.orders import Order
     from engine.dupe import GAME, Distribute, Play
 
     shared_types = (
@@ -169,7 +179,11 @@ def own_bytes(bot: Any) -> float:
         Controller,
         Tables,
         DupeUI,  # every table's ui (and through it the engine's game): one for all
+        DoppelkopfUI,
         type(GAME),
+        type(DOPPELKOPF),
+        Action,  # the engine's card actions are made once, shared by every table
+        Order,
         Store,
         Card,
         Play,
@@ -235,7 +249,15 @@ def traced_by_group() -> dict[str, int]:
     return dict(groups)
 
 
-async def run(games: int, tricks: int, trace: bool) -> None:
+def tricks_done(state: Any) -> int:
+    """Return how many tricks the table has played."""
+    if hasattr(state, "played_games"):  # Doppelkopf: the 12th trick plays itself
+        cards = sum(1 for move in state.moves if move.action.card is not None)
+        return (cards + 4 * len(state.game_results)) // 4
+    return int(len(state.moves) and (state.deal - 1) * 13 + state.trick - 1)
+
+
+async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
     # simcord settles each action by polling every `idle` seconds of real time while a bot
     # task is parked; a short poll only makes the run faster.
     simcord.Env._settle_internal.__kwdefaults__["idle"] = IDLE
@@ -248,7 +270,7 @@ async def run(games: int, tricks: int, trace: bool) -> None:
         worlds = []
         for g in range(games):
             guild = env.create_guild(name=f"g{g}")
-            channel = guild.create_text_channel("dupe")
+            channel = guild.create_text_channel(game)
             members = [guild.add_member(env.create_user(f"p{g}-{i}")) for i in range(4)]
             worlds.append((channel, members))
         # The servers, channels and members exist before any table does: what a table costs
@@ -260,7 +282,7 @@ async def run(games: int, tricks: int, trace: bool) -> None:
         setup_started = time.perf_counter()
         tables = []
         for channel, members in worlds:
-            await members[0].slash(channel, "dupe start", computers="none")
+            await members[0].slash(channel, f"{game} start", computers="none")
             table = channel.last_message
             for member in members[1:]:
                 await member.click(table, label="Join")
@@ -306,19 +328,13 @@ async def run(games: int, tricks: int, trace: bool) -> None:
                     for stat in diff[:TOP]:
                         print(f"    {stat}", file=sys.stderr)
             live = bot.controller.tables.tables
-            if (
-                not live
-                or min(t.state.deal * 13 + t.state.trick for t in live.values()) > tricks + 13
-            ):
+            if not live or min(tricks_done(t.state) for t in live.values()) >= tricks:
                 break
         elapsed = time.perf_counter() - started
         requests = env.http_requests[start_requests:]
-        tricks_played = sum(
-            len(t.state.moves) and (t.state.deal - 1) * 13 + t.state.trick - 1
-            for t in bot.controller.tables.tables.values()
-        )
+        tricks_played = sum(tricks_done(t.state) for t in bot.controller.tables.tables.values())
         finished = games - len(bot.controller.tables.tables)
-        tricks_played += finished * 52
+        tricks_played += finished * (52 if game == "dupe" else 48)
         kinds: Counter[str] = Counter()
         for r in requests:
             if r.path.startswith("/channels/"):
@@ -345,7 +361,7 @@ async def run(games: int, tricks: int, trace: bool) -> None:
             )
         print(
             f"channel REST calls per trick (not interaction responses): "
-            f"{channel_calls / max(1, tricks_played):.2f} (target ≤ 3)"
+            f"{channel_calls / max(1, tricks_played):.2f} (target ≤ {3 if game == 'dupe' else 2})"
         )
         for kind, count in kinds.most_common():
             print(f"    {kind}: {count / max(1, tricks_played):.2f} per trick ({count})")
@@ -368,7 +384,8 @@ async def run(games: int, tricks: int, trace: bool) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Dupe bot load in simcord")
+    parser = argparse.ArgumentParser(description="The bot under load in simcord")
+    parser.add_argument("--game", choices=("dupe", "doppelkopf"), default="dupe")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--tricks", type=int, default=52, help="tricks to play per table")
     parser.add_argument("--trace", action="store_true", help="also trace every allocation (slow)")
@@ -378,7 +395,7 @@ def main() -> None:
     args = parser.parse_args()
     global TOP
     TOP = args.top
-    asyncio.run(run(args.games, args.tricks, args.trace))
+    asyncio.run(run(args.games, args.tricks, args.trace, args.game))
 
 
 if __name__ == "__main__":
