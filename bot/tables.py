@@ -408,7 +408,9 @@ class Tables:
             raise UserError("errors.no_level", level=options.level)
         try:
             engine_options(ui, options)
-        except (OptionsError, TypeError) as error:
+        except OptionsError as error:  # the game says which option and why
+            raise UserError.of(ui.refusal(error)) from error
+        except TypeError as error:
             raise UserError("errors.engine_options") from error
         if self.table_in(channel_id) is not None:
             raise UserError("errors.channel_has_table")

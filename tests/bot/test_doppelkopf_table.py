@@ -18,7 +18,7 @@ from bot.app import Bot
 from bot.games.doppelkopf.render import action_text
 from engine.doppelkopf import GAME as DOPPELKOPF
 from engine.doppelkopf import DoppelkopfOptions, replay
-from tests.bot.driver import World, description, live_ids
+from tests.bot.driver import World, description, live_ids, private_text
 from tests.bot.helpers import enabled
 from tests.bot.secrets_scan import scan_secrets
 from tests.bot.test_leaks import audience, strings
@@ -509,3 +509,19 @@ async def test_a_forced_solo_with_required_solos_on(
     assert any(m.startswith("1:solo:") for m in record.moves)
     problems, _ = scan_secrets(env, recorder)
     assert problems == []
+
+
+async def test_server_defaults_and_options_that_do_not_fit(world: World) -> None:
+    alice = world.member("alice")
+    mods = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    dora = world.member("dora", roles=[mods])
+    saved = await dora.slash(world.channel, "doppelkopf defaults", preset="house", rounds=2)
+    assert "• House rules\n• 4 players\n• 2 rounds" in private_text(saved)
+    opened = await alice.slash(world.channel, "doppelkopf start")
+    assert opened.response is not None
+    footer = opened.response.embeds[0].footer.text or ""
+    assert "House rules · 4 players · 2 rounds" in footer
+    other = world.guild.create_text_channel("doko-2")
+    refused = await alice.slash(other, "doppelkopf start", preset="tournament")
+    text = private_text(refused)
+    assert "round" in text.lower() and world.bot.controller.tables.table_in(other.id) is None

@@ -34,9 +34,11 @@ from engine.cards import parse_card
 from engine.doppelkopf import GAME, Action, DoppelkopfOptions, DoppelkopfState, replay
 from engine.doppelkopf.orders import ORDERS, order_for
 from engine.doppelkopf.rules import DoppelkopfView, parse_action
-from engine.errors import ParseError
+from engine.errors import OptionsError, ParseError
 
 __all__ = ["UI", "DoppelkopfUI"]
+
+_OPTION_REASONS = frozenset({"preset", "players", "games", "rounds", "required-solos"})
 
 
 def _choices(prefix: str, values: Sequence[str | int]) -> tuple[Choice, ...]:
@@ -155,8 +157,11 @@ class DoppelkopfUI:
         return action
 
     def refusal(self, error: Exception) -> Text:
-        """Return why the engine refused (by its class: the hand shows only legal choices,
-        so a refusal means the moment passed)."""
+        """Return why the engine refused: options that do not fit together by the option
+        (``rounds`` at a tournament table…); otherwise by its class (the hand shows only
+        legal choices, so a refused move means the moment passed)."""
+        if isinstance(error, OptionsError) and error.reason in _OPTION_REASONS:
+            return Text(f"doppelkopf.options_{error.reason.replace('-', '_')}")
         return class_refusal(error)
 
     def stand_in(self, action: Any, lang: Lang) -> str:
@@ -251,20 +256,13 @@ class DoppelkopfUI:
         )
 
     def replay_steps(self, seed: int, options: Any, moves: Sequence[str]) -> list[Any]:
-        """Return one step per move (who did what, in public words), then the result."""
-        state = replay(seed, options, [])
+        """Return one step per move, ``(seat, action)``, then the table's result: a
+        finished table's moves are public, reservations included."""
+        state = replay(seed, options, moves)
         steps: list[Any] = []
         for text in moves:
             seat, _, action = text.partition(":")
-            state.apply(int(seat) - 1, action)
-            public = parse_action(action)
-            secret = (
-                state.preset == "tournament"
-                and state.phase in ("reservations", "forced", "play")
-                and public.kind in ("healthy", "marriage", "solo")
-                and not state.game_results
-            )
-            steps.append((int(seat) - 1, action, secret))
+            steps.append((int(seat) - 1, action))
         steps.append(state.result())
         return steps
 
@@ -283,7 +281,7 @@ class DoppelkopfUI:
             shown = final_standings(self, step.scores, step.winners, seats, lang=lang)
             embed = shown.embeds[0]
         else:
-            seat, action, _ = step
+            seat, action = step
             who = render.seat_label(seat, seats, lang)
             line = t(
                 lang, "doppelkopf.replay_move", who=who, action=render.action_text(lang, action)
