@@ -4,6 +4,9 @@ The bot runs in simcord (the in-memory Discord the tests use) on a pinned seed, 
 plays the same game: Alice types ``/dupe start``, Bob and Carol join, Alice starts (a
 computer player takes the empty seat), the members open “My hand” and play until a trick is
 revealed and, later, until the first deal is scored; then Dave asks for ``/dupe rules``.
+Then the same three open a Doppelkopf table in a channel of its own and play its first
+game: its lobby, Alice's hand with its announcement button, a trick on the table and the
+game's breakdown are photographed too.
 
 Each screenshot is one message as simcord's preview renders it (the way Discord shows it,
 pictures included). ``Preview.screenshot`` pins the message for one viewer exactly as for
@@ -53,7 +56,7 @@ from simcord.preview import _markdown  # noqa: E402
 
 from engine.dupe import DupeState, Phase  # noqa: E402
 from tests.bot.driver import Game, World  # noqa: E402
-from tests.bot.helpers import make_bot  # noqa: E402
+from tests.bot.helpers import act_once, make_bot  # noqa: E402
 
 SEED = 20240611
 """The deal: the same game on every run (the tests' seed)."""
@@ -86,6 +89,7 @@ class Shot:
     target: Any
     height: int
     expected: tuple[str, ...]
+    channel: Any = None  # the channel the message is in, when not the world's
 
 
 # --- the game -----------------------------------------------------------------------
@@ -132,6 +136,76 @@ async def play_scenes(
     rules = await dave.slash(world.channel, "dupe rules")
     assert rules.response is not None and rules.ephemeral
     await shoot(Shot("rules", dave, rules.response, 1800, ("Worked example", "= 31")))
+
+    await play_doppelkopf_scenes(world, members, shoot)
+
+
+DOPPELKOPF_SEED = 7
+"""The Doppelkopf deal of the screenshots."""
+
+
+async def play_doppelkopf_scenes(
+    world: World, members: list[simcord.MemberActor], shoot: Callable[[Shot], Awaitable[None]]
+) -> None:
+    """A Doppelkopf table in its own channel: Alice, Bob and Carol and a computer; the
+    lobby, Alice's hand with its announcement button, a trick on the table, the breakdown
+    of the first game."""
+    alice, bob, carol, dave = members
+    world.pin_seed(DOPPELKOPF_SEED)
+    channel = world.guild.create_text_channel("doppelkopf")
+    opened = await alice.slash(channel, "doppelkopf start", computers="random", pictures="on")
+    lobby = opened.response
+    assert lobby is not None
+    table = world.bot.controller.tables.table_in(channel.id)
+    assert table is not None
+    game_id = table.id
+    for member in (bob, carol):
+        await member.click(lobby.message, label="Join")
+    await shoot(Shot("doppelkopf-lobby", dave, lobby.message, 600, ("Doppelkopf", "Join"), channel))
+    await alice.click(lobby.message, label="Start")
+    message_id = world.bot.controller.tables.table(game_id).message_id
+
+    def table_message() -> Any:
+        return next(m for m in channel.history() if m.id == message_id)
+
+    hands = {}
+    for member in (alice, bob, carol):
+        shown = await member.click(table_message(), label="My hand")
+        assert shown.response is not None
+        hands[member.id] = shown.response
+    seats = {
+        world.bot.controller.tables.table(game_id).seat_of(m.id): m for m in (alice, bob, carol)
+    }
+    shot_hand = shot_trick = False
+    while True:
+        live = world.bot.controller.tables.tables.get(game_id)
+        state = live.state if live is not None else None
+        if state is None or state.game_results:
+            break
+        seat = state.to_act[0]
+        member = seats[seat]
+        hand = hands[member.id]
+        if not shot_hand and member is alice and state.phase == "play":
+            await shoot(
+                Shot(
+                    "doppelkopf-hand", alice, hand, 700, ("Your hand", "You may announce"), channel
+                )
+            )
+            shot_hand = True
+        if not shot_trick and state.phase == "play" and len(state.public_view().data["trick"]) == 2:
+            await world.env.advance_time(5)  # the table message's combined edit goes out
+            await shoot(
+                Shot("doppelkopf-trick", dave, table_message(), 900, ("Trick", "Game:"), channel)
+            )
+            shot_trick = True
+        await act_once(member, hand)
+    await world.env.advance_time(5)
+    post = next(
+        m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith("Game 1:")
+    )
+    await shoot(
+        Shot("doppelkopf-end", dave, post, 2200, ("Game 1:", "Card points", "Tricks"), channel)
+    )
 
 
 # --- the HTML pages -----------------------------------------------------------------
@@ -355,7 +429,8 @@ async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
             async def shoot(shot: Shot) -> None:
                 page = html_dir / f"{shot.name}.html"
                 # One preview per shot: while it is open it republishes on every event.
-                preview = env.preview(channel, viewers=members, width=WIDTH, height=shot.height)
+                where = shot.channel or channel
+                preview = env.preview(where, viewers=members, width=WIDTH, height=shot.height)
                 async with preview:
                     preview._capture_manager = HtmlCapture(preview)  # pages, not Playwright
                     await preview.screenshot(page, viewer=shot.viewer, target=shot.target)

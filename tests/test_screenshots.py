@@ -40,7 +40,17 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
     screenshots = _script()
     written = await screenshots.write_pages(tmp_path)
     pages = {shot.name: page for shot, page in written}
-    assert list(pages) == ["lobby", "hand", "reveal", "scoring", "rules"]
+    assert list(pages) == [
+        "lobby",
+        "hand",
+        "reveal",
+        "scoring",
+        "rules",
+        "doppelkopf-lobby",
+        "doppelkopf-hand",
+        "doppelkopf-trick",
+        "doppelkopf-end",
+    ]
     assert (tmp_path / screenshots.FONT_SHEET).stat().st_size > 0
     expected = {
         "lobby": ["Dupe — a table is open", "Join", "Start", "@Alice"],
@@ -48,11 +58,17 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "reveal": ["Revealed:", "takes the trick", "My hand"],
         "scoring": ["Dupe — deal 1 scored", "Totals", "credited to"],
         "rules": ["Seats own suits", "Worked example from the rules", "(4s) = 31"],
+        "doppelkopf-lobby": ["Doppelkopf — a table is open", "Join", "Tournament rules"],
+        "doppelkopf-hand": ["Your hand", "You are", "You may announce", "Refresh"],
+        "doppelkopf-trick": ["Trick ", "Game: Normal game", "Waiting for", "My hand"],
+        "doppelkopf-end": ["Game 1:", "Card points", "Hands", "Tricks", "Totals"],
     }
     pictures = {
         "reveal": "trick.png",
         "scoring": "scoring-deal-1.png",
         "rules": "rules-example.png",
+        "doppelkopf-trick": "trick.png",
+        "doppelkopf-end": "scoring-game-1.png",
     }
     for name, page in pages.items():
         assert page.exists() and page.parent == tmp_path
@@ -63,7 +79,7 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         snapshot = frozen["snapshot"]
         assert len(snapshot["timeline"]) == 1  # the one message, nothing else
         (message,) = snapshot["messages"].values()
-        private = name in ("hand", "rules")
+        private = name in ("hand", "rules", "doppelkopf-hand")
         assert bool(message.get("ephemeral") or message.get("flags", 0) & 64) == private, name
         if not private:  # seen by a member who is not playing: nothing hidden in it
             assert "Your hand" not in text and "Your identity card" not in text
