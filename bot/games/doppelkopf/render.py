@@ -262,7 +262,7 @@ def table_message(info: TableInfo, view: DoppelkopfView, rules: str, *, lang: La
             )
         )
     if not data["results"] and data["deal"] == 1 and data["phase"] != "over":
-        parts.append(f"-# {t(lang, 'doppelkopf.table_talk')}")
+        parts.append(f"*{t(lang, 'doppelkopf.table_talk')}*")
     embed = discord.Embed(
         title=_title(data, lang), description="\n\n".join(p for p in parts if p), colour=COLOUR
     )
@@ -621,7 +621,7 @@ def end_message(
         if line:
             lines.append(line)
     scores = ", ".join(
-        f"{who(s)} {result.scores[s]:+d}"
+        f"{who(s)}: {result.scores[s]:+d}"
         for s in range(len(result.scores))
         if s in (*result.re, *result.contra)
     )
@@ -630,7 +630,7 @@ def end_message(
         t(
             lang,
             "doppelkopf.end_totals",
-            totals=", ".join(f"{who(s)} {v}" for s, v in enumerate(totals)),
+            totals=", ".join(f"{who(s)}: {v}" for s, v in enumerate(totals)),
         )
     )
     order = order_for(preset, result.game if result.game.startswith("solo:") else "normal")
