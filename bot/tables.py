@@ -746,6 +746,12 @@ class Tables:
                 raise StaleError("errors.not_playing")
             raise StaleError("errors.not_your_hand")
         if turn < table.turn:
+            moved_on = getattr(table.ui, "moved_on", None)
+            if moved_on is not None and table.state is not None:
+                # A game whose moves come one by one and out of turn (Doppelkopf) says
+                # what got there first.
+                names = {s: r.name for s, r in table.seats.items() if not r.is_computer}
+                raise StaleError.of(moved_on(table.state, turn, names))
             raise StaleError("errors.earlier_trick")
         if turn != table.turn:
             raise StaleError("errors.not_current_trick")

@@ -18,7 +18,7 @@ from bot.app import Bot
 from bot.games.doppelkopf.render import action_text
 from engine.doppelkopf import GAME as DOPPELKOPF
 from engine.doppelkopf import DoppelkopfOptions, replay
-from tests.bot.driver import World, description, live_ids, private_text
+from tests.bot.driver import World, description, forge_click, live_ids, private_text
 from tests.bot.helpers import enabled
 from tests.bot.secrets_scan import scan_secrets
 from tests.bot.test_leaks import audience, strings
@@ -210,6 +210,7 @@ async def test_announcements_in_and_out_of_turn_parties_kept_secret_and_a_restar
         s for s in range(4) if s != speaker and ({"=re", "=contra"} & set(payloads(hands[s])))
     )
     word = "=re" if "=re" in payloads(hands[other]) else "=contra"
+    before = payloads(hands[speaker])  # the speaker's buttons as they were
     await by_seat[other].click(hands[other].message, custom_id=payloads(hands[other])[word])
     (last,) = world.query(
         "SELECT move FROM moves WHERE game_id = ? ORDER BY ply DESC LIMIT 1", (game_id,)
@@ -220,6 +221,18 @@ async def test_announcements_in_and_out_of_turn_parties_kept_secret_and_a_restar
     said = "Re" if word == "=re" else "Contra"
     assert f"Announced: {said}" in description(_table_message(world, game_id))
     assert word not in payloads(hands[other]), "the announcement is made; its button is gone"
+
+    # The speaker pressed a card at the same moment: the announcement got there first, the
+    # card press does nothing, and the speaker is told why.
+    card = next(p for p in before if len(p) == 3 and p[0] == "=")
+    moves = len(world.query("SELECT ply FROM moves WHERE game_id = ?", (game_id,)))
+    # (the press left before the speaker's hand was redrawn: sent as that older message had it)
+    late = await forge_click(by_seat[speaker], hands[speaker], before[card])
+    assert late.acknowledged
+    said_word = "Re" if word == "=re" else "Contra"
+    assert hands[speaker].content.startswith("⚠️ Too late:")
+    assert f"announced {said_word} first" in hands[speaker].content
+    assert len(world.query("SELECT ply FROM moves WHERE game_id = ?", (game_id,))) == moves
 
     # A restart; the speaker plays a card from the hand message sent before it.
     cards = [p for p in payloads(hands[speaker]) if len(p) == 3 and p[0] == "="]

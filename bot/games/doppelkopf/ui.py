@@ -164,6 +164,24 @@ class DoppelkopfUI:
             return Text(f"doppelkopf.options_{error.reason.replace('-', '_')}")
         return class_refusal(error)
 
+    def moved_on(self, state: DoppelkopfState, turn: int, names: Mapping[int, str]) -> Text:
+        """Return what got there before a press made at decision point ``turn``: the last
+        move since, as the table saw it (a reservation only as "decided")."""
+        since = state.moves[turn:]
+        if not since:
+            return Text("errors.earlier_trick")
+        seat, action = since[-1]
+        who: str | Text = names.get(seat) or Text("doppelkopf.seat", n=seat + 1)
+        if action.card is not None:
+            last = Text("doppelkopf.moved_played", who=who, card=str(action.card))
+        elif action.kind in ("re", "contra", "no90", "no60", "no30", "black"):
+            last = Text(
+                "doppelkopf.moved_announced", who=who, what=Text(f"doppelkopf.say_{action.kind}")
+            )
+        else:
+            last = Text("doppelkopf.moved_decided", who=who)
+        return Text("doppelkopf.moved_on", last=last)
+
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer chose for an absent member."""
         return t(lang, "doppelkopf.stand_in", action=render.action_text(lang, str(action)))
