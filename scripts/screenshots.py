@@ -54,6 +54,7 @@ import simcord.preview  # noqa: E402
 from PIL import Image, ImageChops  # noqa: E402
 from simcord.preview import _markdown  # noqa: E402
 
+from bot import ids  # noqa: E402
 from engine.dupe import DupeState, Phase  # noqa: E402
 from tests.bot.driver import Game, World  # noqa: E402
 from tests.bot.helpers import act_once, make_bot  # noqa: E402
@@ -147,65 +148,128 @@ DOPPELKOPF_SEED = 7
 async def play_doppelkopf_scenes(
     world: World, members: list[simcord.MemberActor], shoot: Callable[[Shot], Awaitable[None]]
 ) -> None:
-    """A Doppelkopf table in its own channel: Alice, Bob and Carol and a computer; the
-    lobby, Alice's hand with its announcement button, a trick on the table, the breakdown
-    of the first game."""
-    alice, bob, carol, dave = members
+    """Doppelkopf, in English and in German: three members and a computer at a table in a
+    channel of its own, then the same in a German server of German-speaking members."""
+    await play_doppelkopf_table(world, members, shoot, "en")
+    german = world.env.create_guild("Doppelkopfrunde", preferred_locale="de")
+    guests = [
+        german.add_member(world.env.create_user(name.lower(), global_name=name))
+        for name in ("Anna", "Ben", "Clara", "Dora")
+    ]
+    with german_members({m.id for m in guests}):
+        await play_doppelkopf_table(world, guests, shoot, "de", guild=german)
+
+
+@contextlib.contextmanager
+def german_members(ids_: set[int]) -> Iterator[None]:
+    """Give these members' interactions the Discord locale ``de`` (simcord writes ``en-US``)
+    and every interaction its server's language, as Discord does."""
+    from simcord import interactions
+
+    build = interactions.base_payload
+
+    def base_payload(backend: Any, **fields: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = build(backend, **fields)
+        if fields["user_id"] in ids_:
+            payload["locale"] = "de"
+        if fields.get("guild_id") is not None:
+            payload["guild_locale"] = backend.get_guild(fields["guild_id"]).preferred_locale
+        return record, payload
+
+    interactions.base_payload = base_payload
+    try:
+        yield
+    finally:
+        interactions.base_payload = build
+
+
+_DOKO_WORDS = {
+    "en": {
+        "lobby": ("Doppelkopf", "Join"),
+        "hand": ("Your hand", "You may announce"),
+        "trick": ("Trick", "Game:"),
+        "end": ("Game 1:", "Card points", "Tricks"),
+        "end_title": "Game 1:",
+    },
+    "de": {
+        "lobby": ("Doppelkopf", "Beitreten"),
+        "hand": ("Deine Hand", "Du darfst jetzt ansagen"),
+        "trick": ("Stich", "Spiel:"),
+        "end": ("Spiel 1:", "Augen", "Stiche"),
+        "end_title": "Spiel 1:",
+    },
+}
+
+
+async def play_doppelkopf_table(
+    world: World,
+    members: list[simcord.MemberActor],
+    shoot: Callable[[Shot], Awaitable[None]],
+    lang: str,
+    guild: Any = None,
+) -> None:
+    """A Doppelkopf table: the lobby, the first member's hand with its announcement button,
+    a trick on the table, the breakdown of the first game (English shots ``doppelkopf-*``,
+    German ones ``doppelkopf-*-de``, the lobby and trick in English only)."""
+    host, second, third, watcher = members
+    words = _DOKO_WORDS[lang]
+    suffix = "" if lang == "en" else "-de"
     world.pin_seed(DOPPELKOPF_SEED)
-    channel = world.guild.create_text_channel("doppelkopf")
-    opened = await alice.slash(channel, "doppelkopf start", computers="random", pictures="on")
+    channel = (guild or world.guild).create_text_channel("doppelkopf")
+    opened = await host.slash(channel, "doppelkopf start", computers="random", pictures="on")
     lobby = opened.response
     assert lobby is not None
     table = world.bot.controller.tables.table_in(channel.id)
     assert table is not None
     game_id = table.id
-    for member in (bob, carol):
-        await member.click(lobby.message, label="Join")
-    await shoot(Shot("doppelkopf-lobby", dave, lobby.message, 600, ("Doppelkopf", "Join"), channel))
-    await alice.click(lobby.message, label="Start")
+
+    def button(what: str) -> str:
+        return ids.table_button(game_id, what)
+
+    for member in (second, third):
+        await member.click(lobby.message, custom_id=button("join"))
+    if lang == "en":
+        await shoot(Shot("doppelkopf-lobby", watcher, lobby.message, 600, words["lobby"], channel))
+    await host.click(lobby.message, custom_id=button("start"))
     message_id = world.bot.controller.tables.table(game_id).message_id
 
     def table_message() -> Any:
         return next(m for m in channel.history() if m.id == message_id)
 
     hands = {}
-    for member in (alice, bob, carol):
-        shown = await member.click(table_message(), label="My hand")
+    for member in (host, second, third):
+        shown = await member.click(table_message(), custom_id=button("hand"))
         assert shown.response is not None
         hands[member.id] = shown.response
-    seats = {
-        world.bot.controller.tables.table(game_id).seat_of(m.id): m for m in (alice, bob, carol)
-    }
-    shot_hand = shot_trick = False
+    tables = world.bot.controller.tables
+    seats = {tables.table(game_id).seat_of(m.id): m for m in (host, second, third)}
+    shot_hand, shot_trick = False, lang != "en"
     while True:
-        live = world.bot.controller.tables.tables.get(game_id)
+        live = tables.tables.get(game_id)
         state = live.state if live is not None else None
         if state is None or state.game_results:
             break
-        seat = state.to_act[0]
-        member = seats[seat]
+        member = seats[state.to_act[0]]
         hand = hands[member.id]
-        if not shot_hand and member is alice and state.phase == "play":
-            await shoot(
-                Shot(
-                    "doppelkopf-hand", alice, hand, 700, ("Your hand", "You may announce"), channel
-                )
-            )
+        if not shot_hand and member is host and state.phase == "play":
+            shot = Shot(f"doppelkopf-hand{suffix}", host, hand, 700, words["hand"], channel)
+            await shoot(shot)
             shot_hand = True
-        if not shot_trick and state.phase == "play" and len(state.public_view().data["trick"]) == 2:
+        trick = state.public_view().data["trick"] if state.phase == "play" else []
+        if not shot_trick and len(trick) == 2:
             await world.env.advance_time(5)  # the table message's combined edit goes out
             await shoot(
-                Shot("doppelkopf-trick", dave, table_message(), 900, ("Trick", "Game:"), channel)
+                Shot("doppelkopf-trick", watcher, table_message(), 900, words["trick"], channel)
             )
             shot_trick = True
         await act_once(member, hand)
     await world.env.advance_time(5)
     post = next(
-        m for m in channel.history() if m.embeds and (m.embeds[0].title or "").startswith("Game 1:")
+        m
+        for m in channel.history()
+        if m.embeds and (m.embeds[0].title or "").startswith(str(words["end_title"]))
     )
-    await shoot(
-        Shot("doppelkopf-end", dave, post, 2200, ("Game 1:", "Card points", "Tricks"), channel)
-    )
+    await shoot(Shot(f"doppelkopf-end{suffix}", watcher, post, 2200, words["end"], channel))
 
 
 # --- the HTML pages -----------------------------------------------------------------
@@ -430,7 +494,8 @@ async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
                 page = html_dir / f"{shot.name}.html"
                 # One preview per shot: while it is open it republishes on every event.
                 where = shot.channel or channel
-                preview = env.preview(where, viewers=members, width=WIDTH, height=shot.height)
+                viewers = members if shot.channel is None else [shot.viewer]
+                preview = env.preview(where, viewers=viewers, width=WIDTH, height=shot.height)
                 async with preview:
                     preview._capture_manager = HtmlCapture(preview)  # pages, not Playwright
                     await preview.screenshot(page, viewer=shot.viewer, target=shot.target)

@@ -50,6 +50,8 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-hand",
         "doppelkopf-trick",
         "doppelkopf-end",
+        "doppelkopf-hand-de",
+        "doppelkopf-end-de",
     ]
     assert (tmp_path / screenshots.FONT_SHEET).stat().st_size > 0
     expected = {
@@ -62,6 +64,8 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-hand": ["Your hand", "You are", "You may announce", "Refresh"],
         "doppelkopf-trick": ["Trick ", "Game: Normal game", "Waiting for", "My hand"],
         "doppelkopf-end": ["Game 1:", "Card points", "Hands", "Tricks", "Totals"],
+        "doppelkopf-hand-de": ["Deine Hand", "Du bist", "Du darfst jetzt ansagen"],
+        "doppelkopf-end-de": ["Spiel 1:", "Augen", "Blätter", "Stiche", "Stand"],
     }
     pictures = {
         "reveal": "trick.png",
@@ -69,6 +73,7 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "rules": "rules-example.png",
         "doppelkopf-trick": "trick.png",
         "doppelkopf-end": "scoring-game-1.png",
+        "doppelkopf-end-de": "scoring-game-1.png",
     }
     for name, page in pages.items():
         assert page.exists() and page.parent == tmp_path
@@ -79,10 +84,11 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         snapshot = frozen["snapshot"]
         assert len(snapshot["timeline"]) == 1  # the one message, nothing else
         (message,) = snapshot["messages"].values()
-        private = name in ("hand", "rules", "doppelkopf-hand")
+        private = name in ("hand", "rules", "doppelkopf-hand", "doppelkopf-hand-de")
         assert bool(message.get("ephemeral") or message.get("flags", 0) & 64) == private, name
         if not private:  # seen by a member who is not playing: nothing hidden in it
             assert "Your hand" not in text and "Your identity card" not in text
+            assert "Deine Hand" not in text
         if name in pictures:
             shown = [
                 snapshot["assets"][asset]["filename"]
