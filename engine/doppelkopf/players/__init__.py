@@ -3,8 +3,8 @@
 - ``random``: a uniformly random legal action (announcements, claims and concessions
   included).
 - ``basic``: rules of thumb (see :mod:`engine.doppelkopf.players.basic`).
-- ``expert``: card play by sampling the unseen hands and playing each card out (see
-  :mod:`engine.doppelkopf.players.expert`; a first version).
+- ``expert``: card play, announcements and solos by sampling the unseen hands and playing
+  each choice out (see :mod:`engine.doppelkopf.players.expert`).
 """
 
 from __future__ import annotations
