@@ -486,12 +486,14 @@ class ExpertPlayer:
         knowledge = _knowledge(view, self._memory)
         if knowledge is None:
             return REJECT
+        trump = view.trump
+        assert trump is not None
         mine_to_play = view.to_play % 2 == view.seat % 2
         for _ in range(1 if knowledge.certain else self.samples):
             world = knowledge.sample(self._rng)
             if world is None:
                 return REJECT
-            result = solve_position(world, view.trick, view.to_play, view.trump or Suit.SPADES)
+            result = solve_position(world, view.trick, view.to_play, trump)
             best = max(result.values())
             mine = best if mine_to_play else remaining - best
             if mine > remaining - tricks:
