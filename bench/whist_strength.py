@@ -27,17 +27,33 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.whist import WhistOptions, new_game
-from engine.whist.players import make_player
+from engine.whist.players import Player, make_player
 
 TRICKS = 13
+Tuning = tuple[int | None, float | None]  # the expert's samples and budget (None: default)
 
 
-def play_deal(seed: int, ns: str, ew: str) -> tuple[int, list[float]]:
+def new_player(level: str, seed: int, tuning: Tuning) -> Player:
+    """Return a player of ``level``; an expert with ``tuning``'s samples and budget."""
+    samples, budget = tuning
+    if level != "expert" or tuning == (None, None):
+        return make_player(level, seed)
+    from engine.whist.players.expert import ExpertPlayer
+
+    expert = ExpertPlayer(seed)
+    expert.samples = samples if samples is not None else expert.samples
+    expert.budget = budget if budget is not None else expert.budget
+    return expert
+
+
+def play_deal(seed: int, ns: str, ew: str, tuning: Tuning) -> tuple[int, list[float]]:
     """Return N-S's tricks in the first deal of ``new_game(seed)`` with level ``ns`` at N and
     S and ``ew`` at E and W, and the seconds each expert decision took."""
     state = new_game(seed, WhistOptions())
     levels = (ns, ew, ns, ew)
-    players = [make_player(levels[p], seed * 8 + p + (4 if ns > ew else 0)) for p in range(4)]
+    players = [
+        new_player(levels[p], seed * 8 + p + (4 if ns > ew else 0), tuning) for p in range(4)
+    ]
     times: list[float] = []
     while not state.results:
         seat = state.to_play
@@ -52,20 +68,20 @@ def play_deal(seed: int, ns: str, ew: str) -> tuple[int, list[float]]:
     return state.results[0].tricks[0], times
 
 
-def play_pair(task: tuple[int, str, str]) -> tuple[int, list[float]]:
+def play_pair(task: tuple[int, str, str, Tuning]) -> tuple[int, list[float]]:
     """Return ``strong``'s tricks over both plays of one deal minus 13, and the expert's
     decision times."""
-    seed, strong, weak = task
-    first, times1 = play_deal(seed, strong, weak)
-    second, times2 = play_deal(seed, weak, strong)
+    seed, strong, weak, tuning = task
+    first, times1 = play_deal(seed, strong, weak, tuning)
+    second, times2 = play_deal(seed, weak, strong, tuning)
     return first + (TRICKS - second) - TRICKS, times1 + times2
 
 
 def match(
-    strong: str, weak: str, pairs: int, seed: int, jobs: int
+    strong: str, weak: str, pairs: int, seed: int, jobs: int, tuning: Tuning = (None, None)
 ) -> tuple[list[int], list[float]]:
     """Return the per-pair trick differences and the expert decision times of a match."""
-    tasks = [(seed + i, strong, weak) for i in range(pairs)]
+    tasks = [(seed + i, strong, weak, tuning) for i in range(pairs)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(play_pair, tasks, chunksize=4))
@@ -94,10 +110,16 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=1000, help="deal pairs per match")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--samples", type=int, help="the expert's samples per decision")
+    parser.add_argument("--budget", type=float, help="the expert's seconds per decision")
+    parser.add_argument("--only-expert", action="store_true", help="skip basic vs random")
     args = parser.parse_args()
+    tuning = (args.samples, args.budget)
     for strong, weak, target in (("basic", "random", 1.5), ("expert", "basic", 0.4)):
+        if args.only_expert and strong != "expert":
+            continue
         started = time.perf_counter()
-        diffs, times = match(strong, weak, args.pairs, args.seed, args.jobs)
+        diffs, times = match(strong, weak, args.pairs, args.seed, args.jobs, tuning)
         mean, low, high = ci95(diffs)
         print(
             f"{strong} vs {weak}: {mean:+.2f} tricks/deal, 95 % CI [{low:+.2f}, {high:+.2f}] "

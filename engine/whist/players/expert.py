@@ -171,6 +171,40 @@ class _Memory:
         self.void: set[tuple[int, Suit]] = set()
         self.held: dict[Card, int] = {}  # card -> a hand it was seen in (in play)
         self.turnup: Card | None = None
+        # the trick as this player left it after playing to it: (tricks done before, cards)
+        self.left: tuple[int, tuple[tuple[int, Card], ...]] | None = None
+
+    def played_to(self, view: WhistView, card: Card) -> None:
+        """Remember the trick as it stands after this player's ``card``."""
+        assert view.seat is not None
+        self.left = (sum(view.tricks), (*view.trick, (view.seat, card)))
+
+    def see_winner(self, view: WhistView) -> None:
+        """Learn from who won a trick whose last cards this player did not see: a hand that
+        beat the best card of the suit led still out was void and trumped."""
+        if self.left is None or sum(view.tricks) != self.left[0] + 1 or not view.trick:
+            return
+        cards = self.left[1]
+        self.left = None
+        winner = view.trick[0][0]
+        trump = view.trump
+        if any(seat == winner for seat, _ in cards) or trump is None or view.hands[winner]:
+            return
+        led = cards[0][1].suit
+        if led is trump:
+            return
+        best = max(
+            (c for _, c in cards if c.suit is led or c.suit is trump),
+            key=lambda c: (c.suit is trump, c.rank),
+        )
+        if best.suit is led:
+            known = set(self.played)
+            for hand in view.hands:
+                known.update(hand or ())
+            higher = (Card.of(Rank(r), led) for r in range(best.rank + 1, Rank.ACE + 1))
+            if any(c not in known for c in higher):
+                return  # he may have won with a higher card of the suit
+        self.void.add((winner, led))
 
     def see_trick(self, cards: Sequence[tuple[int, Card]]) -> None:
         if not cards:
@@ -187,6 +221,10 @@ class _Memory:
         if view.last_trick is not None:
             self.see_trick(view.last_trick.cards)
         self.see_trick(view.trick)
+        if view.last_trick is None:
+            self.see_winner(view)
+        else:
+            self.left = None
         if view.phase not in (Phase.PLAY, Phase.CLAIM):
             return
         for seat, hand in enumerate(view.hands):
@@ -394,8 +432,13 @@ class ExpertPlayer:
         """Return this player's action for the hand ``view.seat``."""
         self.observe(view)
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
+        action = legal[0] if len(legal) == 1 else self._decide(view)
+        if action.card is not None:
+            self._memory.played_to(view, action.card)
+        return action
+
+    def _decide(self, view: WhistView) -> Action:
+        legal = view.legal
         kinds = {action.kind for action in legal}
         if Kind.ACCEPT in kinds:
             return self._answer_claim(view)
