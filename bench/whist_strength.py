@@ -30,20 +30,16 @@ from engine.whist import WhistOptions, new_game
 from engine.whist.players import Player, make_player
 
 TRICKS = 13
-Tuning = tuple[int | None, float | None]  # the expert's samples and budget (None: default)
+Tuning = tuple[tuple[str, float], ...]  # the expert's settings (ExpertPlayer's keywords)
 
 
 def new_player(level: str, seed: int, tuning: Tuning) -> Player:
-    """Return a player of ``level``; an expert with ``tuning``'s samples and budget."""
-    samples, budget = tuning
-    if level != "expert" or tuning == (None, None):
+    """Return a player of ``level``; an expert with ``tuning``'s settings."""
+    if level != "expert" or not tuning:
         return make_player(level, seed)
     from engine.whist.players.expert import ExpertPlayer
 
-    expert = ExpertPlayer(seed)
-    expert.samples = samples if samples is not None else expert.samples
-    expert.budget = budget if budget is not None else expert.budget
-    return expert
+    return ExpertPlayer(seed, **dict(tuning))  # type: ignore[arg-type]
 
 
 def play_deal(seed: int, ns: str, ew: str, tuning: Tuning) -> tuple[int, list[float]]:
@@ -78,7 +74,7 @@ def play_pair(task: tuple[int, str, str, Tuning]) -> tuple[int, list[float]]:
 
 
 def match(
-    strong: str, weak: str, pairs: int, seed: int, jobs: int, tuning: Tuning = (None, None)
+    strong: str, weak: str, pairs: int, seed: int, jobs: int, tuning: Tuning = ()
 ) -> tuple[list[int], list[float]]:
     """Return the per-pair trick differences and the expert decision times of a match."""
     tasks = [(seed + i, strong, weak, tuning) for i in range(pairs)]
@@ -112,9 +108,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--samples", type=int, help="the expert's samples per decision")
     parser.add_argument("--budget", type=float, help="the expert's seconds per decision")
+    parser.add_argument("--solve-from", type=int, help="the expert solves from this hand size")
     parser.add_argument("--only-expert", action="store_true", help="skip basic vs random")
     args = parser.parse_args()
-    tuning = (args.samples, args.budget)
+    settings = {"samples": args.samples, "budget": args.budget, "solve_from": args.solve_from}
+    tuning = tuple((k, v) for k, v in settings.items() if v is not None)
     for strong, weak, target in (("basic", "random", 1.5), ("expert", "basic", 0.4)):
         if args.only_expert and strong != "expert":
             continue

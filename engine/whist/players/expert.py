@@ -403,13 +403,16 @@ class ExpertPlayer:
         *,
         samples: int = 40,
         budget: float = 0.15,
+        solve_from: int = 11,
         clock: Clock = time.perf_counter,
     ) -> None:
+        _dds()  # loading DDS takes seconds: at the table's start, not in a decision
         self._rng = random.Random(seed)
         self._basic = BasicPlayer(seed)
         self._memory = _Memory(0)
         self.samples = samples
         self.budget = budget
+        self.solve_from = solve_from
         self._clock = clock
 
     def observe(self, view: WhistView) -> None:
@@ -483,8 +486,9 @@ class ExpertPlayer:
             for card, tricks in result.items():
                 totals[card] = totals.get(card, 0.0) + tricks
             solved += 1
-            if self._clock() - started >= self.budget:
-                break
+            spent = self._clock() - started
+            if spent + spent / solved >= self.budget:
+                break  # the next sample would likely overrun the budget
         if not solved:
             return None
         return {c: t / solved for c, t in totals.items()}, solved, certain
@@ -495,10 +499,10 @@ class ExpertPlayer:
         claims = [a.number for a in legal if a.kind == Kind.CLAIM]
         if len(cards) == 1 and not claims:
             return play(cards[0])
-        if (
-            view.variant in _TWO_HANDED
-            and max(view.counts[_NORTH], view.counts[_SOUTH]) > _TWO_HAND_SOLVABLE
-        ):
+        if view.variant in _TWO_HANDED:
+            if max(view.counts[_NORTH], view.counts[_SOUTH]) > _TWO_HAND_SOLVABLE:
+                return self._basic.act(view)
+        elif view.variant != "double_dummy" and max(view.counts) > self.solve_from:
             return self._basic.act(view)
         estimate = self._estimate(view)
         if estimate is None:
