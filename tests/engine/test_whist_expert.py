@@ -184,8 +184,8 @@ def test_the_expert_sees_only_views() -> None:
     other._hands[a] = tuple(sorted((*state.hand(a)[1:], swap_b)))
     other._hands[b] = tuple(sorted((*state.hand(b)[1:], swap_a)))
     assert other.view(hand) == state.view(hand)
-    first = ExpertPlayer(4, samples=3, clock=lambda: 0.0).act(state.view(hand))
-    second = ExpertPlayer(4, samples=3, clock=lambda: 0.0).act(other.view(hand))
+    first = ExpertPlayer(4, samples=3, solve_from=13, clock=lambda: 0.0).act(state.view(hand))
+    second = ExpertPlayer(4, samples=3, solve_from=13, clock=lambda: 0.0).act(other.view(hand))
     assert first == second
 
 
@@ -202,11 +202,11 @@ def test_sampling_stops_at_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> N
     state = new_game(3)
     hand = state.to_play
     assert hand is not None
-    slow = ExpertPlayer(1, samples=30, budget=0.5, clock=lambda: float(next(ticks)))
+    slow = ExpertPlayer(1, samples=30, budget=0.5, solve_from=13, clock=lambda: float(next(ticks)))
     slow.act(state.view(hand))
     assert len(calls) == 1, "one second passes per reading: one sample, then the budget is spent"
     calls.clear()
-    ExpertPlayer(1, samples=3, clock=lambda: 0.0).act(state.view(hand))
+    ExpertPlayer(1, samples=3, solve_from=13, clock=lambda: 0.0).act(state.view(hand))
     assert len(calls) == 3
 
 
