@@ -254,3 +254,15 @@ def test_without_endplay_the_expert_is_basic_and_says_so_once(
     state = new_game(1)
     hand = state.to_play
     assert hand is not None and first.act(state.view(hand)) in state.legal_actions(hand)
+
+
+def test_the_simulator_seats_the_expert(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.simulate import main
+    from engine.whist import players
+
+    monkeypatch.setitem(players.LEVELS, "expert", lambda seed: ExpertPlayer(seed, samples=1))
+    args = ["whist", "--variant", "mort", "--players", "expert,basic,basic", "--games", "1"]
+    assert main(args) == 0
+    assert "expert" in capsys.readouterr().out
