@@ -8,30 +8,38 @@ a Humbug player's discarded hand, two-hand's turned card out of play, and the nu
 cards each hand holds — solves each sample double-dummy and plays the card with the most
 tricks on average. Ties go to the card ``basic`` would play, else the lowest. It maximises
 the expected tricks of its side: game and rubber values are not weighed (tricks are what a
-deal scores, and the odd trick and honours depend on them monotonically).
+deal scores, and the odd trick and honours follow them).
 
 Its views show only the trick in progress and the last trick, so a card played after its
-own turn is seen only when it leads the next trick; such cards are known only to be gone,
-and the sampler deals them (and each hand's count of them) as "played unseen".
+own turn is seen only when it leads the next trick. Such cards are known only to be gone:
+the sampler deals them too, as each hand's "played unseen" cards. Who won such a trick
+still tells something: a hand that beat the best card still out of the suit led trumped,
+so it was void. (A driver that also calls :meth:`ExpertPlayer.observe` with each view as
+the game goes on gives it every card played.)
 
-Double-dummy solving uses ``endplay``'s DDS (imported here lazily; without ``endplay``
-:func:`~engine.whist.players.make_player` falls back to ``basic`` with one warning). Four
-hands map straight onto DDS's N E S W. Humbug and two-hand whist play two hands: the
-position is handed to DDS with the leader at N and the other hand at E, the ranks of each
-suit squeezed to the top, and S and W filled with the lowest plain cards, which can never
-win a trick (they never hold a trump), so N's tricks are the leader's. That needs 2 × 13
-low plain cards for 13-card hands, which only exist late in the deal: while a hand holds
-more than ten cards the two-hand expert plays ``basic``'s card. Humbug's keep/exchange and a
-declared trump are chosen by the expected points (tricks over six and Humbug honours) over
-sampled hands, each deal estimated double-dummy with every hand cut to nine cards (the four
-lowest plain cards of each hand taken out and their four tricks shared 2–2), the opponent
-choosing as ``basic`` would. In Double Dummy, where every card is known (unless one was
-played unseen), it plays a double-dummy best card, claims what the solver proves when all
-the rest is its own or five or fewer tricks remain, and accepts a claim only when the
-solver gives it no more than the claim leaves it.
+Double-dummy solving uses ``endplay``'s DDS (imported lazily, when a player is made;
+without ``endplay`` :func:`~engine.whist.players.make_player` gives ``basic`` and logs one
+warning). Four hands map straight onto DDS's N E S W. A DDS solve of a deal whose hands
+hold 12 or 13 cards takes 0.1–1 s, so while any hand holds more than ``solve_from`` (11)
+cards the expert plays ``basic``'s card — in the bench that was both stronger and faster
+than solving one or two samples there. Double Dummy is the exception: every card is known
+(unless one was played after the expert's turn and it did not see it), so it solves the one
+deal from the first card and plays a double-dummy best card; it claims what the solver
+proves when all the rest is its own or five or fewer tricks remain, and accepts a claim
+only when every deal it samples gives it no more than the claim leaves it.
 
-Time: sampling stops at ``samples`` deals or ``budget`` seconds (on an injected clock),
-whichever comes first; a decision with one legal action returns at once.
+Humbug and two-hand whist play two hands: the position goes to DDS with the leader at N and
+the other hand at E, the ranks of each suit squeezed to the top, and S and W filled with
+the lowest plain cards, which never win a trick (they hold no trump), so N's tricks are the
+leader's. With 13 cards a hand that needs 26 low plain cards, which exist only once hands
+hold ten cards or fewer: before that the two-hand expert plays ``basic``'s card. Humbug's
+keep/exchange and a declared trump are chosen by the expected points (tricks over six and
+Humbug honours) over sampled deals, each judged double-dummy with every hand cut to nine
+cards (the four lowest plain cards taken out, their four tricks shared 2–2), the opponent
+choosing as ``basic`` would.
+
+Time: sampling stops after ``samples`` deals, or before a solve that would likely take the
+decision past ``budget`` seconds (on an injected clock); one legal action returns at once.
 
 Strength (``bench/whist_strength.py``, short whist, duplicate: each deal played twice with
 the partnerships swapped; 95 % confidence intervals):
@@ -55,7 +63,7 @@ from engine.whist.players.basic import BasicPlayer, keeps
 from engine.whist.rules import Phase, WhistView
 from engine.whist.scoring import humbug_honour_points
 
-__all__ = ["ExpertPlayer", "solve_position"]
+__all__ = ["ExpertPlayer", "solve_position", "solve_two_hands"]
 
 _NORTH, _EAST, _SOUTH, _WEST = 0, 1, 2, 3
 _TWO_HANDED = ("humbug", "two_hand")
