@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.cards import Card
+from engine.cards import DECK, Card, Suit
 from engine.game import deciding_player
 from engine.whist import (
     EAST,
@@ -26,7 +26,7 @@ from engine.whist import (
 )
 from engine.whist.players import expert as expert_module
 from engine.whist.players import make_player
-from engine.whist.players.expert import ExpertPlayer, solve_position
+from engine.whist.players.expert import ExpertPlayer, solve_position, solve_two_hands
 from tests.engine.whist_helpers import ALL_OPTIONS, option_id, play_randomly
 
 pytest.importorskip("endplay")
@@ -266,3 +266,52 @@ def test_the_simulator_seats_the_expert(
     args = ["whist", "--variant", "mort", "--players", "expert,basic,basic", "--games", "1"]
     assert main(args) == 0
     assert "expert" in capsys.readouterr().out
+
+
+def two_hand_tricks(leader: frozenset[Card], other: frozenset[Card], trump: Suit) -> int:
+    """Return the leader's tricks with best play by both (a plain search, small hands)."""
+    if not leader:
+        return 0
+    return max(answer_tricks(leader - {lead}, other, lead, trump) for lead in leader)
+
+
+def answer_tricks(leader: frozenset[Card], other: frozenset[Card], lead: Card, trump: Suit) -> int:
+    """Return the leader's tricks once ``lead`` is on the table and ``other`` answers."""
+    follow = [c for c in other if c.suit is lead.suit] or list(other)
+    results = []
+    for card in follow:
+        rest = other - {card}
+        wins = card.suit is lead.suit and card.rank > lead.rank
+        wins = wins or (card.suit is trump and lead.suit is not trump)
+        if wins:
+            results.append(len(leader) - two_hand_tricks(rest, leader, trump))
+        else:
+            results.append(1 + two_hand_tricks(leader, rest, trump))
+    return min(results)
+
+
+def test_two_hand_positions_solve_as_a_plain_search_does() -> None:
+    import random
+
+    rng = random.Random(9)
+    for n in (1, 2, 3, 4, 4, 4, 5):
+        for _ in range(4):
+            deck = list(DECK)
+            rng.shuffle(deck)
+            trump = rng.choice(list(Suit))
+            a, b = frozenset(deck[:n]), frozenset(deck[n : 2 * n])
+            solved = solve_two_hands(sorted(a), sorted(b), None, trump)
+            assert solved == {c: answer_tricks(a - {c}, b, c, trump) for c in a}
+            lead = min(a)
+            solved = solve_two_hands(sorted(a - {lead}), sorted(b), lead, trump)
+            follow = [c for c in b if c.suit is lead.suit] or list(b)
+            expected = {}
+            for card in follow:
+                rest = b - {card}
+                wins = card.suit is lead.suit and card.rank > lead.rank
+                wins = wins or (card.suit is trump and lead.suit is not trump)
+                if wins:
+                    expected[card] = 1 + two_hand_tricks(rest, a - {lead}, trump)
+                else:
+                    expected[card] = n - 1 - two_hand_tricks(a - {lead}, rest, trump)
+            assert solved == expected, (sorted(a), sorted(b), lead, trump)
