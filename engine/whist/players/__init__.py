@@ -39,10 +39,11 @@ def _basic(seed: int) -> Player:
     return BasicPlayer(seed)
 
 
-_warned = False
+_warned = False  # without endplay the expert says so once per process, not per player
 
 
 def _expert(seed: int) -> Player:
+    """Return an ``expert``; without endplay (its double-dummy solver) a ``basic`` player."""
     try:
         import endplay._dds  # noqa: F401  (the double-dummy solver the expert needs)
     except (ImportError, OSError) as error:
