@@ -45,9 +45,12 @@ decision past ``budget`` seconds (on an injected clock); one legal action return
 Strength (``bench/whist_strength.py``, short whist, duplicate: each deal played twice with
 the partnerships swapped; 95 % confidence intervals):
 
-    .venv/bin/python bench/whist_strength.py --pairs 1000
+    .venv/bin/python bench/whist_strength.py --pairs 1000 --jobs 2
 
-FIGURES
+basic vs random +3.50 tricks a deal, 95 % CI [+3.40, +3.60]; expert vs basic +0.54, 95 % CI
+[+0.48, +0.61] (1,000 deal pairs each, seeds 1–1000). Expert decision time: mean 46.6 ms, p99
+175 ms over 52,000 decisions, measured while another two-process benchmark shared the two
+cores (targets: +1.5, +0.4, 100 ms, 500 ms).
 """
 
 from __future__ import annotations
