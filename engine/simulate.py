@@ -9,7 +9,8 @@ games every entry has been every player equally often (where players and hands d
 with whist's dummies, each hand is played by the player deciding for it). Each entry's win
 share splits shared wins (a win shared by two counts one half to each); its 95 % interval is
 Wilson's, which stays within [0, 1]. Game options are ``--option name=value`` (a number,
-true/false or a word; Dupe keeps ``--memory``). With ``--json`` the last line printed is one
+true/false or a word; Dupe keeps ``--memory``; ``--preset`` and ``--variant`` are short for
+``--option preset=…`` and ``--option variant=…``). With ``--json`` the last line printed is one
 JSON object.
 """
 
@@ -263,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--memory", choices=("strict", "open"), help="Dupe: the memory rule")
     parser.add_argument("--preset", help="the game's preset (an option), e.g. house")
+    parser.add_argument("--variant", help="the game's variant (an option), e.g. mort (whist)")
     parser.add_argument(
         "--seats",
         type=int,
@@ -277,6 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     pairs = list(args.option) + ([f"memory={args.memory}"] if args.memory else [])
     if args.preset:
         pairs.append(f"preset={args.preset}")
+    if args.variant:
+        pairs.append(f"variant={args.variant}")
     try:
         options = _options(rules, pairs)
         if args.players is None:

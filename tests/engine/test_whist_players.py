@@ -27,10 +27,10 @@ from tests.engine.whist_helpers import ALL_OPTIONS, option_id
 
 
 def test_levels_weakest_first() -> None:
-    assert list(LEVELS) == ["random", "basic"] and GAME.default_level == "basic"
+    assert list(LEVELS) == ["random", "basic", "expert"] and GAME.default_level == "basic"
     assert list(GAME.levels) == list(LEVELS)
     with pytest.raises(ValueError):
-        make_player("expert", 1)
+        make_player("master", 1)
 
 
 def play_out(state: WhistState, levels: list[str], seed: int) -> WhistState:

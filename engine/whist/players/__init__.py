@@ -3,6 +3,7 @@ of the player deciding for it: a dummy's partner sees both his hands), never the
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Protocol
 
@@ -38,7 +39,33 @@ def _basic(seed: int) -> Player:
     return BasicPlayer(seed)
 
 
-LEVELS: dict[str, Callable[[int], Player]] = {"random": _random, "basic": _basic}
+_warned = False  # without endplay the expert says so once per process, not per player
+
+
+def _expert(seed: int) -> Player:
+    """Return an ``expert``; without endplay (its double-dummy solver) a ``basic`` player."""
+    try:
+        import endplay._dds  # noqa: F401  (the double-dummy solver the expert needs)
+    except (ImportError, OSError) as error:
+        global _warned
+        if not _warned:
+            _warned = True
+            logging.getLogger(__name__).warning(
+                "The whist expert needs endplay (pip install endplay): %s; "
+                "playing the basic player instead.",
+                error,
+            )
+        return _basic(seed)
+    from engine.whist.players.expert import ExpertPlayer
+
+    return ExpertPlayer(seed)
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {
+    "random": _random,
+    "basic": _basic,
+    "expert": _expert,
+}
 """Player levels by name, weakest first."""
 
 

@@ -32,7 +32,7 @@ from engine.whist.actions import (
 )
 from engine.whist.rules import TrickRecord, WhistView
 
-__all__ = ["BasicPlayer"]
+__all__ = ["BasicPlayer", "keeps"]
 
 _HONOUR = Rank.JACK
 _POINTS = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1}
@@ -105,13 +105,7 @@ class BasicPlayer:
         return play(self._card(view, cards))
 
     def _keep_or_exchange(self, view: WhistView) -> Action:
-        hand = view.hand
-        trump = view.trump
-        strength = sum(_POINTS.get(c.rank, 0) for c in hand)
-        if trump is not None:
-            trumps = [c for c in hand if c.suit is trump]
-            strength += 2 * (len(trumps) - 3) + sum(2 for c in trumps if c.rank >= _HONOUR)
-        return KEEP if strength >= 10 else EXCHANGE
+        return KEEP if keeps(view.hand, view.trump) else EXCHANGE
 
     def _declare(self, view: WhistView) -> Action:
         hand = view.hand
@@ -287,6 +281,17 @@ class BasicPlayer:
 
 # --------------------------------------------------------------------------------------
 # Card helpers
+
+
+def keeps(hand: Iterable[Card], trump: Suit | None) -> bool:
+    """Return whether ``basic`` keeps this Humbug hand: enough honours and trumps (the
+    ``expert`` also takes it as its model of an opponent's choice)."""
+    cards = list(hand)
+    strength = sum(_POINTS.get(c.rank, 0) for c in cards)
+    if trump is not None:
+        trumps = [c for c in cards if c.suit is trump]
+        strength += 2 * (len(trumps) - 3) + sum(2 for c in trumps if c.rank >= _HONOUR)
+    return strength >= 10
 
 
 def _beats(card: Card, best: Card, led: Suit, trump: Suit | None) -> bool:
