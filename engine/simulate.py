@@ -162,38 +162,58 @@ def simulate(
     entries = [EntryStats(name) for name in players]
     tally = getattr(rules, "tally", None)
     tallies: Counter[str] = Counter()
-    clock = time.perf_counter_ns
     started = time.perf_counter()
     for g in range(games_to_play):
-        game_seed = seed + g
-        state = rules.new_game(game_seed, options)
-        # entry i is player (i + g) % n; seat_entry[p] is the entry playing as player p
-        seat_entry = [(p - g) % n for p in range(n)]
-        seated: list[Player] = [levels[players[seat_entry[p]]](game_seed * n + p) for p in range(n)]
-        times: list[list[int]] = [entries[seat_entry[p]].decision_ns for p in range(n)]
-        while not state.is_over:
-            for hand in state.to_act:
-                # the player deciding for the hand: its own, or a dummy's partner
-                p = deciding_player(state, hand)
-                assert p is not None, "the game waits for a hand nobody plays"
-                player = seated[p]
-                if timing:
-                    t0 = clock()
-                    action = player.act(state.view(hand))
-                    times[p].append(clock() - t0)
-                else:
-                    action = player.act(state.view(hand))
-                state.apply(hand, action)
-        result = state.result()
-        if tally is not None:
-            tallies.update(tally(state))
-        for p in range(n):
-            entry = entries[seat_entry[p]]
-            entry.scores.append(result.scores[p])
-            entry.wins.append(result.share(p))
+        try:
+            _play_one(rules, g, seed + g, options, players, levels, entries, tally, tallies, timing)
+        except (ValueError, TypeError) as error:
+            # a bug in a player or an engine, not a bad option: never read as one (exit 2)
+            raise RuntimeError(f"game {g} (seed {seed + g}) failed: {error!r}") from error
     return SimulationResult(
         games_to_play, time.perf_counter() - started, entries, dict(sorted(tallies.items()))
     )
+
+
+def _play_one(
+    rules: Game,
+    g: int,
+    game_seed: int,
+    options: Any,
+    players: Sequence[str],
+    levels: Any,
+    entries: list[EntryStats],
+    tally: Any,
+    tallies: Counter[str],
+    timing: bool,
+) -> None:
+    """Play game ``g`` of a simulation (see :func:`simulate`) and record it."""
+    n = len(players)
+    clock = time.perf_counter_ns
+    state = rules.new_game(game_seed, options)
+    # entry i is player (i + g) % n; seat_entry[p] is the entry playing as player p
+    seat_entry = [(p - g) % n for p in range(n)]
+    seated: list[Player] = [levels[players[seat_entry[p]]](game_seed * n + p) for p in range(n)]
+    times: list[list[int]] = [entries[seat_entry[p]].decision_ns for p in range(n)]
+    while not state.is_over:
+        for hand in state.to_act:
+            # the player deciding for the hand: its own, or a dummy's partner
+            p = deciding_player(state, hand)
+            assert p is not None, "the game waits for a hand nobody plays"
+            player = seated[p]
+            if timing:
+                t0 = clock()
+                action = player.act(state.view(hand))
+                times[p].append(clock() - t0)
+            else:
+                action = player.act(state.view(hand))
+            state.apply(hand, action)
+    result = state.result()
+    if tally is not None:
+        tallies.update(tally(state))
+    for p in range(n):
+        entry = entries[seat_entry[p]]
+        entry.scores.append(result.scores[p])
+        entry.wins.append(result.share(p))
 
 
 def _report(result: SimulationResult) -> str:

@@ -262,3 +262,23 @@ def test_a_win_share_interval_stays_between_nothing_and_everything() -> None:
     assert wilson(0, 0) == (0.0, 0.0)
     share = EntryStats("x", wins=[0.0] * 399 + [1.0])
     assert 0.0 <= share.win_share_ci()[0] <= share.win_share <= share.win_share_ci()[1] <= 1.0
+
+
+def test_a_player_that_fails_is_a_bug_not_a_bad_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player raising ValueError mid-game is reported as the failure it is, never as the
+    "error: …" answer (exit 2) that a bad option gets."""
+
+    class Broken:
+        name = "broken"
+
+        def observe(self, view: DupeView) -> None:
+            return None
+
+        def act(self, view: DupeView) -> object:
+            raise ValueError("no idea")
+
+    monkeypatch.setitem(GAME.levels, "broken", lambda seed: Broken())  # type: ignore[index]
+    with pytest.raises(RuntimeError, match=r"game 0 \(seed 5\) failed: ValueError\('no idea'\)"):
+        simulate(["broken", "random", "random", "random"], 1, 5)
+    with pytest.raises(ValueError, match="no computer player"):
+        simulate(["nobody", "random", "random", "random"], 1, 5)
