@@ -21,6 +21,7 @@ from bot import pictures, render
 from bot.game import Choice, GameUI, OptionSpec
 from bot.i18n import catalogue, lang_of, t
 from bot.tables import TableOptions, UserError, engine_options, game_fields
+from engine.errors import OptionsError
 
 if TYPE_CHECKING:
     from bot.app import Bot
@@ -222,6 +223,10 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
                 current.update(chosen)
                 if own:
                     current["game"] = own
+                try:  # defaults no table could start with are refused, not saved
+                    engine_options(ui, TableOptions.from_json(compose_defaults(bot, ui, current)))
+                except OptionsError as error:
+                    raise UserError.of(ui.refusal(error)) from error
                 await store.set_defaults(
                     guild_id, current, interaction.user.id, discord.utils.utcnow().timestamp(), name
                 )

@@ -534,6 +534,11 @@ async def test_server_defaults_and_options_that_do_not_fit(world: World) -> None
     assert opened.response is not None
     footer = opened.response.embeds[0].footer.text or ""
     assert "House rules · 4 players · 2 rounds" in footer
+    # Defaults no table could start with are refused and not saved.
+    bad = await dora.slash(world.channel, "doppelkopf defaults", preset="tournament")
+    assert "Rounds belong to the house rules" in private_text(bad)
+    kept = await dora.slash(world.channel, "doppelkopf defaults")
+    assert "• House rules" in private_text(kept)
     other = world.guild.create_text_channel("doko-2")
     refused = await alice.slash(other, "doppelkopf start", preset="tournament")
     text = private_text(refused)

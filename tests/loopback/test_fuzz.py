@@ -51,13 +51,16 @@ import pytest_asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot import games as bot_games
 from bot import ids
 from bot.games.dupe.ui import UI as DUPE_UI
+from bot.i18n import t as words
 from bot.store import SeatRecord, Store
 from engine.cards import parse_card
 from engine.dupe import Move, new_game
 from engine.dupe.players import make_player
-from engine.errors import ParseError
+from engine.errors import OptionsError, ParseError
+from engine.game import options_from_json
 from tests.loopback.driver import (
     BotProcess,
     ChannelHandle,
@@ -314,16 +317,26 @@ class World:
         return False
 
     def legitimate_slash(self, actor: MemberActor, channel_id: int, data: dict[str, Any]) -> bool:
-        """Whether the command would really change something: a table opened in a channel
-        without one, the host's /dupe cancel, a server manager setting their server's
-        defaults (all with every declared option among its choices)."""
+        """Whether the command would really change something: a table of any game opened in
+        a channel without one, the host's cancel, a server manager setting their server's
+        defaults (all with every declared option among its choices, and options the game
+        takes together)."""
         options = data.get("options") or []
-        if data.get("name") != "dupe" or not options or options[0].get("type") != 1:
+        ui = next(
+            (
+                u
+                for u in bot_games.GAMES
+                if words("en", f"{u.name}.command_name") == data.get("name")
+            ),
+            None,
+        )
+        if ui is None or not options or options[0].get("type") != 1:
             return False
         sub = options[0]
         guild = self.guild_of[actor.id]
         group = next(
-            (c for c in self.discord.server.commands_for(guild.id) if c["name"] == "dupe"), {}
+            (c for c in self.discord.server.commands_for(guild.id) if c["name"] == data["name"]),
+            {},
         )
         spec = next((o for o in group.get("options") or [] if o["name"] == sub["name"]), None)
         if spec is None:
@@ -331,6 +344,7 @@ class World:
         declared = {o["name"]: o for o in spec.get("options") or []}
         given = [o for o in sub.get("options") or [] if o.get("name") in declared]
         valid = all(_is_valid(declared[o["name"]], o.get("value")) for o in given)
+        valid = valid and _fits(ui, given)  # the game takes them together (Doppelkopf)
         table = next((t for t in self.tables.values() if t.channel.id == channel_id), None)
         if sub["name"] == "cancel":
             return table is not None and table.host is actor
@@ -343,6 +357,23 @@ class World:
 
     def _table(self, game_id: int) -> Seated | None:
         return next((t for t in self.tables.values() if t.game_id == game_id), None)
+
+
+def _fits(ui: Any, given: list[dict[str, Any]]) -> bool:
+    """Whether the game's own options among ``given`` (by their displayed names) make
+    options the engine accepts together: Doppelkopf's rounds belong to the house rules…"""
+    own = {}
+    for spec in ui.options:
+        shown = words("en", spec.name_key)
+        for option in given:
+            if option.get("name") == shown:
+                value = option.get("value")
+                own[spec.name] = value == "on" if value in ("on", "off") else value
+    try:
+        options_from_json(ui.game.options_type, own)
+    except (OptionsError, TypeError):
+        return False
+    return True
 
 
 def _is_valid(spec: dict[str, Any], value: Any) -> bool:
