@@ -54,10 +54,6 @@ SOLO_MARGIN = 1.0
 """A solo is declared when its expected score beats the normal game's by this much."""
 ANNOUNCE_MARGIN = 0.3
 """An announcement is made when it gains at least this much expected score."""
-HOUSE_CONFIDENCE = 0.75
-"""House rules: each Re or Contra doubles the whole score, so any positive estimate would
-say "announce"; an announcement is made only when its party wins in this share of the
-sampled deals as well."""
 SOLO_LOOK = 0.6
 """Solos are looked at only when the rule-of-thumb strength of the best one reaches this."""
 
@@ -225,7 +221,6 @@ class ExpertPlayer:
         more[party] = (*said[party], action.kind)
         normal = pos.game in _NORMAL_GAMES
         gain = 0.0
-        won = 0
         for _ in range(ANNOUNCE_SAMPLES):
             hands, parties = self._sample(pos)
             points, tricks = _taken(pos.order, pos.history, parties)
@@ -233,13 +228,9 @@ class ExpertPlayer:
             player = nxt[pos.current[-1][0]] if pos.current else pos.seat
             _finish(pos.order, hands, list(pos.current), player, pos.seats, parties, points, tricks)
             for announced, sign in ((more, 1), (said, -1)):
-                winner, _, value = score(
-                    pos.preset, Facts(points, tricks, announced), normal=normal
-                )
+                _, _, value = score(pos.preset, Facts(points, tricks, announced), normal=normal)
                 gain += sign * _share(value, pos.seat, parties, pos.soloist, normal)
-                won += sign > 0 and winner == party
-        sure = won / ANNOUNCE_SAMPLES >= (HOUSE_CONFIDENCE if pos.preset == "house" else 0.0)
-        return sure and gain / ANNOUNCE_SAMPLES >= self._announce_margin
+        return gain / ANNOUNCE_SAMPLES >= self._announce_margin
 
     # --- reservations and bids -------------------------------------------------------------
 
