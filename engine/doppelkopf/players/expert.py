@@ -139,7 +139,10 @@ class ExpertPlayer:
         cards = [a for a in view.legal if a.card is not None]
         announcement = next((a for a in view.legal if a.kind in _ANNOUNCING), None)
         if announcement is not None:
-            if self._announcements:
+            # House rules: each Re or Contra doubles the whole score, and announcing by the
+            # sampled estimate lost there (bench/doppelkopf_ideas.py --preset house), so
+            # the house expert announces by basic's rules of thumb.
+            if self._announcements and view.data["preset"] == "tournament":
                 if self._worth_announcing(view, announcement):
                     return announcement
             elif self._basic.act(view) == announcement:
