@@ -8,7 +8,8 @@ one at a time, each seated with three ``basic`` players.
 Variants (card play by sampling is in every one of them):
 
 - ``cards``: reservations and announcements by the ``basic`` player's rules of thumb;
-- ``announcements``: announcements by expected value as well;
+- ``announcements``: announcements by expected value as well (tournament rules; under the
+  house rules the expert announces by ``basic``'s rules, so there it is ``cards``);
 - ``solos``: reservations, bids and solo types by expected value as well;
 - ``expert``: both (the player as shipped).
 
