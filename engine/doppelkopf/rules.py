@@ -175,6 +175,10 @@ def _card_action(card: Card) -> Action:
 _CARD_ACTIONS: dict[Card, Action] = {}
 for _card in double_pack()[::2]:
     _CARD_ACTIONS[_card] = Action(_card.code, card=_card)
+_NOTATION_ORDER: dict[Card, int] = {
+    card: i for i, card in enumerate(sorted(_CARD_ACTIONS, key=lambda c: c.code))
+}
+"""Each card's place when actions are sorted by their notation."""
 
 
 def _cards_action(word: str, cards: Iterable[Card]) -> Action:
@@ -448,14 +452,22 @@ class DoppelkopfState:
         phase = self.phase
         if phase == "play":
             if seat == self._speaker:
+                # the hot path of every playout: each distinct legal card's action, in
+                # notation order, without building and sorting Action objects
+                hand = set(self._hands[seat])
                 trick = self._trick
-                led = trick.plays[0][1] if trick and trick.plays else None
-                actions += [_card_action(c) for c in self.order.legal(self._hands[seat], led)]
+                if trick and trick.plays:
+                    group = self.order.group
+                    want = group[trick.plays[0][1]]
+                    hand = {c for c in hand if group[c] == want} or hand
+                actions = [_CARD_ACTIONS[c] for c in sorted(hand, key=_NOTATION_ORDER.__getitem__)]
             announcement = self._next_announcement(seat)
-            if announcement is not None:
-                actions.append(Action(announcement))
+            extra = [Action(announcement)] if announcement is not None else []
             if self._may_claim(seat):
-                actions += [Action("claim"), Action("concede")]
+                extra += [Action("claim"), Action("concede")]
+            if not extra:
+                return tuple(actions)
+            actions += extra
         elif seat == self._speaker:
             actions = self._bidding_actions(seat)
         return tuple(sorted(set(actions), key=str))
