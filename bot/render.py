@@ -31,6 +31,7 @@ __all__ = [
     "lobby_message",
     "player_stats",
     "rating_text",
+    "replay_buttons",
     "rules_line",
     "seat_heading",
 ]
@@ -377,3 +378,27 @@ def defaults_text(
         t(lang, "render.defaults_otherwise", command=t(lang, f"{ui.name}.command_name")),
     ]
     return "\n".join(lines)
+
+
+def replay_buttons(game_id: int, index: int, steps: int, lang: Lang = "en") -> discord.ui.View:
+    """Return a replay page's Previous and Next buttons (row 0) for step ``index`` of
+    ``steps``; a game adds its chapter buttons (Dupe's deals) to the view."""
+    view = discord.ui.View(timeout=None)
+    last = steps - 1
+    view.add_item(
+        discord.ui.Button(
+            label=t(lang, "render.button_previous"),
+            custom_id=ids.replay(game_id, max(index - 1, 0), "p"),
+            disabled=index == 0,
+            row=0,
+        )
+    )
+    view.add_item(
+        discord.ui.Button(
+            label=t(lang, "render.button_next"),
+            custom_id=ids.replay(game_id, min(index + 1, last), "n"),
+            disabled=index >= last,
+            row=0,
+        )
+    )
+    return view

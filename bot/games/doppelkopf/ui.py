@@ -28,7 +28,7 @@ from bot.game import (
 from bot.games.doppelkopf import pictures as drawn
 from bot.games.doppelkopf import render
 from bot.i18n import Lang, Text, t
-from bot.render import final_standings, rules_line
+from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
 from engine.cards import parse_card
 from engine.doppelkopf import GAME, Action, DoppelkopfOptions, DoppelkopfState, replay
@@ -308,21 +308,7 @@ class DoppelkopfUI:
         embed.set_footer(
             text=t(lang, "doppelkopf.replay_title", game=game_id, step=index + 1, steps=len(steps))
         )
-        buttons = discord.ui.View(timeout=None)
-        buttons.add_item(
-            discord.ui.Button(
-                label=t(lang, "render.button_previous"),
-                custom_id=ids.replay(game_id, max(index - 1, 0), "p"),
-                disabled=index == 0,
-            )
-        )
-        buttons.add_item(
-            discord.ui.Button(
-                label=t(lang, "render.button_next"),
-                custom_id=ids.replay(game_id, min(index + 1, len(steps) - 1), "n"),
-                disabled=index >= len(steps) - 1,
-            )
-        )
+        buttons = replay_buttons(game_id, index, len(steps), lang)
         return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
 
     def legacy_id(self, custom_id: str) -> ids.Parsed | None:

@@ -23,6 +23,7 @@ from bot.game import Rendered, SeatInfo, TableInfo, finished_view
 from bot.games.dupe.replay import DealStart, Final, Step
 from bot.games.dupe.words import score_text
 from bot.i18n import Lang, seat_letter, seat_name, t
+from bot.render import replay_buttons
 from engine.cards import Card, Suit, by_suit
 from engine.dupe import (
     SEAT_LETTERS,
@@ -391,24 +392,7 @@ def replay_step(
     embed.set_footer(
         text=t(lang, "render.replay_footer", game=game_id, step=index + 1, steps=len(steps))
     )
-    view = discord.ui.View(timeout=None)
-    last = len(steps) - 1
-    view.add_item(
-        discord.ui.Button(
-            label=t(lang, "render.button_previous"),
-            custom_id=ids.replay(game_id, max(index - 1, 0), "p"),
-            disabled=index == 0,
-            row=0,
-        )
-    )
-    view.add_item(
-        discord.ui.Button(
-            label=t(lang, "render.button_next"),
-            custom_id=ids.replay(game_id, min(index + 1, last), "n"),
-            disabled=index >= last,
-            row=0,
-        )
-    )
+    view = replay_buttons(game_id, index, len(steps), lang)
     starts = [i for i, s in enumerate(steps) if isinstance(s, DealStart)]
     for deal, start in enumerate(starts, start=1):
         view.add_item(

@@ -14,7 +14,7 @@ from bot import ids, pictures
 from bot.errors import class_refusal
 from bot.game import OptionSpec, Picture, Post, Rendered, SeatInfo, TableInfo, finished_view
 from bot.i18n import Lang, Text, t
-from bot.render import final_standings, rules_line
+from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
 from engine.cards import parse_card
 from engine.errors import ParseError
@@ -189,21 +189,7 @@ class HighCardUI:
         embed.set_footer(
             text=t(lang, "highcard.replay_title", game=game_id, step=index + 1, steps=len(steps))
         )
-        view = discord.ui.View(timeout=None)
-        view.add_item(
-            discord.ui.Button(
-                label=t(lang, "render.button_previous"),
-                custom_id=ids.replay(game_id, max(index - 1, 0), "p"),
-                disabled=index == 0,
-            )
-        )
-        view.add_item(
-            discord.ui.Button(
-                label=t(lang, "render.button_next"),
-                custom_id=ids.replay(game_id, min(index + 1, len(steps) - 1), "n"),
-                disabled=index >= len(steps) - 1,
-            )
-        )
+        view = replay_buttons(game_id, index, len(steps), lang)
         return Rendered(content=None, embeds=[embed], view=finished_view(view))
 
     def legacy_id(self, custom_id: str) -> ids.Parsed | None:
