@@ -142,6 +142,14 @@ async def test_whole_doppelkopf_tables(
     names = {p.actor.id: p.actor.name for p in game.players}
     assert party_leaks(env, recorder, names) == []
     bodies_are_valid(env)
+    # The finished table's replay: one step per move, reservations included, then the end.
+    shown = await game.players[0].actor.slash(game.channel, "replay", game=game.game_id)
+    assert shown.response is not None and shown.ephemeral
+    first = shown.response.embeds[0]
+    assert "step 1 of" in (first.footer.text or "") and ":" in (first.description or "")
+    following = [i for i in live_ids(shown.response) if i.endswith(":n")]
+    step = await game.players[0].actor.click(shown.response.message, custom_id=following[0])
+    assert step.response is not None and "step 2 of" in (step.response.embeds[0].footer.text or "")
 
 
 def payloads(hand: simcord.ResponseMessage) -> dict[str, str]:
