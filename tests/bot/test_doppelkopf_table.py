@@ -107,12 +107,13 @@ def bodies_are_valid(env: simcord.Env) -> None:
     ("humans", "options", "seats", "players"),
     [
         (1, {}, 4, 4),
+        (4, {}, 4, 4),
         # a house table offers five seats: four members and the computer the lobby adds
         (4, {"preset": "house"}, 5, 5),
         # five asked for: only five seats, computers fill three
         (2, {"preset": "house", "players": 5}, 5, 5),
     ],
-    ids=["tournament-1", "house-4", "house-5"],
+    ids=["tournament-1", "tournament-4", "house-4", "house-5"],
 )
 async def test_whole_doppelkopf_tables(
     env: simcord.Env,
