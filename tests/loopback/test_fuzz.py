@@ -2,7 +2,9 @@
 
 One loopback Discord and ONE bot subprocess serve the whole module. The world: a server
 with a full lobby, an open lobby, a game in play (two members seated, each with a private
-hand), a game whose member has taken a trick and must distribute it, a cancelled table,
+hand), a game whose member has taken a trick and must distribute it, a Doppelkopf table
+whose member must declare (its controls carry the action: a forged one is legitimate only
+if the engine would take it), a cancelled table,
 three finished games (a two-page leaderboard), a channel without a table and members
 seated nowhere; and a second server whose member may manage *that* server.
 
@@ -57,6 +59,9 @@ from bot.games.dupe.ui import UI as DUPE_UI
 from bot.i18n import t as words
 from bot.store import SeatRecord, Store
 from engine.cards import parse_card
+from engine.doppelkopf import DoppelkopfOptions
+from engine.doppelkopf import parse_action as doppelkopf_action
+from engine.doppelkopf import replay as doppelkopf_replay
 from engine.dupe import Move, new_game
 from engine.dupe.players import make_player
 from engine.errors import OptionsError, ParseError
@@ -143,6 +148,7 @@ class Seated:
     turn: int | None = None
     legacy_turn: int | None = None
     open: bool = False  # a lobby with free seats and no computer level
+    state: Any = None  # a Doppelkopf table's engine state (its controls carry the action)
 
 
 @dataclass
@@ -294,6 +300,14 @@ class World:
             table = self._table(game)
             if table is None or table.seats.get(seat) is not actor or turn != table.turn:
                 return False
+            if table.state is not None:  # Doppelkopf: ``=<action>`` acts if the engine takes it
+                if not payload.startswith("="):
+                    return False  # a step of a choice of cards only shows the hand again
+                try:
+                    action = doppelkopf_action(payload[1:].replace(".", ":"))
+                except ParseError:
+                    return False
+                return action in table.state.legal_actions(seat)
             if payload.startswith("k"):  # Confirm: a whole distribution
                 return sorted(payload[1:]) == sorted(SEATS)
             if payload.startswith("p"):  # a card, written as the engine reads one
@@ -437,6 +451,19 @@ def _seat_of(message: MessageView | None) -> int:
     return _hand_control(message).seat
 
 
+def _doppelkopf_state(database: Path, game_id: int) -> Any:
+    """The Doppelkopf table's engine state, replayed from the bot's database."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        ((seed,),) = db.execute("SELECT seed FROM games WHERE id = ?", (game_id,))
+        moves = [
+            m
+            for (m,) in db.execute(
+                "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            )
+        ]
+    return doppelkopf_replay(seed, DoppelkopfOptions(), moves)
+
+
 def _legacy_turn_of(message: MessageView | None) -> int:
     """The turn a legacy control of the hand would carry: its trick's number in the game."""
     assert message is not None
@@ -459,10 +486,11 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
         home = discord.create_guild("Dupe Club")
         away = discord.create_guild("Elsewhere")
         channels = {
-            name: home.create_channel(name) for name in ("lobby", "give", "open", "done", "empty")
+            name: home.create_channel(name)
+            for name in ("lobby", "give", "open", "done", "empty", "doko")
         }
         channels["play"] = home.channel
-        names = ["alice", "bob", "carol", "dave", "frank", "hana", "oscar", "olga"]
+        names = ["alice", "bob", "carol", "dave", "frank", "hana", "oscar", "olga", "otto", "ute"]
         members = {name: home.add_member(name) for name in names}
         # An admin of another server (not this one), and a plain member there.
         members["mallory"] = away.add_member("mallory", manage_guild=True)
@@ -511,6 +539,17 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
             waiting = await hana.slash(channels["open"], "dupe start", computers="none")
             open_lobby = Seated(_game_id(waiting.message), channels["open"], hana, {0: hana})
             open_lobby.open = True
+            # A Doppelkopf table: otto deals, ute (seat 2) must declare first; two computers.
+            otto, ute = members["otto"], members["ute"]
+            doko = await otto.slash(channels["doko"], "doppelkopf start", **start)
+            await ute.click(doko, label="Join")
+            await otto.click(doko, label="Start")
+            await otto.click(doko, label="My hand")
+            ute_hand = (await ute.click(doko, label="My hand")).message
+            doppelkopf = Seated(_game_id(doko.message), channels["doko"], otto, {0: otto, 1: ute})
+            doppelkopf.turn = _turn_of(ute_hand)
+            doppelkopf.state = _doppelkopf_state(database, doppelkopf.game_id)
+            assert doppelkopf.state.to_act == (1,) and doppelkopf.state.turn == doppelkopf.turn
             # A cancelled table.
             cancelled = await frank.slash(channels["done"], "dupe start", **start)
             await frank.slash(channels["done"], "dupe cancel")
@@ -545,7 +584,13 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
                 away=away,
                 actors=list(members.values()),
                 guild_of=guild_of,
-                tables={"play": play, "lobby": full_lobby, "give": taking, "open": open_lobby},
+                tables={
+                    "play": play,
+                    "lobby": full_lobby,
+                    "give": taking,
+                    "open": open_lobby,
+                    "doko": doppelkopf,
+                },
                 dead_games=dead,
             )
             assert_clean(fuzz)
