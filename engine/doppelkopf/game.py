@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.doppelkopf.rules import (
+    OPTIONAL,
     Action,
     DoppelkopfOptions,
     DoppelkopfState,
@@ -22,8 +23,6 @@ from engine.errors import OptionsError
 from engine.game import Player, Terminal
 
 __all__ = ["GAME", "DoppelkopfGame"]
-
-_OPTIONAL = frozenset({"re", "contra", "no90", "no60", "no30", "black", "claim", "concede"})
 
 
 class DoppelkopfGame:
@@ -114,7 +113,7 @@ class DoppelkopfGame:
     def stand_in_view(self, view: DoppelkopfView) -> DoppelkopfView:
         """Return ``view`` with only the decision its seat owes: a computer standing in for
         an absent member never announces, claims or concedes (rules §5)."""
-        legal = tuple(a for a in view.legal if a.kind not in _OPTIONAL)
+        legal = tuple(a for a in view.legal if a.kind not in OPTIONAL)
         data = {**view.data, "legal": [str(a) for a in legal]}
         return dataclasses.replace(view, data=data, legal=legal)
 
@@ -133,7 +132,7 @@ class DoppelkopfGame:
                     add(f"extra:{key}")
         for move in state.moves:
             kind = move.action.kind
-            if kind in ("re", "contra", "no90", "no60", "no30", "black", "claim", "concede"):
+            if kind in OPTIONAL:
                 add(f"say:{kind}")
         return found
 

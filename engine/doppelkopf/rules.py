@@ -70,7 +70,10 @@ _BID_RANK = {"marriage": 1, "poverty": 2, "misdeal": 3, "solo": 4}
 _FIRST = {"re": "re", "contra": "contra"}
 _THRESHOLD = {"re": 11, "contra": 11, "no90": 10, "no60": 9, "no30": 8, "black": 7}
 _HOUSE_LEVEL_BEFORE = {"no90": 5, "no60": 6, "no30": 7, "black": 8}
-_ANNOUNCEMENTS = frozenset(("re", "contra", *LEVELS))
+ANNOUNCEMENTS = frozenset(("re", "contra", *LEVELS))
+"""The announcements' words: optional, in or out of turn while legal."""
+OPTIONAL = ANNOUNCEMENTS | {"claim", "concede"}
+"""What a seat may do but never owes: announcements, claims and concessions."""
 
 # --------------------------------------------------------------------------------------
 # Options
@@ -452,15 +455,12 @@ class DoppelkopfState:
         phase = self.phase
         if phase == "play":
             if seat == self._speaker:
-                # the hot path of every playout: each distinct legal card's action, in
-                # notation order, without building and sorting Action objects
-                hand = set(self._hands[seat])
+                # the hot path of every playout: the legal cards put in notation order
+                # directly, without a set and sort of Action objects
                 trick = self._trick
-                if trick and trick.plays:
-                    group = self.order.group
-                    want = group[trick.plays[0][1]]
-                    hand = {c for c in hand if group[c] == want} or hand
-                actions = [_CARD_ACTIONS[c] for c in sorted(hand, key=_NOTATION_ORDER.__getitem__)]
+                led = trick.plays[0][1] if trick and trick.plays else None
+                cards = self.order.legal(self._hands[seat], led)
+                actions = [_CARD_ACTIONS[c] for c in sorted(cards, key=_NOTATION_ORDER.__getitem__)]
             announcement = self._next_announcement(seat)
             extra = [Action(announcement)] if announcement is not None else []
             if self._may_claim(seat):
@@ -642,7 +642,7 @@ class DoppelkopfState:
                 group = self.order.group
                 want = group[trick.plays[0][1]]
                 return group[card] == want or all(group[c] != want for c in self._hands[seat])
-            if action.text in _ANNOUNCEMENTS:
+            if action.text in ANNOUNCEMENTS:
                 return self._next_announcement(seat) == action.text
         return action in self.legal_actions(seat)
 
@@ -1031,6 +1031,15 @@ class DoppelkopfView:
     def to_dict(self) -> dict[str, Any]:
         """Return the view as plain JSON-ready data."""
         return self.data
+
+    def parties(self) -> dict[int, str]:
+        """Return the parties this view may know, by seat (``{2: "re"}``): its tokens
+        ``"2:re"`` read."""
+        known: dict[int, str] = {}
+        for token in self.data["parties"]:
+            seat, _, party = str(token).partition(":")
+            known[int(seat)] = party
+        return known
 
 
 def _public_parties(state: DoppelkopfState) -> set[str]:

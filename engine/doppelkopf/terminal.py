@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from engine.cards import parse_card
 from engine.doppelkopf.players import LEVELS
 from engine.doppelkopf.rules import (
+    OPTIONAL,
     Action,
     DoppelkopfOptions,
     DoppelkopfState,
@@ -31,8 +32,6 @@ from engine.doppelkopf.rules import (
 from engine.errors import EngineError, OptionsError
 
 __all__ = ["main"]
-
-_OPTIONAL = ("re", "contra", "no90", "no60", "no30", "black", "claim", "concede")
 
 
 def _seat_name(seat: int, me: int) -> str:
@@ -128,7 +127,7 @@ class _Table:
             self.news()
             mine = state.legal_actions(me)
             if state.to_act and state.to_act[0] != me:
-                optional = [a for a in mine if str(a) in _OPTIONAL]
+                optional = [a for a in mine if str(a) in OPTIONAL]
                 if optional:
                     chosen = self.choose(optional, waiting=True)
                     if chosen == "quit":

@@ -11,6 +11,7 @@ import simcord
 from bot import create_bot, ids
 from bot.app import Bot
 from bot.config import Settings
+from engine.doppelkopf.rules import OPTIONAL
 from tests.support.buttons import id_kind
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
@@ -72,7 +73,7 @@ async def act_once(
     return result
 
 
-_OPTIONAL = {"re", "contra", "no90", "no60", "no30", "black", "claim", "concede"}
+_OPTIONAL = OPTIONAL  # Doppelkopf's announcements, claims and concessions
 
 
 def optional(custom_id: str | None) -> bool:

@@ -23,8 +23,8 @@ from bot.game import Rendered, SeatInfo, TableInfo, finished_view
 from bot.i18n import Lang, t
 from engine.cards import Card, parse_card
 from engine.doppelkopf import GameResult, PlayedGame, parse_action
-from engine.doppelkopf.orders import ORDERS, Order, order_for
-from engine.doppelkopf.rules import DoppelkopfView
+from engine.doppelkopf.orders import ORDERS, order_for
+from engine.doppelkopf.rules import ANNOUNCEMENTS, DoppelkopfView
 
 __all__ = [
     "COLOUR",
@@ -38,7 +38,6 @@ __all__ = [
 ]
 
 COLOUR = discord.Colour(0x2E7D32)
-_ANNOUNCE = ("re", "contra", "no90", "no60", "no30", "black")
 _MULTI = {"poverty-offer": "poverty", "poverty-return": "return"}
 
 
@@ -77,7 +76,7 @@ def action_text(lang: Lang, text: str) -> str:
     if action.card is not None:
         return str(action.card)
     kind, arg = action.kind, action.arg
-    if kind in _ANNOUNCE:
+    if kind in ANNOUNCEMENTS:
         return t(lang, f"doppelkopf.say_{kind}")
     if kind == "solo" and arg:
         return t(lang, f"doppelkopf.solo_{arg}")
@@ -92,19 +91,6 @@ def _party(lang: Lang, party: str) -> str:
     return t(lang, f"doppelkopf.party_{party}")
 
 
-def _known_parties(data: Mapping[str, Any]) -> dict[int, str]:
-    known: dict[int, str] = {}
-    for token in data["parties"]:
-        seat, _, party = str(token).partition(":")
-        known[int(seat)] = party
-    return known
-
-
-def _order(data: Mapping[str, Any]) -> Order:
-    game = data["game"]
-    return order_for(data["preset"], game if game.startswith("solo:") else "normal")
-
-
 # --- the public table --------------------------------------------------------------------
 
 
@@ -117,8 +103,9 @@ def _title(data: Mapping[str, Any], lang: Lang) -> str:
     )
 
 
-def _game_line(data: Mapping[str, Any], seats: Mapping[int, SeatInfo], lang: Lang) -> str:
+def _game_line(view: DoppelkopfView, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
     """Return the game type as the table knows it (nothing before it is fixed)."""
+    data = view.data
     phase, game = data["phase"], data["game"]
     if phase == "reservations" or phase == "forced":
         said = data["declarations"]
@@ -154,8 +141,7 @@ def _game_line(data: Mapping[str, Any], seats: Mapping[int, SeatInfo], lang: Lan
         return ""
     if game == "marriage":
         holder = data["holder"]
-        known = _known_parties(data)
-        partner = next((s for s, p in known.items() if p == "re" and s != holder), None)
+        partner = next((s for s, p in view.parties().items() if p == "re" and s != holder), None)
         if partner is None:
             return t(
                 lang,
@@ -223,7 +209,7 @@ def table_message(info: TableInfo, view: DoppelkopfView, rules: str, *, lang: La
     trick; who is awaited; the rules in force."""
     assert view.seat is None, "the table message is built from the public view only"
     data = view.data
-    known = _known_parties(data)
+    known = view.parties()
     lines = []
     for s in range(data["players"]):
         marks = []
@@ -238,7 +224,7 @@ def table_message(info: TableInfo, view: DoppelkopfView, rules: str, *, lang: La
         lines.append(f"**{seat_label(s, info.seats, lang)}**{mark} — {total}")
     parts = ["\n".join(lines)]
     parts += [
-        _game_line(data, info.seats, lang),
+        _game_line(view, info.seats, lang),
         _announcements(data, info.seats, lang),
         _markers(data, info.seats, lang),
         _trick_line(data, info.seats, lang),
@@ -305,10 +291,8 @@ def _prompt(view: DoppelkopfView, pending: str, seats: Mapping[int, SeatInfo], l
     if phase == "solo-type" and legal:
         return t(lang, "doppelkopf.hand_solo_type")
     chosen = _cards(_chosen(pending)) or t(lang, "doppelkopf.hand_none_chosen")
-    order = ORDERS["normal"]
     if phase == "poverty-offer" and legal:
-        trumps = sum(1 for c in view.hand if order.is_trump(c))
-        return t(lang, "doppelkopf.hand_poverty_offer", n=3 - trumps, chosen=chosen)
+        return t(lang, "doppelkopf.hand_poverty_offer", n=choice_size(view), chosen=chosen)
     if phase == "poverty-answers" and legal:
         player = seat_label(data["poverty"]["player"], seats, lang)
         return t(lang, "doppelkopf.hand_poverty_answer", player=player)
@@ -345,7 +329,7 @@ def _status(view: DoppelkopfView, lang: Lang) -> list[str]:
         lines.append(t(lang, "doppelkopf.hand_silent_marriage"))
         return lines
     lines.append(f"{t(lang, 'doppelkopf.table_game', game=game_name(lang, data['game']))}")
-    party = _known_parties(data).get(seat if seat is not None else -1)
+    party = view.parties().get(seat if seat is not None else -1)
     if party is None:
         lines.append(t(lang, "doppelkopf.hand_party_unknown"))
     else:
@@ -418,7 +402,7 @@ def hand_message(
                 )
             )
         extra = [a for a in legal if a.card is None]
-        if any(a.kind in _ANNOUNCE for a in extra):
+        if any(a.kind in ANNOUNCEMENTS for a in extra):
             lines.append(t(lang, "doppelkopf.hand_announce"))
         if any(a.kind == "claim" for a in extra):
             lines.append(t(lang, "doppelkopf.hand_claim"))
@@ -428,7 +412,7 @@ def hand_message(
                     action_text(lang, str(action)),
                     ids.control(game_id, seat, turn, _payload(str(action))),
                     row=3,
-                    style=green if action.kind in _ANNOUNCE else grey,
+                    style=green if action.kind in ANNOUNCEMENTS else grey,
                 )
             )
     else:
@@ -555,6 +539,24 @@ def _items_line(result: GameResult, party: str, lang: Lang, house: bool) -> str:
     )
 
 
+def _hands_in_order(
+    result: GameResult, played: PlayedGame, preset: str
+) -> list[tuple[int, list[Card]]]:
+    """Return each playing seat's hand at the start of play, in the game's order."""
+    order = order_for(preset, result.game)
+    return [(s, sorted(hand, key=order.sort_key)) for s, hand in enumerate(played.hands) if hand]
+
+
+def _score_lines(result: GameResult, preset: str, lang: Lang) -> list[str]:
+    """Return the card points and each party's score items."""
+    lines = [t(lang, "doppelkopf.end_points", re=result.points[0], contra=result.points[1])]
+    for party in ("re", "contra"):
+        line = _items_line(result, party, lang, preset == "house")
+        if line:
+            lines.append(line)
+    return lines
+
+
 def end_picture_parts(
     number: int,
     result: GameResult,
@@ -566,21 +568,12 @@ def end_picture_parts(
 ) -> tuple[str, list[tuple[str, list[Card]]], list[str]]:
     """Return what the end-of-game picture shows: its title, each player's hand (trumps
     first) under name, party and score, and the card points and score items."""
-    order = order_for(preset, result.game if result.game.startswith("solo:") else "normal")
     title = t(lang, "doppelkopf.end_title", game=number, type=game_name(lang, result.game))
     hands = []
-    for s, hand in enumerate(played.hands):
-        if not hand:
-            continue
+    for s, cards in _hands_in_order(result, played, preset):
         party = _party(lang, "re" if s in result.re else "contra")
-        label = f"{seat_label(s, seats, lang)} — {party} {result.scores[s]:+d}"
-        hands.append((label, sorted(hand, key=order.sort_key)))
-    lines = [t(lang, "doppelkopf.end_points", re=result.points[0], contra=result.points[1])]
-    for party in ("re", "contra"):
-        line = _items_line(result, party, lang, preset == "house")
-        if line:
-            lines.append(line)
-    return title, hands, lines
+        hands.append((f"{seat_label(s, seats, lang)} — {party} {result.scores[s]:+d}", cards))
+    return title, hands, _score_lines(result, preset, lang)
 
 
 def end_message(
@@ -604,22 +597,19 @@ def end_message(
     solo = result.game.startswith("solo:") or result.game in ("silent-marriage", "marriage-solo")
     if solo and result.re:
         kind = f"{kind} — {who(result.re[0])}"
-    lines = [
-        t(
-            lang,
-            "doppelkopf.end_parties",
-            re=", ".join(who(s) for s in result.re),
-            contra=", ".join(who(s) for s in result.contra),
-        ),
-        t(lang, "doppelkopf.end_points", re=result.points[0], contra=result.points[1]),
+    parties = t(
+        lang,
+        "doppelkopf.end_parties",
+        re=", ".join(who(s) for s in result.re),
+        contra=", ".join(who(s) for s in result.contra),
+    )
+    winner = (
         t(lang, "doppelkopf.end_winner", party=_party(lang, result.winner))
         if result.winner
-        else t(lang, "doppelkopf.end_nobody"),
-    ]
-    for party in ("re", "contra"):
-        line = _items_line(result, party, lang, preset == "house")
-        if line:
-            lines.append(line)
+        else t(lang, "doppelkopf.end_nobody")
+    )
+    points, *items = _score_lines(result, preset, lang)
+    lines = [parties, points, winner, *items]
     scores = ", ".join(
         f"{who(s)}: {result.scores[s]:+d}"
         for s in range(len(result.scores))
@@ -633,12 +623,7 @@ def end_message(
             totals=", ".join(f"{who(s)}: {v}" for s, v in enumerate(totals)),
         )
     )
-    order = order_for(preset, result.game if result.game.startswith("solo:") else "normal")
-    hands = []
-    for s, hand in enumerate(played.hands):
-        if hand:
-            ordered: list[Card] = sorted(hand, key=order.sort_key)
-            hands.append(f"{who(s)}: {_cards(ordered)}")
+    hands = [f"{who(s)}: {_cards(cards)}" for s, cards in _hands_in_order(result, played, preset)]
     tricks = [
         f"{n}. {' · '.join(f'{who(s)} {c}' for s, c in plays)} → {who(winner)}"
         for n, (plays, winner) in enumerate(played.tricks, start=1)

@@ -33,7 +33,7 @@ from bot.tables import StaleError, UserError
 from engine.cards import parse_card
 from engine.doppelkopf import GAME, Action, DoppelkopfOptions, DoppelkopfState, replay
 from engine.doppelkopf.orders import ORDERS, order_for
-from engine.doppelkopf.rules import DoppelkopfView, parse_action
+from engine.doppelkopf.rules import ANNOUNCEMENTS, DoppelkopfView, parse_action
 from engine.errors import OptionsError, ParseError
 
 __all__ = ["UI", "DoppelkopfUI"]
@@ -174,7 +174,7 @@ class DoppelkopfUI:
         who: str | Text = names.get(seat) or Text("doppelkopf.seat", n=seat + 1)
         if action.card is not None:
             last = Text("doppelkopf.moved_played", who=who, card=str(action.card))
-        elif action.kind in ("re", "contra", "no90", "no60", "no30", "black"):
+        elif action.kind in ANNOUNCEMENTS:
             last = Text(
                 "doppelkopf.moved_announced", who=who, what=Text(f"doppelkopf.say_{action.kind}")
             )
@@ -214,9 +214,7 @@ class DoppelkopfUI:
         title, hands, lines = render.end_picture_parts(
             number, result, state.played_games[number - 1], info.seats, state.preset, lang=lang
         )
-        order = order_for(
-            state.preset, result.game if result.game.startswith("solo:") else "normal"
-        )
+        order = order_for(state.preset, result.game)
         picture = functools.partial(drawn.end_picture, title, hands, lines, order.group.__getitem__)
         return Post(shown, picture, pictures.picture_filename("game", number))
 
@@ -249,11 +247,8 @@ class DoppelkopfUI:
         """Return the seat's hand as a picture, trumps first, in the game's order."""
         if not view.hand:
             return None
-        data = view.data
-        order = order_for(
-            data["preset"], data["game"] if data["game"].startswith("solo:") else "normal"
-        )
-        cards = sorted(view.hand, key=order.sort_key)
+        order = order_for(view.data["preset"], view.data["game"])
+        cards = list(view.hand)  # the view's hand is in the game's order already
         caption = t(lang, "table.hand_caption", n=len(cards), cards=" ".join(map(str, cards)))
         return caption, functools.partial(
             pictures.hand_picture, cards, lang=lang, group=order.group.__getitem__

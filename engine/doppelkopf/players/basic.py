@@ -134,15 +134,16 @@ class BasicPlayer:
     def _play(self, view: DoppelkopfView, texts: dict[str, Action], hand: list[Card]) -> Action:
         data = view.data
         seat = view.seat
-        order = order_for(data["preset"], _order_game(data["game"]))
+        order = order_for(data["preset"], data["game"])
         announce = [a for a in texts.values() if a.kind in ("re", "contra", "no90")]
         cards = [a for a in texts.values() if a.card is not None]
         if announce and self._strong(hand, order, announce[0].kind):
             return announce[0]
         if not cards:
             return announce[0] if announce else next(iter(texts.values()))
-        party = _party(data, seat)
-        partners = {s for s in _seats_of(data, party) if s != seat} if party else set()
+        known = view.parties()
+        party = known.get(seat) if seat is not None else None
+        partners = {s for s, p in known.items() if p == party and s != seat} if party else set()
         trick = [(s, parse_card(code)) for s, code in data["trick"]]
         legal_cards = [a.card for a in cards if a.card is not None]
         if not trick:
@@ -180,29 +181,8 @@ class BasicPlayer:
         return min(cards, key=lambda c: (POINTS[c], order.power[c]))
 
 
-def _order_game(game: str) -> str:
-    return game if game.startswith("solo:") else "normal"
-
-
 def _card(texts: dict[str, Action], card: Card) -> Action:
     return texts.get(card.code) or parse_action(card.code)
-
-
-def _party(data: dict[str, object], seat: int | None) -> str | None:
-    for token in data["parties"]:  # type: ignore[attr-defined]
-        s, _, party = str(token).partition(":")
-        if int(s) == seat:
-            return party
-    return None
-
-
-def _seats_of(data: dict[str, object], party: str) -> set[int]:
-    seats = set()
-    for token in data["parties"]:  # type: ignore[attr-defined]
-        s, _, p = str(token).partition(":")
-        if p == party:
-            seats.add(int(s))
-    return seats
 
 
 def _winning(trick: list[tuple[int, Card]], order: Order) -> tuple[int, Card]:

@@ -41,9 +41,9 @@ from dataclasses import dataclass
 
 from engine.cards import Card, parse_card
 from engine.doppelkopf.orders import ORDERS, POINTS, TRUMP, Order, double_pack, order_for
-from engine.doppelkopf.players.basic import BasicPlayer, _order_game, _solo_strength
-from engine.doppelkopf.rules import HOUSE_SOLOS, Action, DoppelkopfView
-from engine.doppelkopf.scoring import LEVELS, Facts, score
+from engine.doppelkopf.players.basic import BasicPlayer, _solo_strength
+from engine.doppelkopf.rules import ANNOUNCEMENTS, HOUSE_SOLOS, Action, DoppelkopfView
+from engine.doppelkopf.scoring import Facts, score
 
 __all__ = ["ExpertPlayer"]
 
@@ -63,7 +63,6 @@ SOLO_LOOK = 0.6
 
 NORMAL = ORDERS["normal"]
 _CHOOSING = frozenset({"reservations", "forced", "declarations", "bidding", "solo-type"})
-_ANNOUNCING = frozenset({"re", "contra", *LEVELS})
 _NORMAL_GAMES = ("normal", "marriage", "poverty")
 
 
@@ -141,7 +140,7 @@ class ExpertPlayer:
         if phase != "play":
             return self._basic.act(view)
         cards = [a for a in view.legal if a.card is not None]
-        announcement = next((a for a in view.legal if a.kind in _ANNOUNCING), None)
+        announcement = next((a for a in view.legal if a.kind in ANNOUNCEMENTS), None)
         if announcement is not None:
             # House rules: each Re or Contra doubles the whole score, and announcing by the
             # sampled estimate lost there (bench/doppelkopf_ideas.py --preset house), so
@@ -161,7 +160,7 @@ class ExpertPlayer:
         data = view.data
         seat = view.seat
         assert seat is not None
-        order = order_for(data["preset"], _order_game(data["game"]))
+        order = order_for(data["preset"], data["game"])
         number = data["trick_number"]
         current = list(self._tricks.get(number, []))
         history = [self._tricks[n] for n in sorted(self._tricks) if n < number]
@@ -177,7 +176,7 @@ class ExpertPlayer:
             soloist=data["soloist"],
             order=order,
             seats=[s for s in range(data["players"]) if s != data["sitting_out"]],
-            known=_known_parties(data),
+            known=view.parties(),
             history=history,
             current=current,
             voids=_voids([*history, current], order),
@@ -368,14 +367,6 @@ def _solo_value(
     announced: dict[str, tuple[str, ...]] = {"re": (), "contra": ()}
     _, _, value = score(preset, Facts(points, tricks, announced), normal=False)
     return 3.0 * value
-
-
-def _known_parties(data: dict[str, object]) -> dict[int, str]:
-    known: dict[int, str] = {}
-    for token in data["parties"]:  # type: ignore[attr-defined]
-        s, _, party = str(token).partition(":")
-        known[int(s)] = party
-    return known
 
 
 def _voids(tricks: Sequence[Sequence[tuple[int, Card]]], order: Order) -> dict[int, set[int]]:
