@@ -5,6 +5,7 @@ restarted on the same database.
     .venv/bin/python bench/crash.py --kills 100 --games 10 --seed 1
     .venv/bin/python bench/crash.py --kills 0 --games 2 --share-429 0.25 --drops 5
     .venv/bin/python bench/crash.py --game highcard --kills 20 --games 8 --stagger 1
+    .venv/bin/python bench/crash.py --game doppelkopf --kills 100 --games 6 --stagger 20
 
 The kills are spread over the games by counting the members' clicks; each is one of:
 ``requests`` (after a random number of the bot's requests), ``in-flight`` (milliseconds after
@@ -12,7 +13,9 @@ a member's click was dispatched), ``db-write`` (while the bot holds SQLite's wri
 a move), ``give-step`` (in the middle of a taker's distribution) and ``scoring`` (at the end
 of a deal: during the write of the trick-13 click, or right after a scoring post); high card
 (``--game highcard``, run through ``tests.support.highcard.run_bot``) has ``requests``,
-``in-flight``, ``db-write`` and ``game-end``. See
+``in-flight``, ``db-write`` and ``game-end``; Doppelkopf (``--game doppelkopf``: tournament
+tables of four games; a decision is a move, ``--stagger`` counts moves) ``requests``,
+``in-flight``, ``db-write`` and ``scoring`` (the card that ends a game). See
 ``tests/loopback/crash.py``; ``tests/loopback/test_crash.py`` is the short version.
 
 It prints the tally: kills by trigger and by moment, the tables' states at the kills, clicks

@@ -102,6 +102,8 @@ from tests.loopback.fake_discord import CHANNEL_MESSAGE, UPDATE_MESSAGE, Interac
 
 __all__ = [
     "CRASH_GAMES",
+    "DOPPELKOPF",
+    "DOPPELKOPF_MODES",
     "DUPE",
     "HIGH_CARD",
     "HIGH_CARD_MODES",
@@ -153,8 +155,8 @@ _WAL_WRITE_LOCK = 120
 _FLOCK = "hhqqi4x"  # struct flock on 64-bit Linux: l_type, l_whence, l_start, l_len, l_pid
 
 
-def _turn(deal: int, trick: int) -> int:
-    return (deal - 1) * TRICKS + (trick - 1)
+def _turn(deal: int, trick: int, tricks: int = TRICKS) -> int:
+    return (deal - 1) * tricks + (trick - 1)
 
 
 def _cards(texts: tuple[str, ...]) -> list[Card]:
@@ -214,10 +216,12 @@ class Expect:
     phase: str  # "choose" or "distribute"
     card: Card | None = None  # a play
     given: tuple[Card, ...] | None = None  # a distribution: given[seat]
+    held: int = 0  # copies of ``card`` in the hand pressed on (Doppelkopf's double pack)
+    tricks: int = TRICKS  # decision points in a round (the game's ``CrashGame.tricks``)
 
     @property
     def turn(self) -> int:
-        return _turn(self.deal, self.trick)
+        return _turn(self.deal, self.trick, self.tricks)
 
     @property
     def key(self) -> tuple[int, int, str, int]:
@@ -460,7 +464,7 @@ class Player:
                 await self.press(self.retry)
                 continue
             view = self._hand()
-            if view is not None and "The game is over." in view.content:
+            if view is not None and self.h.game.is_over(view.content):
                 self.done = True
                 break
             pick = self.decide(view) if view is not None else None
@@ -564,7 +568,7 @@ class Player:
         kind = body.get("type")
         data = body.get("data") or {}
         content = str(data.get("content") or "")
-        is_hand = self.h.game.is_hand(content) or "The game is over." in content
+        is_hand = self.h.game.is_hand(content) or self.h.game.is_over(content)
         if kind == UPDATE_MESSAGE and is_hand:
             self.hand_id = pick.message_id
         elif kind == CHANNEL_MESSAGE and is_hand:
@@ -582,7 +586,7 @@ class Player:
             return
         if "⚠️" in content:
             self.h.refusals += 1
-        if "The game is over." in content:
+        if self.h.game.is_over(content):
             self.game.over_seen = True
             self.done = True
         if pick.expect is not None and self.h.game.told(self, pick.expect, content):
@@ -642,6 +646,14 @@ class CrashGame:
     def is_hand(self, content: str) -> bool:
         """Whether a message's content is a private hand."""
         raise NotImplementedError
+
+    def is_over(self, content: str) -> bool:
+        """Whether a private hand says the game is over."""
+        return "The game is over." in content
+
+    def post_of(self, title: str) -> str | None:
+        """Which of :attr:`posts` a channel message titled ``title`` is (None: none)."""
+        return title if any(title == wanted for _round, wanted in self.posts) else None
 
     def told(self, player: Player, expect: Expect, content: str) -> bool:
         """Whether the bot's answer ``content`` proves the move ``expect`` was made (an
@@ -906,9 +918,170 @@ class HighCardCrash(CrashGame):
         return "mid-trick" if any(state.public_view().chosen) else "between tricks"
 
 
+DOPPELKOPF_MODES: dict[str, float] = {
+    "requests": 0.25,
+    "in-flight": 0.25,
+    "db-write": 0.25,
+    "scoring": 0.25,
+}
+"""Doppelkopf's kinds of kill: no multi-step choice at a tournament table."""
+
+DK_MOVES = 48  # a tournament game without announcements: 4 reservations and 44 cards
+_DK_TITLE = re.compile(r"^\*\*Your hand — (.+?) · game (\d+) of (\d+)\*\*$", re.M)
+_DK_TABLE_TITLE = re.compile(r"Doppelkopf — game (\d+) of (\d+)")
+_DK_WAITING = re.compile(r"^Waiting for (.+)\.$", re.M)
+_DK_POST = re.compile(r"^Game (\d+): ")
+_DK_PROMPTS = ("Your turn: play a card.", "Reservations: choose privately.")
+_DK_RESERVE = re.compile(r"^=(healthy|marriage|solo\.\w+)$")
+
+
+def _dk_hand(content: str) -> list[Card]:
+    """The cards of a Doppelkopf hand message: its one line of card glyphs."""
+    for line in content.splitlines():
+        tokens = line.split()
+        if not tokens or any(len(t) > 3 for t in tokens):
+            continue
+        try:
+            return [parse_card(t) for t in tokens]
+        except ValueError:
+            continue
+    return []
+
+
+class DoppelkopfCrash(CrashGame):
+    """Doppelkopf at a tournament table of four members and four games: each member makes
+    its reservation (mostly “healthy”, now and then a marriage or a solo it may declare) and
+    plays its cards; no announcements or claims, so that a game is exactly 48 moves (four
+    reservations and 44 cards: the twelfth trick plays itself). A decision is named by the
+    move's index: round ``turn // 48 + 1``, point ``turn % 48 + 1`` (the controls carry the
+    engine's decision point, which rises with every move)."""
+
+    name = "doppelkopf"
+    module = "bot"
+    command = "doppelkopf start"
+    seats = 4
+    rounds = 4
+    tricks = DK_MOVES
+    clicks_per_trick = 1.4  # a move, and “My hand” now and then
+    max_requests = 30
+    modes = DOPPELKOPF_MODES
+    end_mode = "scoring"
+    end_moment = "mid-scoring"
+    posts = (*((g, f"game{g}") for g in range(1, 5)), (4, "final"))
+    over_title = "Doppelkopf — the table is over"
+
+    def post_of(self, title: str) -> str | None:
+        if title == "Doppelkopf — final standings":
+            return "final"
+        found = _DK_POST.match(title)
+        return f"game{found[1]}" if found else None
+
+    def is_hand(self, content: str) -> bool:
+        return _DK_TITLE.search(content) is not None
+
+    def is_over(self, content: str) -> bool:
+        return "The table is over" in content
+
+    def decide(self, player: Player, view: MessageView) -> Pick | None:
+        controls = [_control(c) for c in view.custom_ids(kind="control")]
+        cards = [c for c in controls if _card_payload(c.payload) is not None]
+        reservations = [c for c in controls if _DK_RESERVE.match(c.payload)]
+        if cards:
+            control = player.rng.choice(cards)
+        elif reservations:
+            healthy = [c for c in reservations if c.payload == "=healthy"]
+            others = [c for c in reservations if c.payload != "=healthy"]
+            if healthy and (not others or player.rng.random() < 0.85):
+                control = healthy[0]
+            else:
+                control = player.rng.choice(others)
+        else:
+            return None  # announcements only (out of turn), or nothing to decide
+        action = control.payload[1:].replace(".", ":")
+        card = _card_payload(control.payload)
+        held = _dk_hand(view.content).count(card) if card is not None else 0
+        deal, trick = divmod(control.turn, DK_MOVES)
+        expect = Expect(
+            control.seat,
+            f"{control.seat + 1}:{action}",
+            deal + 1,
+            trick + 1,
+            "move",
+            card=card,
+            held=held,
+            tricks=DK_MOVES,
+        )
+        custom_id = ids.control(control.table, control.seat, control.turn, control.payload)
+        return Pick(view.id, custom_id, "play", expect, trick + 1)
+
+    def told(self, player: Player, expect: Expect, content: str) -> bool:
+        if "⚠️" in content:
+            return False
+        if self.is_over(content):
+            return True  # only the table's last move is answered with its end
+        title = _DK_TITLE.search(content)
+        if title is None:
+            return False
+        game = int(title[2])
+        if game != expect.deal:
+            return game > expect.deal  # the move ended its game: the answer shows the next
+        if expect.card is None:  # a reservation: the prompt for it has gone
+            return "Reservations: choose privately." not in content
+        held = _dk_hand(content).count(expect.card)
+        if held != expect.held - 1:
+            player.h.problems.append(
+                f"game {player.game.game_id}: {expect.move} answered with a hand holding "
+                f"{held} of {expect.card} (it held {expect.held})"
+            )
+            return False
+        return True
+
+    def behind_table(self, hand: str, title: str, description: str) -> bool:
+        mine = _DK_TITLE.search(hand)
+        shown = _DK_TABLE_TITLE.search(title)
+        if mine is None or shown is None:
+            return False
+        if int(mine[2]) != int(shown[1]):
+            return int(mine[2]) < int(shown[1])
+        # The table waits for this member, and its hand offers nothing to decide.
+        waiting = _DK_WAITING.search(description)
+        if waiting is None or waiting[1] != mine[1]:
+            return False
+        return not any(prompt in hand for prompt in _DK_PROMPTS)
+
+    def last_to_choose(self, description: str, seat: int) -> bool:
+        return True  # one move at a time: the 44th card of a game always ends it
+
+    def decision(self, state: Any, seat: int) -> tuple[int, int, str, int]:
+        deal, trick = divmod(state.turn, DK_MOVES)
+        return (deal + 1, trick + 1, "move", seat)
+
+    def rounds_done(self, state: Any) -> int:
+        return len(state.game_results)
+
+    def state_word(self, state: Any) -> str:
+        if state.is_over:
+            return "finished"
+        data = state.public_view().data
+        if data["phase"] != "play":
+            return "just scored" if data["deal"] > 1 and state.turn % DK_MOVES == 0 else "reserving"
+        return "mid-trick" if data["trick"] else "between tricks"
+
+
+def _card_payload(payload: str) -> Card | None:
+    """The card a Doppelkopf control plays (``=QC``), or None."""
+    if not payload.startswith("=") or len(payload) > 3:
+        return None
+    try:
+        return parse_card(payload[1:])
+    except ValueError:
+        return None
+
+
 DUPE = DupeCrash()
 HIGH_CARD = HighCardCrash()
-CRASH_GAMES: dict[str, CrashGame] = {g.name: g for g in (DUPE, HIGH_CARD)}
+DOPPELKOPF = DoppelkopfCrash()
+CRASH_GAMES: dict[str, CrashGame] = {g.name: g for g in (DUPE, HIGH_CARD, DOPPELKOPF)}
 """The games the harness can play, by name."""
 
 
@@ -1335,8 +1508,9 @@ class Harness:
                 return True
             for record in self.server.requests[start:]:
                 if record.method == "POST" and record.path.endswith("/messages"):
-                    titles = json.dumps(record.body)
-                    if " scored" in titles or "final standings" in titles:
+                    body = record.body if isinstance(record.body, dict) else {}
+                    embeds = body.get("embeds") or []
+                    if any(self.game.post_of(str(e.get("title") or "")) for e in embeds):
                         return True
             return False
 
@@ -1441,7 +1615,7 @@ class Harness:
         wanted = {title for _round, title in self.game.posts}
         over = self.game.over_title
         return all(
-            wanted <= {m.title for m in game.channel.messages()}
+            wanted <= {self.game.post_of(m.title) for m in game.channel.messages()}
             and game.channel.message(game.table_message_id).title == over
             for game in self.games
         )
@@ -1535,7 +1709,7 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
     commits = _deal_commits(harness.database, harness.game)
     kills = sorted(k.wall for k in harness.kills)
     for game in harness.games:
-        titles = Counter(m.title for m in game.channel.messages())
+        titles = Counter(harness.game.post_of(m.title) for m in game.channel.messages())
         for deal, title in harness.game.posts:
             expected += 1
             count = titles.get(title, 0)

@@ -15,7 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.loopback.crash import HIGH_CARD_MODES, MODES, CrashConfig, CrashReport, run_crash
+from tests.loopback.crash import (
+    DOPPELKOPF_MODES,
+    HIGH_CARD_MODES,
+    MODES,
+    CrashConfig,
+    CrashReport,
+    run_crash,
+)
 from tests.loopback.driver import LoopbackDiscord
 
 
@@ -127,3 +134,29 @@ async def test_kills_in_games_of_high_card_lose_and_duplicate_no_move(
     assert {k.trigger for k in report.kills} <= set(HIGH_CARD_MODES), report.tally()
     # Each kill is followed by a restart, but one that lands as the last game ends.
     assert len(report.kills) - 1 <= len(report.restart_seconds) <= len(report.kills)
+
+
+async def test_kills_in_doppelkopf_tables_lose_and_duplicate_no_move(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """The same harness over Doppelkopf (``python -m bot``): two tournament tables of four
+    members and four games, kills of every kind the game has — during the write of a move,
+    with a click in flight, after a run of requests, and at the end of a game (during the
+    write of the card that ends it, or after its breakdown post)."""
+    config = CrashConfig(
+        game="doppelkopf",
+        games=2,
+        kills=8,
+        seed=14,
+        cover_modes=True,  # each kind of kill twice
+        stagger=20,  # the second table starts twenty moves later: its games end at other times
+        start_options={"pictures": "off"},
+    )
+    report = await run_crash(discord, tmp_path, config)
+    assert_recovered(report, games=2)
+    assert len(report.kills) == 8
+    assert {k.trigger for k in report.kills} == set(DOPPELKOPF_MODES), report.tally()
+    assert len(report.restart_seconds) == 8
+    # Each table's four breakdowns and its final standings were posted once each.
+    posts = report.scoring_posts
+    assert posts["duplicated"] == 0 and posts["tables_over"] == 2, report.tally()

@@ -361,7 +361,15 @@ def hand_message(
     seat = view.seat
     game_id = info.game_id
     lines = [notice] if notice else []
-    lines.append(f"**{t(lang, 'doppelkopf.hand_title', seat=seat_label(seat, info.seats, lang))}**")
+    who = seat_label(seat, info.seats, lang)
+    if data["phase"] == "over":
+        lines.append(f"**{t(lang, 'doppelkopf.hand_title', seat=who)}**")
+        lines.append(t(lang, "doppelkopf.hand_over"))
+    else:
+        length = int(data["length"])
+        game = min(int(data["counted"]) + 1, length)
+        title = t(lang, "doppelkopf.hand_title_game", seat=who, game=game, games=length)
+        lines.append(f"**{title}**")
     lines += _status(view, lang)
     if view.hand:
         lines.append(_cards(view.hand))
