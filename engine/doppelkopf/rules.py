@@ -974,8 +974,28 @@ class DoppelkopfState:
         return TableResult(self.totals, winners, rounds)
 
     def clone(self) -> DoppelkopfState:
-        """Return an independent copy."""
-        return copy.deepcopy(self)
+        """Return an independent copy: the mutable containers are copied, everything
+        immutable is shared (the moves, cards, results and finished tricks never change
+        once made; a deep copy of a long table's history took milliseconds)."""
+        other = copy.copy(self)
+        other._moves = list(self._moves)
+        other._owes = list(self._owes)
+        other._hands = [list(h) for h in self._hands]
+        other._re = set(self._re)
+        other._choices = dict(self._choices)
+        other._bids = list(self._bids)
+        other._bidders = list(self._bidders)
+        other._answers = dict(self._answers)
+        other._tricks = [_Trick(t.leader, list(t.plays), t.winner) for t in self._tricks]
+        trick = self._trick
+        other._trick = (
+            None if trick is None else _Trick(trick.leader, list(trick.plays), trick.winner)
+        )
+        other._announcements = [
+            _Announcement(a.party, a.kind, a.index, a.late) for a in self._announcements
+        ]
+        other._announcing_seats = list(self._announcing_seats)
+        return other
 
     def controller(self, seat: int) -> int | None:
         """Return who decides for ``seat``'s hand: the seat itself."""

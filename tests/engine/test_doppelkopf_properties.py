@@ -6,6 +6,7 @@ included."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from engine.doppelkopf import DoppelkopfOptions, DoppelkopfState, Move, new_game
 from engine.doppelkopf.game import GAME
 from engine.doppelkopf.orders import POINTS, double_pack
 from engine.errors import EngineError
-from tests.engine.test_conformance import leaves
+from tests.engine.test_conformance import leaves, snapshot
 
 OPTIONS = {
     "tournament": DoppelkopfOptions(),
@@ -164,3 +165,29 @@ def test_parties_stay_secret_until_a_club_queen_or_an_announcement_shows_them() 
         assert f"{seat}:re" in state.public_view().to_dict()["parties"]
         assert f"{seat}:re" not in GAME.secrets(state, seat)
     assert seen >= 10
+
+
+def test_a_clone_plays_on_like_a_deep_copy_and_leaves_the_original(
+    options: DoppelkopfOptions,
+) -> None:
+    """``clone`` copies the mutable parts and shares what never changes: a clone taken at
+    any moment and played to the end of the table ends exactly as a deep copy does, and the
+    original stays as it was."""
+    moves = [(seat, action) for _state, seat, action in played(options, 17) if action is not None]
+    state = new_game(17, options)
+    taken = 0
+    for i, (seat, action) in enumerate(moves):
+        if i % 7 == 0:
+            before = snapshot(state)
+            clone, deep = state.clone(), copy.deepcopy(state)
+            for later_seat, later in moves[i:]:
+                clone.apply(later_seat, later)
+                deep.apply(later_seat, later)
+            assert snapshot(clone) == snapshot(deep)
+            assert clone.is_over and clone.result() == deep.result()
+            assert clone.played_games == deep.played_games
+            assert clone.game_results == deep.game_results
+            assert snapshot(state) == before
+            taken += 1
+        state.apply(seat, action)
+    assert taken > 3
