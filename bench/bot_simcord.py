@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bot_simcord.py --games 100 [--tricks 52]
     .venv/bin/python bench/bot_simcord.py --games 1000 --tricks 13
-    .venv/bin/python bench/bot_simcord.py --game doppelkopf --games 100 --tricks 24
+    .venv/bin/python bench/bot_simcord.py --game doppelkopf --games 100 [--tricks 48]
 
 Dupe's members choose at once (all four each round); Doppelkopf's in turn, so in a round
 each member plays when it is their turn as the round reaches them (two to four cards of a
