@@ -61,6 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     bot = create_bot(settings)
     bot.handle_signals = True  # SIGTERM (docker stop) and SIGINT stop it cleanly, exit 0
+    bot.owns_process = True  # and its start-up objects leave the collector's reach at READY
     try:
         bot.run(settings.token.get_secret_value(), log_handler=None)
     except KeyboardInterrupt:

@@ -175,6 +175,12 @@ async def test_a_killed_bot_restarts_on_its_database_and_old_buttons_work(
         assert again.message.custom_ids(kind=PLAY) == hand.message.custom_ids(kind=PLAY)
         await make_a_move(alice, again.message)
         await discord.settle()
+        # What was alive at READY, the reloaded table included, left the collector's
+        # reach (full collections scan only what came since), and the table plays on.
+        frozen = "objects of the start-up moved out of the collector's reach"
+        await discord.server.wait_for(
+            lambda: frozen in second.log(), timeout=10.0, what="the freeze at READY"
+        )
     assert discord.server.identifies == 2
     assert_clean(discord, first, second)
 
