@@ -82,6 +82,7 @@ STALL_SECONDS = 60.0  # a hand unchanged this long: the member asks for a fresh 
 KEEP_SECONDS = 30.0  # interactions older than this are forgotten, but each member's
 KEEP_PER_MEMBER = 4  # latest few answered ones, whose tokens the bot may still use
 TURN = re.compile(r"deal (\d) of 4 · trick (\d+) of 13")
+PLAY_KINDS = ("card", "give", "confirm")
 
 
 # --- the server, lean --------------------------------------------------------------------
@@ -259,6 +260,7 @@ def route_kind(template: str) -> str:
 class Seat:
     actor: MemberActor
     channel_id: int
+    slice: int = 0  # the bot process (shard slice) that runs its server
     hand_id: int = 0
     recent: deque[int] = field(default_factory=lambda: deque(maxlen=KEEP_PER_MEMBER))
 
@@ -281,6 +283,7 @@ class Load:
         self.rng = random.Random(args.seed)
         self.games: list[Game] = []
         self.latency: dict[str, list[float]] = defaultdict(list)
+        self.by_slice: dict[int, list[float]] = defaultdict(list)  # play clicks' latency
         self.failed: Counter[str] = Counter()
         self.stalls = 0
         self.requests: dict[str, Counter[str]] = defaultdict(Counter)
@@ -329,6 +332,8 @@ class Load:
         interaction.payload = {}  # sent: the gateway buffer keeps the frame
         assert interaction.latency is not None
         self.latency[kind].append(interaction.latency)
+        if kind in PLAY_KINDS:
+            self.by_slice[seat.slice].append(interaction.latency)
 
     async def press(
         self, seat: Seat, message_id: int, custom_id: str, kind: str
@@ -361,10 +366,17 @@ class Load:
     # --- setup -----------------------------------------------------------------------
 
     def create_world(self) -> None:
+        """One server per game; with ``--slices N``, server g on shard g mod N, which
+        slice g mod N runs."""
+        slices = self.args.slices
         for g in range(self.args.games):
-            guild = self.loopback.create_guild(f"Load {g}")
+            shard = g % slices
+            if slices > 1:
+                guild = self.loopback.create_guild(f"Load {g}", shard=shard, shard_count=slices)
+            else:
+                guild = self.loopback.create_guild(f"Load {g}")
             channel = guild.channel.id
-            seats = [Seat(guild.add_member(f"m{g}-{i}"), channel) for i in range(4)]
+            seats = [Seat(guild.add_member(f"m{g}-{i}"), channel, shard) for i in range(4)]
             self.games.append(Game(guild, seats))
 
     async def open_game(self, game: Game, gate: asyncio.Semaphore) -> None:
@@ -558,15 +570,19 @@ async def run(args: argparse.Namespace) -> None:
     await server.start()
     loopback = LoopbackDiscord(server, action_timeout=60.0)
     workdir = Path(tempfile.mkdtemp(prefix="dupe-load-"))
+    slices = args.slices
     settings: dict[str, Any] = {
         "turn_seconds": args.turn_seconds,
         "table_edit_seconds": args.edit_seconds,
         "log_level": os.environ.get("LOAD_BOT_LOG_LEVEL", "INFO"),
+        "database": args.database or workdir / "dupe.sqlite3",
     }
     load = Load(loopback, args)
+    backend = "PostgreSQL" if str(settings["database"]).startswith("postgres") else "SQLite"
     print(
         f"load: {args.games} games of 4 members, {args.tricks} tricks each, think "
         f"{args.think:g} s, stagger {args.stagger:g} s, pictures {args.pictures}, seed {args.seed}"
+        + f"; {slices} slice(s) on {backend}"
         + (f", bot from {args.bot_path}" if args.bot_path else "")
         + "; bodies validated: "
         + (f"1 in {args.validate_every}" if args.validate_every else "none")
@@ -576,14 +592,17 @@ async def run(args: argparse.Namespace) -> None:
     harvester = asyncio.get_running_loop().create_task(load.harvest_forever())
     if args.bot_path:
         settings["env"] = {"PYTHONPATH": str(Path(args.bot_path).resolve())}
-    bot = loopback.bot_process(workdir, **settings)
+    bots = [
+        loopback.bot_process(workdir / f"slice{n}", **_slice_settings(settings, n, slices))
+        for n in range(slices)
+    ]
     try:
         load.create_world()
-        await start_bot(bot, args)
-        print(f"bot ready (pid {bot.process.pid})", file=sys.stderr, flush=True)  # type: ignore[union-attr]
+        await asyncio.gather(*(start_bot(bot, args) for bot in bots))
+        pids = [bot.process.pid for bot in bots]  # type: ignore[union-attr]
+        print(f"bot ready (pids {', '.join(map(str, pids))})", file=sys.stderr, flush=True)
 
         # --- setup ---
-        pid = bot.process.pid  # type: ignore[union-attr]
         started = time.monotonic()
         gate = asyncio.Semaphore(args.setup_concurrency)
         await asyncio.gather(*(load.open_game(game, gate) for game in load.games))
@@ -602,8 +621,8 @@ async def run(args: argparse.Namespace) -> None:
         load.harvest()
         load.phase = "play"
         play_started = time.monotonic()
-        before = Cpu.now(pid)
-        rss_before = peak_rss_mb(pid)
+        before = [Cpu.now(pid) for pid in pids]
+        rss_before = [peak_rss_mb(pid) for pid in pids]
         starts = random.Random(args.seed).sample(range(len(load.games)), len(load.games))
         tasks = [
             asyncio.ensure_future(
@@ -612,9 +631,9 @@ async def run(args: argparse.Namespace) -> None:
             for g, game in enumerate(load.games)
             for seat in game.seats
         ]
-        progress = asyncio.get_running_loop().create_task(report_progress(load, before.at, pid))
-        watch = RssWatch(load, pid)
-        spy = await start_py_spy(args.py_spy, pid)
+        progress = asyncio.get_running_loop().create_task(report_progress(load, before[0].at, pids))
+        watches = [RssWatch(load, pid) for pid in pids]
+        spy = await start_py_spy(args.py_spy, pids[0])
         _done, unfinished = await asyncio.wait(tasks, timeout=args.max_seconds)
         if unfinished:
             load.stop = True
@@ -622,17 +641,19 @@ async def run(args: argparse.Namespace) -> None:
                 task.cancel()
             await asyncio.gather(*unfinished, return_exceptions=True)
         progress.cancel()
-        watch.task.cancel()
+        for watch in watches:
+            watch.task.cancel()
         await stop_py_spy(spy, args.py_spy)
         died = [t.exception() for t in _done if not t.cancelled() and t.exception() is not None]
         if died:
             print(f"!!! {len(died)} member task(s) died; the first: {died[0]!r}", file=sys.stderr)
         load.harvest()
-        played = Cpu.now(pid) - before
+        played = [Cpu.now(pid) - b for pid, b in zip(pids, before, strict=True)]
         load.phase = "after"
-        rss = peak_rss_mb(pid)
+        rss = [peak_rss_mb(pid) for pid in pids]
         tricks = sum(load.tricks_played(game) for game in load.games)
-        interactions = sum(len(load.latency[k]) for k in ("card", "give", "confirm"))
+        interactions = sum(len(load.latency[k]) for k in PLAY_KINDS)
+        wall = played[0].at
 
         print()
         if unfinished:
@@ -642,10 +663,10 @@ async def run(args: argparse.Namespace) -> None:
             )
         print(
             f"=== {args.games} games × {min(args.tricks, 52)} tricks: {tricks} tricks played, "
-            f"{interactions} interactions in {played.at:.1f} s "
-            f"({interactions / played.at:.0f} interactions/s, {tricks / played.at:.0f} tricks/s)"
+            f"{interactions} interactions in {wall:.1f} s "
+            f"({interactions / wall:.0f} interactions/s, {tricks / wall:.0f} tricks/s)"
         )
-        print_latencies(load, ("card", "give", "confirm"), "play latency")
+        print_latencies(load, PLAY_KINDS, "play latency")
         print_latencies(load, ("slash", "join", "start", "hand"), "setup latency")
         if load.stalls:
             print(
@@ -653,18 +674,30 @@ async def run(args: argparse.Namespace) -> None:
                 f"{load.stalls}"
             )
         print_requests(load, "play", tricks)
+        bot_cpu = sum(p.bot for p in played)
         print(
-            f"bot CPU: {played.bot / args.games:.3f} s per game "
-            f"({played.bot / tricks * 1000:.2f} ms per trick, "
-            f"{played.bot / max(1, interactions) * 1000:.2f} ms per interaction)"
+            f"bot CPU (all slices): {bot_cpu / args.games:.3f} s per game "
+            f"({bot_cpu / max(1, tricks) * 1000:.2f} ms per trick, "
+            f"{bot_cpu / max(1, interactions) * 1000:.2f} ms per interaction)"
         )
-        print(f"CPU during play: {played.describe()}")
+        for n, (cpu, peak, after_setup) in enumerate(zip(played, rss, rss_before, strict=True)):
+            mine = load.by_slice.get(n, [])
+            clicks = max(1, len(mine))
+            print(
+                f"slice {n}: {len(mine)} play clicks ({len(mine) / wall:.0f}/s), "
+                + (
+                    f"median {statistics.median(mine) * 1000:.1f} ms, "
+                    f"p99 {percentile(mine, 0.99) * 1000:.1f} ms, "
+                    if mine
+                    else ""
+                )
+                + f"CPU {cpu.bot / clicks * 1000:.2f} ms per click; peak RSS {peak:.0f} MB "
+                f"(after setup {after_setup:.0f} MB)"
+            )
+            print(f"  CPU during play: {cpu.describe()}")
+            print(f"  {watches[n].describe()}")
         print(driver_gc.report(play_started))
-        print(
-            f"bot peak RSS (VmHWM): {rss:.0f} MB (after setup {rss_before:.0f} MB; "
-            "target ≤ 300 MB at 1,000 games)"
-        )
-        print(f"  {watch.describe()}")
+        print("  target ≤ 300 MB per process at 1,000 games")
         print(
             f"bodies validated against the OpenAPI description: {server.validated} of "
             f"{server.bodies}; violations {len(server.violations)}; unknown routes "
@@ -672,15 +705,23 @@ async def run(args: argparse.Namespace) -> None:
         )
 
         if args.restart:
-            await measure_restart(load, loopback, bot, workdir, settings, args)
+            await measure_restart(load, loopback, bots, settings, args)
         else:
-            report_log(bot)
+            for bot in bots:
+                report_log(bot)
     finally:
         harvester.cancel()
         for process in loopback.processes:
             await process.stop()
         await server.close()
     print(load_line())
+
+
+def _slice_settings(settings: dict[str, Any], n: int, slices: int) -> dict[str, Any]:
+    """A slice's settings: the shared ones, and with several slices its shard."""
+    if slices == 1:
+        return dict(settings)
+    return {**settings, "shard_count": slices, "shard_ids": [n]}
 
 
 async def start_bot(bot: BotProcess, args: argparse.Namespace) -> None:
@@ -731,17 +772,20 @@ async def stop_py_spy(process: asyncio.subprocess.Process | None, out: str | Non
     print(f"py-spy profile of the bot: {out}", file=sys.stderr)
 
 
-async def report_progress(load: Load, since: float, pid: int) -> None:
+async def report_progress(load: Load, since: float, pids: list[int]) -> None:
     while True:
         await asyncio.sleep(10)
-        done = sum(len(load.latency[k]) for k in ("card", "give", "confirm"))
+        done = sum(len(load.latency[k]) for k in PLAY_KINDS)
         recent = load.latency["card"][-2000:]
         median = statistics.median(recent) * 1000 if recent else 0.0
-        status = proc_status(pid)
+        rss = []
+        for pid in pids:
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                rss.append(f"{proc_status(pid).get('VmRSS', 0) / 1024:.0f}")
         print(
             f"  {time.monotonic() - since:5.0f} s: {done} interactions, recent card median "
             f"{median:.0f} ms, failed {sum(load.failed.values())}; bot RSS "
-            f"{status.get('VmRSS', 0) / 1024:.0f} MB, {status.get('Threads', 0)} threads",
+            f"{' + '.join(rss)} MB",
             file=sys.stderr,
             flush=True,
         )
@@ -794,16 +838,20 @@ def report_log(bot: BotProcess) -> None:
 async def measure_restart(
     load: Load,
     loopback: LoopbackDiscord,
-    first: BotProcess,
-    workdir: Path,
+    bots: list[BotProcess],
     settings: dict[str, Any],
     args: argparse.Namespace,
 ) -> None:
+    """SIGKILL slice 0 (the only one, or one of several while the others go on), start it
+    again, and press a card in every game of its servers as soon as it is ready."""
+    first = bots[0]
     first.kill()
     await first.wait()
-    report_log(first)
+    for bot in bots:
+        report_log(bot)
     load.phase = "restart"
-    second = loopback.bot_process(workdir, **settings)
+    slices = len(bots)
+    second = loopback.bot_process(first.workdir, **_slice_settings(settings, 0, slices))
     await second.start()
     spawned = second.started_at
     pid = second.process.pid  # type: ignore[union-attr]
@@ -819,15 +867,16 @@ async def measure_restart(
     ready = time.monotonic()
     if args.pin:
         pin(pid, 1)
-    answered = await asyncio.gather(*(load.restart_click(game) for game in load.games))
+    mine = [game for game in load.games if game.seats[0].slice == 0]
+    answered = await asyncio.gather(*(load.restart_click(game) for game in mine))
     last = max(answered)
     cpu = Cpu.now(pid)
     await stop_py_spy(spy, spy_out)
     loaded = re.search(r"loaded (\d+) live table", second.log())
     print()
     print(
-        f"=== restart with {loaded.group(1) if loaded else '?'} live tables: SIGKILL, new "
-        f"process; one card pressed in every game at READY"
+        f"=== restart of slice 0 of {slices} with {loaded.group(1) if loaded else '?'} live "
+        f"tables: SIGKILL, new process; one card pressed in every game of its servers at READY"
     )
     print(f"  spawn → READY (commands synced, gateway identified): {ready - spawned:.2f} s")
     print(
@@ -874,6 +923,18 @@ def main() -> None:
         "--bot-path",
         metavar="DIR",
         help="run the bot from this copy of the project (PYTHONPATH), to compare a change",
+    )
+    parser.add_argument(
+        "--slices",
+        type=int,
+        default=1,
+        help="bot processes, each one shard slice (shard_count N, shard_ids [n]) sharing the "
+        "database; server g is on shard g mod N",
+    )
+    parser.add_argument(
+        "--database",
+        help="the database the slices share (a SQLite path or a postgresql:// URL; default: "
+        "a new SQLite file)",
     )
     parser.add_argument("--no-pin", dest="pin", action="store_false")
     parser.add_argument("--debug", action="store_true", help="print a stalled hand's history")
