@@ -14,8 +14,7 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot import games, ids
-from bot.buttons import answer_unknown, button_items, is_ours
+from bot import buttons, games, ids
 from bot.commands import Translator, game_group
 from bot.community import Community
 from bot.config import Settings
@@ -172,7 +171,6 @@ class Bot(commands.Bot):
         log.info("loaded %d live table(s) from %s", loaded, settings.database)
         self.controller.start_delivering_owed()
         self.community = Community(self, lambda: games.GAMES)
-        self.add_dynamic_items(*button_items(self._press, games.GAMES))
         for ui in games.GAMES:
             self.tree.add_command(game_group(self, ui))
         for command in self.community.commands():
@@ -225,12 +223,16 @@ class Bot(commands.Bot):
         await self.controller.safely(interaction, work)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component was pressed: read its id (``bot.buttons``) and handle it, unless
+        it came too late to have any effect."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, object] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if not is_ours(custom_id, games.GAMES):
-            await answer_unknown(interaction)
+        pressed = buttons.read(str(data.get("custom_id", "")), games.GAMES)
+        if pressed is None:
+            await buttons.answer_unknown(interaction)
+        elif not too_late(interaction):
+            await self._press(interaction, pressed)
 
     # Channels, threads and servers that go away, and servers that come back.
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

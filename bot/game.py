@@ -15,7 +15,6 @@ what the engine lets its audience know.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,9 +66,8 @@ class SeatInfo:
 
 
 def finished_view(view: discord.ui.View) -> discord.ui.View:
-    """Return ``view`` stopped: our buttons are dispatched by ``DynamicItem`` templates
-    registered once on the bot, so a view must not be stored per message (it would be
-    kept forever)."""
+    """Return ``view`` stopped: the bot reads every pressed id itself (``bot.buttons``),
+    so a view must not be stored per message (it would be kept forever)."""
     view.stop()
     return view
 
@@ -153,8 +151,6 @@ class GameUI(Protocol):
     colour: discord.Colour
     options: tuple[OptionSpec, ...]
     """The game's own options of ``/<game> start``, after the shared ones."""
-    legacy_pattern: re.Pattern[str] | None
-    """Custom ids from before ``bot.ids`` that :meth:`legacy_id` reads, if any."""
     catalogue: Path | None
     """The game's catalogue file when it is not ``bot/locales/<name>.toml``."""
 

@@ -5,7 +5,6 @@ only, so a message shows what the engine lets its audience know."""
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,6 @@ class DoppelkopfUI:
     name = "doppelkopf"
     game = GAME
     colour = render.COLOUR
-    legacy_pattern: re.Pattern[str] | None = None
     catalogue: Path | None = None  # bot/locales/doppelkopf.toml
     options: tuple[OptionSpec, ...] = (
         OptionSpec(

@@ -73,7 +73,6 @@ class DupeUI:
     name = "dupe"
     game = dupe.GAME
     colour = render.COLOUR
-    legacy_pattern: re.Pattern[str] | None = _LEGACY
     catalogue: Path | None = None  # bot/locales/dupe.toml
     options: tuple[OptionSpec, ...] = (
         OptionSpec(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,6 @@ class HighCardUI:
     game = HIGHCARD
     colour = COLOUR
     options: tuple[OptionSpec, ...] = ()
-    legacy_pattern: re.Pattern[str] | None = None
     catalogue: Path | None = Path(__file__).with_name("highcard.toml")
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
