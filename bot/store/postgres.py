@@ -71,8 +71,14 @@ POOL_SIZE = 10
 _MIGRATION_LOCK = 0x6475_7065_6D69_6772  # "dupemigr"
 _RATINGS_LOCK = 0x6475_7065  # "dupe", with hashtext(guild:game) as the second key
 
+
+class _ConnectionLost(Exception):
+    """A connection of the pool failed at ``BEGIN`` twice over (the server went away)."""
+
+
 # The server cannot be reached, or the connection to it broke.
 _UNREACHABLE: tuple[type[BaseException], ...] = (
+    _ConnectionLost,
     OSError,
     asyncio.TimeoutError,
     asyncpg.PostgresConnectionError,
@@ -141,13 +147,14 @@ def _unusable(url: str, error: BaseException) -> StoreError:
     if isinstance(error, TimeoutError):
         return StoreError(
             f"The database server at {_server(url)} did not answer within "
-            f"{CONNECT_TIMEOUT:g} s ({shown}): is it running, and is the URL right?"
+            f"{CONNECT_TIMEOUT:g} s ({shown}): check that it is running and that the URL is "
+            "right."
         )
     if isinstance(error, _UNREACHABLE):
         return StoreError(
             f"The database server at {_server(url)} cannot be reached "
-            f"({_sentence(str(error)) or type(error).__name__}; {shown}): is it running, "
-            "and is the URL right?"
+            f"({_sentence(str(error)) or type(error).__name__}; {shown}): check that it is "
+            "running and that the URL is right."
         )
     return StoreError(f"The database {shown} cannot be used: {_sentence(str(error))}.")
 
@@ -183,9 +190,11 @@ class PostgresStore:
         except ValueError as error:
             raise StoreError(f"The database URL is not usable: {error}.") from None
         try:
+            # No floor of idle connections: asyncpg would restore one while the server is
+            # down, logging a traceback a second; a call connects when it needs to.
             pool = await asyncpg.create_pool(
                 url,
-                min_size=1,
+                min_size=0,
                 max_size=POOL_SIZE,
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=COMMAND_TIMEOUT,
@@ -288,19 +297,19 @@ class PostgresStore:
                 )
                 try:
                     await transaction.start()
-                except (asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError):
-                    if attempt == 0 and conn.is_closed():
-                        continue
-                    raise
+                except (*_UNREACHABLE, asyncpg.InterfaceError) as error:
+                    if attempt == 0:
+                        continue  # nothing was sent yet: safe to try again
+                    raise _ConnectionLost(str(error) or type(error).__name__) from error
                 try:
                     result = await work(conn)
                 except BaseException:
-                    if not conn.is_closed():
-                        # A rollback that fails leaves the connection to the pool to close.
-                        with contextlib.suppress(
-                            asyncpg.PostgresError, asyncpg.InterfaceError, OSError
-                        ):
-                            await transaction.rollback()
+                    # A rollback that fails (the connection is gone) leaves the connection
+                    # to the pool to close; the first error is the one to report.
+                    with contextlib.suppress(
+                        asyncpg.PostgresError, asyncpg.InterfaceError, OSError
+                    ):
+                        await transaction.rollback()
                     raise
                 await transaction.commit()
                 return result
