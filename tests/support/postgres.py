@@ -62,10 +62,17 @@ def fetch(url: str, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...
     numbered = re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
 
     async def read() -> list[tuple[Any, ...]]:
-        conn = _readers.get(url)
-        if conn is None or conn.is_closed():
-            conn = _readers[url] = await asyncpg.connect(url)
-        return [tuple(row) for row in await conn.fetch(numbered, *params)]
+        for attempt in range(2):
+            conn = _readers.get(url)
+            if conn is None or conn.is_closed():
+                conn = _readers[url] = await asyncpg.connect(url)
+            try:
+                return [tuple(row) for row in await conn.fetch(numbered, *params)]
+            except (asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError):
+                if attempt:  # the server restarted under a connection kept from before
+                    raise
+                _readers.pop(url, None)
+        raise AssertionError("unreachable")
 
     return run_sync(read())
 
