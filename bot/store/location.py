@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import SplitResult, parse_qs, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 __all__ = ["POSTGRES_SCHEMES", "describe", "masked", "parse_database"]
 
@@ -19,15 +19,19 @@ _URL_SHAPE = "postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
 
 
 def masked(url: str) -> str:
-    """Return ``url`` with its password, if it has one, replaced by ``***``."""
-    parts = urlsplit(url)
-    netloc = parts.netloc
+    """Return ``url`` with its password, if it has one (``user:password@`` or
+    ``?password=``), replaced by ``***``; the rest as written."""
+    scheme, separator, rest = url.partition("://")
+    if not separator:
+        return url
+    ends = [i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0]
+    netloc, tail = rest[: min(ends, default=len(rest))], rest[min(ends, default=len(rest)) :]
     if "@" in netloc:
         user, _, host = netloc.rpartition("@")
         if ":" in user:
             netloc = f"{user.split(':', 1)[0]}:***@{host}"
-    query = re.sub(r"(^|&)(password=)[^&]*", r"\1\2***", parts.query)
-    return SplitResult(parts.scheme, netloc, parts.path, query, parts.fragment).geturl()
+    tail = re.sub(r"([?&]password=)[^&#]*", r"\1***", tail)
+    return f"{scheme}{separator}{netloc}{tail}"
 
 
 def describe(database: Path | str) -> str:
