@@ -186,7 +186,8 @@ class PostgresStore:
         the bot wrote it.
         """
         try:
-            parse_database(url)
+            if not isinstance(parse_database(url), str):
+                raise ValueError(f"{url} is not a PostgreSQL URL")
         except ValueError as error:
             raise StoreError(f"The database URL is not usable: {error}.") from None
         try:

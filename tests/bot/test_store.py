@@ -42,7 +42,7 @@ async def read(store: Store, sql: str) -> list[tuple[object, ...]]:
     (``sqlite3`` on the file, or a connection of its own to the PostgreSQL server)."""
     if isinstance(store, SQLiteStore):
         return query(store.path, sql)
-    conn = await asyncpg.connect(store._url)  # type: ignore[attr-defined]
+    conn = await asyncpg.connect(store._url)
     try:
         return [tuple(row) for row in await conn.fetch(sql)]
     finally:
