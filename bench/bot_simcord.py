@@ -161,7 +161,7 @@ def own_bytes(bot: Any) -> float:
     from bot.controller import Controller
     from bot.games.doppelkopf.ui import DoppelkopfUI
     from bot.games.dupe.ui import DupeUI
-    from bot.store import Store
+    from bot.store import SQLiteStore
     from bot.tables import Tables
     from engine.cards import Card
     from engine.doppelkopf import GAME as DOPPELKOPF
@@ -184,7 +184,7 @@ def own_bytes(bot: Any) -> float:
         type(DOPPELKOPF),
         Action,  # the engine's card actions are made once, shared by every table
         Order,
-        Store,
+        SQLiteStore,
         Card,
         Play,
         Distribute,

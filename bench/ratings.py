@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ratings import player_key, rate_game
-from bot.store import SeatResult, Store
+from bot.store import SeatResult, SQLiteStore
 from bot.store.sqlite import _rating_statements
 
 GUILD = 1
@@ -70,7 +70,7 @@ def bench_rate(games: int, players: int, rng: random.Random) -> None:
 
 
 async def _prepare(path: Path) -> None:
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     await store.close()
 
 

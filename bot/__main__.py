@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
-from bot.store import Store, StoreError
+from bot.store import StoreError, open_store
 
 
 def _check_database(settings: Settings) -> None:
     async def check() -> None:
-        store = await Store.open(settings.database)
+        store = await open_store(settings.database)
         await store.close()
 
     asyncio.run(check())

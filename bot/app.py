@@ -22,7 +22,7 @@ from bot.controller import Controller
 from bot.errors import answer_error, too_late
 from bot.lateness import Lateness
 from bot.scheduler import Scheduler
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.tables import LobbyLimits
 
 __all__ = ["Bot", "ShardedBot", "create_bot", "shard_of"]
@@ -149,7 +149,7 @@ class Bot(commands.Bot):
         if self.handle_signals:
             self._stop_on_signals()
         settings = self.settings
-        self.store = await Store.open(settings.database)
+        self.store = await open_store(settings.database)
         self.scheduler = Scheduler(_utc_clock, wait=self._scheduler_wait, wake=self._scheduler_wake)
         self.controller = Controller(
             self,
@@ -168,7 +168,7 @@ class Bot(commands.Bot):
             removed_grace=settings.removed_grace_minutes * 60,
         )
         loaded = await self.controller.tables.load()
-        log.info("loaded %d live table(s) from %s", loaded, settings.database)
+        log.info("loaded %d live table(s) from %s", loaded, self.store.location)
         self.controller.start_delivering_owed()
         self.community = Community(self, lambda: games.GAMES)
         for ui in games.GAMES:

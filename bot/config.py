@@ -31,6 +31,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from bot.store.location import parse_database
+
 __all__ = ["ConfigError", "Settings", "load_settings"]
 
 DISCORD_API = "https://discord.com/api/v10"
@@ -60,8 +62,12 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices(*_TOKEN_VARIABLES),
         description="The bot token from the Discord developer portal.",
     )
-    database: Path = Field(
-        default=Path("dupe.sqlite3"), description="Path of the SQLite database file."
+    database: Path | str = Field(
+        default=Path("dupe.sqlite3"),
+        description=(
+            "Where the data lives: the path of an SQLite file (or sqlite:///PATH), or a "
+            "PostgreSQL URL, postgresql://USER:PASSWORD@HOST:PORT/DATABASE."
+        ),
     )
     dev_guild_id: int | None = Field(
         default=None,
@@ -196,9 +202,11 @@ class Settings(BaseSettings):
 
     @field_validator("database", mode="before")
     @classmethod
-    def _database_path(cls, value: Any) -> Any:
-        if isinstance(value, str) and value.strip() == "":  # Path("") would be "."
-            raise ValueError("the database path is empty")
+    def _database(cls, value: Any) -> Any:
+        # A path stays a Path (Path("") would be "."), a PostgreSQL URL a str; the message
+        # of a bad URL shows it without its password.
+        if isinstance(value, str | Path):
+            return parse_database(value)
         return value
 
     @classmethod

@@ -1,4 +1,5 @@
-"""Shared test configuration: the hypothesis profiles, and the end of the session.
+"""Shared test configuration: the hypothesis profiles, the PostgreSQL cluster, and the end
+of the session.
 
 ``ci`` (the default) keeps the whole suite fast and deterministic; set
 ``HYPOTHESIS_PROFILE=thorough`` to run many more examples locally.
@@ -7,12 +8,43 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import settings
+
+from tests.support.postgres import Cluster, PostgresMissing
 
 settings.register_profile("ci", max_examples=40, deadline=None, derandomize=True)
 settings.register_profile("thorough", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """Return the session's PostgreSQL cluster (started by the first test that needs it,
+    stopped and deleted at the end). Missing binaries fail the test with how to install
+    them."""
+    try:
+        cluster = Cluster()
+    except PostgresMissing as missing:
+        pytest.fail(str(missing), pytrace=False)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@pytest.fixture
+def pg_url(postgres: Cluster) -> Iterator[str]:
+    """Return the URL of a fresh database with the store's tables (empty), dropped after the
+    test."""
+    name = postgres.database()
+    try:
+        yield postgres.url(name)
+    finally:
+        if postgres.is_running():
+            postgres.drop(name)
 
 
 def pytest_sessionfinish() -> None:

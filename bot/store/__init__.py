@@ -1,14 +1,24 @@
-"""The bot's storage, one interface for every game: :class:`Store` and the values it takes
-and returns.
+"""The bot's storage, one interface for every game and every backend: :class:`Store`, the
+values it takes and returns, and :func:`open_store`.
 
-``records`` holds the values (the same for every backend), ``sqlite`` the SQLite backend
-(the default: one embedded file) and ``migrations`` its numbered schema changes. Nothing
-here knows a game's rules: a table names its game, and every read that is per game
-(leaderboard, stats, history, defaults, ratings) takes the game's name.
+``base`` holds the interface, ``records`` the values (the same for every backend),
+``sqlite`` the SQLite backend (the default: one embedded file), ``postgres`` the PostgreSQL
+backend (a server that several processes and hosts share), ``common`` what both compute
+alike, and ``migrations`` the numbered schema changes in each dialect. Nothing here knows a
+game's rules: a table names its game, and every read that is per game (leaderboard, stats,
+history, defaults, ratings) takes the game's name.
 """
 
-from bot.store.migrations import MIGRATIONS
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.store.base import Store
+from bot.store.location import describe, masked, parse_database
+from bot.store.migrations import MIGRATIONS, PG_MIGRATIONS
+from bot.store.postgres import PostgresStore
 from bot.store.records import (
+    ConstraintError,
     FinishedGame,
     GameRecord,
     LeaderboardRow,
@@ -17,20 +27,46 @@ from bot.store.records import (
     SeatRecord,
     SeatResult,
     StoreError,
+    StoreUnreachableError,
     StoreWriteError,
 )
-from bot.store.sqlite import Store
+from bot.store.sqlite import SQLiteStore
 
 __all__ = [
     "MIGRATIONS",
+    "PG_MIGRATIONS",
+    "ConstraintError",
     "FinishedGame",
     "GameRecord",
     "LeaderboardRow",
     "LiveTableExistsError",
     "PlayerStats",
+    "PostgresStore",
+    "SQLiteStore",
     "SeatRecord",
     "SeatResult",
     "Store",
     "StoreError",
+    "StoreUnreachableError",
     "StoreWriteError",
+    "describe",
+    "masked",
+    "open_store",
+    "parse_database",
 ]
+
+
+async def open_store(database: Path | str) -> Store:
+    """Open (creating or migrating as needed) the database the ``database`` setting names:
+    ``postgresql://…`` or ``postgres://…`` a PostgreSQL server, a path or ``sqlite:///PATH``
+    an SQLite file.
+
+    Raises :class:`StoreError` with one sentence (a URL's password never in it) if it
+    cannot be used."""
+    try:
+        where = parse_database(database)
+    except ValueError as error:
+        raise StoreError(f"The database setting is not usable: {error}.") from None
+    if isinstance(where, Path):
+        return await SQLiteStore.open(where)
+    return await PostgresStore.open(where)

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from bot.ratings import Rating
 
 __all__ = [
+    "ConstraintError",
     "FinishedGame",
     "GameRecord",
     "LeaderboardRow",
@@ -17,11 +18,14 @@ __all__ = [
     "SeatRecord",
     "SeatResult",
     "StoreError",
+    "StoreUnreachableError",
+    "StoreWriteError",
 ]
 
 
 class StoreError(Exception):
-    """The database cannot be used; ``str()`` is one sentence."""
+    """The database cannot be used, or refused what was asked of it; ``str()`` is one
+    sentence."""
 
 
 class StoreWriteError(StoreError):
@@ -30,8 +34,20 @@ class StoreWriteError(StoreError):
     one when writes work again."""
 
 
+class StoreUnreachableError(StoreWriteError):
+    """The database server cannot be reached (stopped, restarting, or the network between
+    is down): nothing of that call was kept, reads included. The store reconnects by itself
+    once the server answers again."""
+
+
 class LiveTableExistsError(StoreError):
     """The channel already has a table that is open or playing."""
+
+
+class ConstraintError(StoreError):
+    """A write broke a rule of the schema (a ply written twice, a seat outside ``0..15``,
+    a game finished twice): a bug of the caller, not of the database; nothing of that
+    write was kept."""
 
 
 @dataclass(slots=True)

@@ -19,16 +19,27 @@ import json
 import logging
 import os
 import sqlite3
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.ratings import Rating, player_key, rate_game
+from bot.ratings import Rating
+from bot.store.common import (
+    GAME_COLUMNS,
+    LEADERBOARD_ORDER,
+    finished_games,
+    game_record,
+    leaderboard_row,
+    player_stats,
+    rated_players,
+    rating_rows,
+    result_rows,
+)
 from bot.store.migrations import MIGRATIONS, split_statements
 from bot.store.records import (
+    ConstraintError,
     FinishedGame,
     GameRecord,
     LeaderboardRow,
@@ -40,7 +51,7 @@ from bot.store.records import (
     StoreWriteError,
 )
 
-__all__ = ["Store"]
+__all__ = ["SQLiteStore"]
 
 log = logging.getLogger(__name__)
 
@@ -49,29 +60,10 @@ _WAL_ATTEMPTS = 100
 _WAL_RETRY_SECONDS = 0.05
 Statements = list[tuple[str, Sequence[Any]]]
 
-_GAME_COLUMNS = (
-    "id, game, guild_id, channel_id, host_id, seed, options, status, message_id, deadline, "
-    "warned, created_at, shown_plies, active_at"
-)
 
-
-def _game(row: Sequence[Any]) -> GameRecord:
-    return GameRecord(
-        id=row[0],
-        game=row[1],
-        guild_id=row[2],
-        channel_id=row[3],
-        host_id=row[4],
-        seed=row[5],
-        options=json.loads(row[6]),
-        status=row[7],
-        message_id=row[8],
-        deadline=row[9],
-        warned=bool(row[10]),
-        created_at=row[11],
-        shown_plies=row[12],
-        active_at=row[13],
-    )
+class _SQLiteConstraintError(ConstraintError, sqlite3.IntegrityError):
+    """The store's :class:`ConstraintError`, still the ``sqlite3.IntegrityError`` that the
+    SQLite store raised before there was a second backend (callers may catch either)."""
 
 
 def _refused_write(error: sqlite3.OperationalError) -> bool:
@@ -147,8 +139,9 @@ def _owner_only(path: Path) -> None:
         os.close(fd)
 
 
-class Store:
-    """The bot's database. Open with :meth:`open`, close with :meth:`close`.
+class SQLiteStore:
+    """The bot's database in one SQLite file (a :class:`bot.store.Store`). Open with
+    :meth:`open`, close with :meth:`close`.
 
     Nothing in it knows a game's rules: every table names its game, and every read that
     is per game (leaderboard, stats, history, defaults) takes the game's name."""
@@ -158,8 +151,13 @@ class Store:
         self.path = path
         self._refusing = False  # the database refuses writes (one log line per episode)
 
+    @property
+    def location(self) -> str:
+        """The database file's path."""
+        return str(self.path)
+
     @classmethod
-    async def open(cls, path: Path | str) -> Store:
+    async def open(cls, path: Path | str) -> SQLiteStore:
         """Open (creating if needed) and migrate the database at ``path``.
 
         Raises :class:`StoreError` with one sentence if the file cannot be used: its folder
@@ -266,6 +264,10 @@ class Store:
         """
         try:
             result: _T = await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call]
+        except sqlite3.IntegrityError as error:
+            raise _SQLiteConstraintError(
+                f"The database refused a write that breaks its rules: {error}."
+            ) from error
         except sqlite3.OperationalError as error:
             if not _refused_write(error):
                 raise
@@ -314,7 +316,7 @@ class Store:
         seat = (host_seat.seat, host_seat.user_id, host_seat.name, host_seat.level)
         try:
             return await self._run(_create_game, row, seat)
-        except sqlite3.IntegrityError:
+        except ConstraintError:
             raise LiveTableExistsError("This channel already has a table.") from None
 
     async def set_message(self, game_id: int, message_id: int) -> None:
@@ -511,7 +513,7 @@ class Store:
         ``sort`` is ``"points"`` (cumulative score, then wins), ``"wins"`` (then points) or
         ``"rating"`` (the conservative estimate, then points); with ``computers`` the
         computer levels are listed too (each seat a level filled counts as a game)."""
-        if sort not in _LEADERBOARD_ORDER:
+        if sort not in LEADERBOARD_ORDER:
             raise ValueError(f"unknown sort {sort!r}")
         who = "" if computers else " AND r.user_id IS NOT NULL"
         seats = (
@@ -528,7 +530,7 @@ class Store:
                 " SUM(s.score), rt.mu, rt.sigma"
                 " FROM seats s LEFT JOIN ratings rt"
                 " ON rt.guild_id = ? AND rt.game = ? AND rt.player = s.player"
-                f" GROUP BY s.player ORDER BY {_LEADERBOARD_ORDER[sort]},"
+                f" GROUP BY s.player ORDER BY {LEADERBOARD_ORDER[sort]},"
                 " MAX(s.user_id) IS NULL, MAX(s.user_id), s.player"
                 " LIMIT ? OFFSET ?",
                 (guild_id, game, guild_id, game, limit, offset),
@@ -536,17 +538,7 @@ class Store:
         ]
         counted, rows = await self._run(_read_all, reads)
         total = int(counted[0][0]) if counted else 0
-        return [
-            LeaderboardRow(
-                r[1],
-                r[3],
-                float(r[4]),
-                int(r[5]),
-                level=r[2] if r[1] is None else None,
-                rating=None if r[6] is None else Rating(r[6], r[7]),
-            )
-            for r in rows
-        ], total
+        return [leaderboard_row(r) for r in rows], total
 
     async def player_stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats | None:
         """Return a member's record in the server's games of ``game`` (``None`` if they
@@ -566,21 +558,7 @@ class Store:
                 ),
             ],
         )
-        rated = ratings[0] if ratings else None
-        if not rows:
-            return None
-        seats = Counter(int(r[0]) for r in rows)
-        scores = [int(r[1]) for r in rows]
-        rounds = [int(x) for r in rows if r[3] for x in json.loads(r[3])]
-        return PlayerStats(
-            games=len(scores),
-            wins=sum(float(r[2]) for r in rows),
-            mean_score=sum(scores) / len(scores),
-            best_score=max(scores),
-            best_round=max(rounds) if rounds else None,
-            favourite_seat=min(seats, key=lambda seat: (-seats[seat], seat)),
-            rating=None if rated is None else Rating(rated[0], rated[1]),
-        )
+        return player_stats(rows, ratings[0] if ratings else None)
 
     async def recent_games(
         self, guild_id: int, game: str | None, *, limit: int = 10
@@ -617,13 +595,6 @@ class Store:
         )
 
 
-_LEADERBOARD_ORDER = {
-    "points": "SUM(s.score) DESC, SUM(s.win) DESC",
-    "wins": "SUM(s.win) DESC, SUM(s.score) DESC",
-    "rating": "rt.mu IS NULL, rt.mu - 3 * rt.sigma DESC, SUM(s.score) DESC",
-}
-
-
 def _finish_statements(
     game_id: int, guild_id: int, results: Iterable[SeatResult], now: float
 ) -> list[tuple[str, Sequence[Any]]]:
@@ -631,18 +602,9 @@ def _finish_statements(
         (
             "INSERT INTO results (game_id, seat, guild_id, user_id, level, score, win, rounds)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                r.seat,
-                guild_id,
-                r.user_id,
-                r.level,
-                r.score,
-                r.win,
-                json.dumps(list(r.rounds)) if r.rounds else None,
-            ),
+            row,
         )
-        for r in results
+        for row in result_rows(game_id, guild_id, results)
     ]
     statements.append(
         (
@@ -725,8 +687,8 @@ def _read_games(
     """Return the games ``WHERE where`` with their seats and (with ``moves``) their move
     logs and owed posts, read in one snapshot."""
     with _snapshot(conn):
-        rows = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", args).fetchall()
-        records = [_game(row) for row in rows]
+        rows = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE {where}", args).fetchall()
+        records = [game_record(row) for row in rows]
         _fill(conn, records, moves=moves)
         return records
 
@@ -760,32 +722,23 @@ def _recent_games(
     args = (guild_id, limit) if game is None else (guild_id, game, limit)
     with _snapshot(conn):
         rows = conn.execute(
-            f"SELECT {_GAME_COLUMNS}, ended_at FROM games WHERE guild_id = ?"
+            f"SELECT {GAME_COLUMNS}, ended_at FROM games WHERE guild_id = ?"
             " AND (status = 'finished' OR (end_reason = 'abandoned' AND started_at IS NOT NULL))"
             f"{which}"
             " ORDER BY ended_at DESC, id DESC LIMIT ?",
             args,
         ).fetchall()
-        records = [_game(row) for row in rows]
+        records = [game_record(row) for row in rows]
         _fill(conn, records, moves=False)
-        results: dict[int, dict[int, tuple[int, float]]] = {}
+        results: list[Any] = []
         ids = tuple(r.id for r in records)
         if ids:
             marks = ",".join("?" * len(ids))
-            for game_id, seat, score, win in conn.execute(
+            results = conn.execute(
                 f"SELECT game_id, seat, score, win FROM results WHERE game_id IN ({marks})",
                 ids,
-            ):
-                results.setdefault(game_id, {})[seat] = (int(score), float(win))
-    return [
-        FinishedGame(
-            record,
-            float(row[-1] or 0.0),
-            results.get(record.id, {}),
-            abandoned=record.status == "cancelled",
-        )
-        for record, row in zip(records, rows, strict=True)
-    ]
+            ).fetchall()
+    return finished_games(rows, records, results)
 
 
 def _game_name(conn: sqlite3.Connection, game_id: int) -> str:
@@ -804,11 +757,10 @@ def _rating_statements(
     now: float,
 ) -> Statements:
     """Inside the finishing transaction: read the players' ratings in ``game`` and return
-    the statements that store their updates (a game needs two seats to be rated)."""
-    if len(rows) < 2:
+    the statements that store their updates (computed by :func:`rating_rows`)."""
+    keys = rated_players(rows)
+    if not keys:
         return []
-    seats = [(player_key(r.user_id, r.level), r.score) for r in rows]
-    keys = sorted({key for key, _ in seats})
     marks = ",".join("?" * len(keys))
     current = {
         row[0]: (Rating(row[1], row[2]), row[3])
@@ -818,15 +770,14 @@ def _rating_statements(
             (guild_id, game, *keys),
         )
     }
-    updated = rate_game(seats, {key: rating for key, (rating, _) in current.items()})
     return [
         (
             "INSERT OR REPLACE INTO ratings"
             " (guild_id, game, player, mu, sigma, games, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (guild_id, game, key, rating.mu, rating.sigma, current.get(key, (None, 0))[1] + 1, now),
+            row,
         )
-        for key, rating in updated.items()
+        for row in rating_rows(game, guild_id, rows, current, now)
     ]
 
 

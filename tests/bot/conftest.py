@@ -12,7 +12,7 @@ import simcord
 from simcord import interactions as simcord_interactions
 
 from bot.app import Bot
-from bot.store import Store
+from bot.store import Store, open_store
 from tests.bot.driver import World
 from tests.bot.helpers import make_bot
 from tests.bot.whole_game import LOGGERS, Recorder
@@ -20,10 +20,14 @@ from tests.bot.whole_game import LOGGERS, Recorder
 SEED = 20240611
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    """Return an open store on a fresh database file (closed afterwards)."""
-    opened = await Store.open(tmp_path / "dupe.sqlite3")
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """Return an open store on a fresh database of each backend: an SQLite file, and a
+    database of the session's PostgreSQL cluster (closed afterwards)."""
+    if request.param == "sqlite":
+        opened = await open_store(tmp_path / "dupe.sqlite3")
+    else:
+        opened = await open_store(request.getfixturevalue("pg_url"))
     try:
         yield opened
     finally:

@@ -1,10 +1,11 @@
 """Playing whole Dupe games through simcord: members click, the database is the truth.
 
 A :class:`World` is a running simcord environment with one server, one channel and a bot on
-a database file. A :class:`Game` follows one table: it reads the seed, seats and move log
-straight from SQLite (with ``sqlite3``, as an operator would) and rebuilds the engine state
-with ``engine.dupe.replay`` to know who must act; every action itself is a click on a
-message the member can see. Nothing sleeps on the wall clock.
+a database (an SQLite file, or a PostgreSQL database). A :class:`Game` follows one table: it
+reads the seed, seats and move log straight from the database (with a connection of its own,
+as an operator would) and rebuilds the engine state with ``engine.dupe.replay`` to know who
+must act; every action itself is a click on a message the member can see. Nothing sleeps on
+the wall clock.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from bot import ids
 from bot.app import Bot
 from engine.dupe import DupeOptions, DupeState, Move, replay
 from tests.bot.helpers import buttons, enabled, make_bot
+from tests.support import postgres
 from tests.support.buttons import id_kind
 
 Hand = simcord.ResponseMessage
@@ -56,7 +58,7 @@ class World:
     """A running simcord environment: one server, one channel, a bot on ``db``."""
 
     env: simcord.Env
-    db: Path
+    db: Path | str  # an SQLite file, or the URL of a PostgreSQL database
     bot: Bot
     guild: simcord.GuildHandle
     channel: simcord.ChannelHandle
@@ -98,7 +100,9 @@ class World:
         ]
 
     def query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run a read-only query on the bot's database file."""
+        """Run a read-only query on the bot's database (``?`` placeholders either way)."""
+        if isinstance(self.db, str):
+            return postgres.fetch(self.db, sql, params)
         with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True) as db:
             return list(db.execute(sql, tuple(params)))
 

@@ -373,3 +373,48 @@ def test_the_example_documents_every_key() -> None:
     text = EXAMPLE.read_text(encoding="utf-8")
     for name in Settings.model_fields:
         assert f"{name} =" in text, f"config.example.toml does not mention {name}"
+
+
+# --- the database: a path or a URL -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "database"),
+    [
+        ("games.sqlite3", Path("games.sqlite3")),
+        ("sqlite:///games.sqlite3", Path("games.sqlite3")),
+        ("sqlite:////data/games.sqlite3", Path("/data/games.sqlite3")),
+        ("postgresql://bot:pw@db.example:5432/dupe", "postgresql://bot:pw@db.example:5432/dupe"),
+        ("postgres://db.example/dupe", "postgres://db.example/dupe"),
+        ("postgresql:///dupe?host=/run/postgresql", "postgresql:///dupe?host=/run/postgresql"),
+    ],
+)
+def test_the_database_is_a_path_or_a_url(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, database: Path | str
+) -> None:
+    assert load_settings(toml(tmp_path, f'token = "{TOKEN}"\ndatabase = "{value}"\n')).database == (
+        database
+    )
+    monkeypatch.setenv("DUPE_DATABASE", value)
+    assert load_settings(None, token=TOKEN).database == database
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("mysql://bot:hunter2@db.example/dupe", "“mysql://” is not a database this bot can use"),
+        ("postgresql://bot:hunter2@/dupe", "postgresql://bot:***@/dupe names no server"),
+        ("postgresql://bot:hunter2@db.example/", "names no database"),
+        ("postgresql://bot:hunter2@db.example/a/b", "“a/b” in postgresql://bot:***@"),
+        ("postgresql://bot:hunter2@db.example:99999/dupe", "is not a number from 1 to 65535"),
+        ("postgresql:///dupe?password=hunter2", "postgresql:///dupe?password=*** names no server"),
+        ("sqlite://host/games.sqlite3", "is not an SQLite URL"),
+    ],
+)
+def test_a_database_url_that_cannot_work_is_one_sentence_without_its_password(
+    monkeypatch: pytest.MonkeyPatch, value: str, says: str
+) -> None:
+    monkeypatch.setenv("DUPE_DATABASE", value)
+    text = refusal(None, token=TOKEN)
+    assert text.startswith("the environment variable DUPE_DATABASE: bad value for “database”")
+    assert says in text and "hunter2" not in text

@@ -19,7 +19,7 @@ import pytest
 
 from bot.i18n import Text
 from bot.scheduler import Scheduler
-from bot.store import SeatRecord, Store
+from bot.store import SeatRecord, SQLiteStore
 from bot.tables import StaleError, TableOptions, Tables
 from engine.errors import IllegalActionError, NotYourTurnError
 from engine.game import GameResult
@@ -169,7 +169,7 @@ class DummyUI:
 async def test_a_member_plays_the_dummy_and_a_stand_in_plays_it_when_time_runs_out(
     tmp_path: Path,
 ) -> None:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
     clock = [NOW]
     scheduler = Scheduler(lambda: clock[0])
     tables = Tables(store, lambda name: DummyUI(), clock=lambda: clock[0], scheduler=scheduler)  # type: ignore[arg-type, return-value]

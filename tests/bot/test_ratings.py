@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
-import bot.store.sqlite as store_module
+import bot.store.common as store_module
 from bot.ratings import DEFAULT, Rating, player_key, rate_game
-from bot.store import Store
-from tests.bot.test_store import GUILD, finish, open_game
+from bot.store import SeatRecord, Store
+from tests.bot.test_store import GUILD, finish, open_game, read
 
 
 def test_the_winner_rises_the_last_falls_and_ties_move_together() -> None:
@@ -42,13 +39,12 @@ def test_players_are_keyed_by_member_or_level() -> None:
     assert DEFAULT.conservative == pytest.approx(0.0)
 
 
-def ratings_in(path: Path) -> dict[str, tuple[float, float, int]]:
-    with sqlite3.connect(path) as db:
-        rows = db.execute(
-            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = 'dupe'",
-            (GUILD,),
-        ).fetchall()
-    return {player: (mu, sigma, games) for player, mu, sigma, games in rows}
+async def ratings_in(store: Store) -> dict[str, tuple[float, float, int]]:
+    rows = await read(
+        store,
+        f"SELECT player, mu, sigma, games FROM ratings WHERE guild_id = {GUILD} AND game = 'dupe'",
+    )
+    return {str(p): (float(mu), float(sigma), int(n)) for p, mu, sigma, n in rows}
 
 
 async def test_finishing_a_game_rates_its_members_and_computer_levels(store: Store) -> None:
@@ -58,7 +54,7 @@ async def test_finishing_a_game_rates_its_members_and_computer_levels(store: Sto
         [100, 101, None, None],
         [90, 40, 60, 10],
     )
-    first = ratings_in(store.path)
+    first = await ratings_in(store)
     assert set(first) == {"100", "101", "cpu:random"}
     assert first["100"][2] == first["cpu:random"][2] == 1
     assert first["100"][0] > max(first["cpu:random"][0], first["101"][0])  # he won
@@ -68,7 +64,7 @@ async def test_finishing_a_game_rates_its_members_and_computer_levels(store: Sto
         [101, 100, None, None],
         [90, 10, 50, 50],
     )
-    second = ratings_in(store.path)
+    second = await ratings_in(store)
     assert second["101"][2] == second["100"][2] == 2
     assert second["101"][0] > first["101"][0]  # she won the second game
     assert second["100"][1] < first["100"][1]  # and he is better known after two games
@@ -87,7 +83,7 @@ async def test_a_failed_rating_leaves_the_game_unfinished(
         await finish(store, game_id, [100, 101, 102, 103], [50, 40, 30, 20])
     record = await store.game(game_id)
     assert record is not None and record.status == "playing"  # nothing of it was written
-    assert ratings_in(store.path) == {}
+    assert await ratings_in(store) == {}
     rows, total = await store.leaderboard(GUILD, "dupe")
     assert (rows, total) == ([], 0)
 
@@ -97,9 +93,11 @@ async def three_games(store: Store) -> None:
     for channel, scores in ((1, [60, 50, 10, 0]), (2, [60, 55, 10, 0]), (3, [0, 200, 10, 5])):
         users = [100, 101, None, 103]
         game_id = await open_game(store, channel, users)
-        await store._write(
-            [("UPDATE seats SET level = 'expert' WHERE game_id = ? AND seat = 2", (game_id,))]
-        )
+        record = await store.game(game_id)
+        assert record is not None
+        seats = dict(record.seats)
+        seats[2] = SeatRecord(2, None, "Computer (expert)", "expert")
+        await store.set_seats(game_id, seats.values())
         results = [
             (
                 seat,

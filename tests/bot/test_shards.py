@@ -7,7 +7,7 @@ from pathlib import Path
 from bot import games
 from bot.app import Bot, ShardedBot, create_bot, shard_of
 from bot.config import Settings
-from bot.store import Store
+from bot.store import SQLiteStore
 from bot.tables import Tables
 from tests.bot.test_store import NOW, create, seats
 
@@ -56,7 +56,7 @@ def test_the_default_endpoints_are_discords(tmp_path: Path) -> None:
 
 
 async def test_each_slice_loads_only_its_own_tables(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "shared.sqlite3")
+    store = await SQLiteStore.open(tmp_path / "shared.sqlite3")
     try:
         mine = guild_on_shard(0, 2)
         theirs = guild_on_shard(1, 2)

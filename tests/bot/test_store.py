@@ -1,16 +1,28 @@
-"""The SQLite store: migrations, WAL, the invariants the schema enforces, the leaderboard."""
+"""The store on both backends (the ``store`` fixture is an SQLite file and a PostgreSQL
+database): the invariants the schema enforces, the leaderboard, the outbox, any game; and
+what only the SQLite file has: migrations, WAL, its damage, its permissions."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from bot.store import MIGRATIONS, LiveTableExistsError, SeatRecord, Store, StoreError
+from bot.store import (
+    MIGRATIONS,
+    ConstraintError,
+    LiveTableExistsError,
+    SeatRecord,
+    SQLiteStore,
+    Store,
+    StoreError,
+)
 
 GUILD = 500
 NOW = 1_700_000_000.0
@@ -23,6 +35,18 @@ def query(path: Path, sql: str) -> list[tuple[object, ...]]:
         return list(db.execute(sql))
     finally:
         db.close()
+
+
+async def read(store: Store, sql: str) -> list[tuple[object, ...]]:
+    """Run a read on the store's database with a separate connection, as an operator would
+    (``sqlite3`` on the file, or a connection of its own to the PostgreSQL server)."""
+    if isinstance(store, SQLiteStore):
+        return query(store.path, sql)
+    conn = await asyncpg.connect(store._url)
+    try:
+        return [tuple(row) for row in await conn.fetch(sql)]
+    finally:
+        await conn.close()
 
 
 def seats(users: Sequence[int | None]) -> list[SeatRecord]:
@@ -94,11 +118,11 @@ async def finish(
 
 async def test_migrations_are_applied_once(tmp_path: Path) -> None:
     path = tmp_path / "dupe.sqlite3"
-    first = await Store.open(path)
+    first = await SQLiteStore.open(path)
     game_id = await open_game(first, 1, [10, 11, None, None])
     await first.close()
     assert query(path, "PRAGMA user_version") == [(len(MIGRATIONS),)]
-    again = await Store.open(path)  # a second migration would fail on CREATE TABLE
+    again = await SQLiteStore.open(path)  # a second migration would fail on CREATE TABLE
     try:
         assert query(path, "PRAGMA user_version") == [(len(MIGRATIONS),)]
         record = await again.game(game_id)
@@ -109,16 +133,20 @@ async def test_migrations_are_applied_once(tmp_path: Path) -> None:
         await again.close()
 
 
-async def test_the_database_is_in_wal_mode(store: Store) -> None:
-    assert query(store.path, "PRAGMA journal_mode") == [("wal",)]
-    assert store.path.with_name("dupe.sqlite3-wal").exists()
+async def test_the_database_is_in_wal_mode(tmp_path: Path) -> None:
+    store = await SQLiteStore.open(tmp_path / "dupe.sqlite3")
+    try:
+        assert query(store.path, "PRAGMA journal_mode") == [("wal",)]
+        assert store.path.with_name("dupe.sqlite3-wal").exists()
+    finally:
+        await store.close()
 
 
 async def test_a_corrupt_file_is_refused_in_one_sentence(tmp_path: Path) -> None:
     path = tmp_path / "dupe.sqlite3"
     path.write_bytes(b"SQLite format 2? no." * 500)
     with pytest.raises(StoreError) as caught:
-        await Store.open(path)
+        await SQLiteStore.open(path)
     text = str(caught.value)
     assert "damaged or not a database" in text and "\n" not in text
     assert path.read_bytes() == b"SQLite format 2? no." * 500
@@ -126,7 +154,7 @@ async def test_a_corrupt_file_is_refused_in_one_sentence(tmp_path: Path) -> None
 
 async def test_a_damaged_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "dupe.sqlite3"
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     for channel in range(1, 40):
         await open_game(store, channel, [channel, None, None, None])
     await store.close()
@@ -136,14 +164,14 @@ async def test_a_damaged_database_is_refused(tmp_path: Path) -> None:
     data[2 * page : 3 * page] = b"\xa5" * page  # one page of the tables overwritten
     path.write_bytes(bytes(data))
     with pytest.raises(StoreError, match="damaged"):
-        await Store.open(path)
+        await SQLiteStore.open(path)
 
 
 async def test_unusable_paths_are_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="does not exist"):
-        await Store.open(tmp_path / "missing" / "dupe.sqlite3")
+        await SQLiteStore.open(tmp_path / "missing" / "dupe.sqlite3")
     with pytest.raises(StoreError, match="is a directory"):
-        await Store.open(tmp_path)
+        await SQLiteStore.open(tmp_path)
 
 
 # --- invariants ------------------------------------------------------------------------
@@ -168,7 +196,7 @@ async def test_a_channel_has_at_most_one_live_table(store: Store) -> None:
 async def test_a_ply_is_written_once(store: Store) -> None:
     game_id = await open_game(store, 1, [10, None, None, None])
     await store.append_moves(game_id, 0, [(0, "N:2S", False), (1, "E:3H", True)], NOW, NOW + 60)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintError):
         await store.append_moves(game_id, 1, [(2, "S:4C", True)], NOW, NOW + 999, warned=True)
     record = await store.game(game_id)
     assert record is not None
@@ -184,7 +212,7 @@ async def test_a_finished_game_counts_once(store: Store) -> None:
     users = [10, 11, None, None]
     game_id = await open_game(store, 1, users)
     await finish(store, game_id, users, [50, 40, 30, 20])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintError):
         await finish(store, game_id, users, [50, 40, 30, 20])
     rows, total = await store.leaderboard(GUILD, "dupe")
     assert total == 2  # computers are not on the leaderboard
@@ -265,10 +293,8 @@ async def test_the_leaderboard_pages(store: Store) -> None:
 
 async def test_processes_opening_a_new_file_at_once_migrate_it_once(tmp_path: Path) -> None:
     """Shard slices may start together on a fresh database: both open it, one migrates."""
-    import asyncio
-
     path = tmp_path / "fresh.sqlite3"
-    stores = await asyncio.gather(*(Store.open(path) for _ in range(4)))
+    stores = await asyncio.gather(*(SQLiteStore.open(path) for _ in range(4)))
     try:
         with sqlite3.connect(path) as db:
             assert db.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
@@ -321,10 +347,24 @@ async def test_owed_posts_are_written_with_the_moves_and_struck_off_once_sent(
 async def test_a_failed_transaction_leaves_no_owed_post(store: Store) -> None:
     game_id = await open_game(store, 1, [10, None, None, None])
     await store.append_moves(game_id, 0, [(0, "N:2S", False)], NOW, None)
-    with pytest.raises(sqlite3.IntegrityError):  # ply 0 exists: the whole write is refused
+    with pytest.raises(ConstraintError):  # ply 0 exists: the whole write is refused
         await store.append_moves(game_id, 0, [(0, "N:2S", False)], NOW, None, owed=["deal1"])
     (record,) = await store.live_games()
     assert record.owed == [] and record.moves == ["N:2S"]
+
+
+async def test_two_tables_finishing_at_once_both_count_in_the_ratings(store: Store) -> None:
+    """Two tables of one server finish at the same moment with the same players: each
+    player's rating takes both games, the second starting from what the first made it."""
+    users = [10, 11, None, None]
+    first = await open_game(store, 1, users)
+    second = await open_game(store, 2, users)
+    await asyncio.gather(
+        finish(store, first, users, [50, 40, 30, 20]),
+        finish(store, second, users, [10, 60, 30, 20]),
+    )
+    rated = await read(store, "SELECT player, games FROM ratings ORDER BY player")
+    assert rated == [("10", 2), ("11", 2), ("cpu:random", 2)]
 
 
 # --- any game ----------------------------------------------------------------------------
@@ -370,7 +410,7 @@ async def test_seats_run_from_0_to_15(store: Store) -> None:
     record = await store.game(game_id)
     assert record is not None and list(record.seats) == [15]
     for seat in (16, -1):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ConstraintError):
             await store.set_seats(game_id, [SeatRecord(seat, 10, "member 10", None)])
     record = await store.game(game_id)
     assert record is not None and list(record.seats) == [15]  # the refused write changed nothing
@@ -409,7 +449,7 @@ async def test_each_game_keeps_its_own_leaderboard_ratings_history_and_defaults(
     assert [(r.user_id, r.points) for r in whist_rows] == [(11, 7), (10, 2)]
     assert dupe_rows[0].rating is not None and whist_rows[1].rating is not None
     assert dupe_rows[0].rating != whist_rows[1].rating  # member 10 is rated per game
-    ratings = query(store.path, "SELECT game, player, games FROM ratings ORDER BY game, player")
+    ratings = await read(store, "SELECT game, player, games FROM ratings ORDER BY game, player")
     assert ratings == [
         ("dupe", "10", 1),
         ("dupe", "11", 1),
@@ -440,7 +480,7 @@ async def test_the_database_and_its_journal_are_readable_by_their_owner_only(
     path = tmp_path / "private.sqlite3"
     old = os.umask(0o022)
     try:
-        store = await Store.open(path)
+        store = await SQLiteStore.open(path)
         try:
             await store.set_defaults(1, {"pictures": False}, 2, 0.0, "dupe")
             for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
@@ -450,7 +490,7 @@ async def test_the_database_and_its_journal_are_readable_by_their_owner_only(
         loose = tmp_path / "loose.sqlite3"
         loose.touch(mode=0o644)
         os.chmod(loose, 0o644)
-        await (await Store.open(loose)).close()
+        await (await SQLiteStore.open(loose)).close()
         assert stat.S_IMODE(loose.stat().st_mode) == 0o600
     finally:
         os.umask(old)

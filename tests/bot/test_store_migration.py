@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import bot.store.sqlite as sqlite_store
-from bot.store import MIGRATIONS, SeatRecord, Store, StoreError
+from bot.store import MIGRATIONS, SeatRecord, SQLiteStore, StoreError
 from engine.dupe import DupeOptions, Move, replay
 
 V4 = Path(__file__).parents[1] / "data" / "store-v4.sqlite"
@@ -77,7 +77,7 @@ async def test_every_row_survives_and_the_version_is_6(v4: Path) -> None:
         "guild_defaults": 2,
         "outbox": 2,
     }
-    store = await Store.open(v4)
+    store = await SQLiteStore.open(v4)
     await store.close()
     assert user_version(v4) == len(MIGRATIONS) == 6
     assert rows(v4) == before  # results.deals is results.rounds now, in the same place
@@ -100,13 +100,13 @@ async def test_every_row_survives_and_the_version_is_6(v4: Path) -> None:
     assert "PRIMARY KEY (game_id, seat)" in schema(v4, "seats")
     assert "CHECK ((user_id IS NULL) <> (level IS NULL))" in schema(v4, "seats")
     assert "WHERE user_id IS NOT NULL" in schema(v4, "seats_one_seat_per_member")
-    again = await Store.open(v4)  # opening again migrates nothing
+    again = await SQLiteStore.open(v4)  # opening again migrates nothing
     await again.close()
     assert rows(v4) == before
 
 
 async def test_the_rebuilt_seats_table_refuses_what_it_refused(v4: Path) -> None:
-    store = await Store.open(v4)
+    store = await SQLiteStore.open(v4)
     try:
         refused = [
             (4, 16, 200, "x", None),  # seats beyond 15
@@ -135,7 +135,7 @@ async def test_the_rebuilt_seats_table_refuses_what_it_refused(v4: Path) -> None
 
 
 async def test_the_live_games_load_with_their_moves_and_go_on(v4: Path) -> None:
-    store = await Store.open(v4)
+    store = await SQLiteStore.open(v4)
     try:
         playing, lobby = await store.live_games()
         assert (playing.id, playing.status, lobby.id, lobby.status) == (3, "playing", 4, "lobby")
@@ -182,7 +182,7 @@ async def test_the_outbox_leaderboard_stats_history_and_defaults_read_as_before(
     v4: Path,
 ) -> None:
     before = rows(v4)
-    store = await Store.open(v4)
+    store = await SQLiteStore.open(v4)
     try:
         (owing,) = await store.owed_finished()
         assert (owing.id, owing.owed, len(owing.moves)) == (1, ["table"], 258)
@@ -234,7 +234,7 @@ async def test_the_outbox_leaderboard_stats_history_and_defaults_read_as_before(
 
 async def test_a_game_finished_after_the_migration_updates_the_old_ratings(v4: Path) -> None:
     before = {row[2]: row for row in rows(v4)["ratings"] if row[0] == GUILD}
-    store = await Store.open(v4)
+    store = await SQLiteStore.open(v4)
     try:
         results = [
             (0, DAVE, None, 50, 1.0, (20, 30)),
@@ -263,12 +263,12 @@ async def test_a_failed_migration_leaves_the_file_at_version_4(
     broken = (*MIGRATIONS[:4], MIGRATIONS[4] + ";\nSELECT no_such_column FROM seats")
     monkeypatch.setattr(sqlite_store, "MIGRATIONS", broken)
     with pytest.raises(StoreError, match="cannot be used"):
-        await Store.open(v4)
+        await SQLiteStore.open(v4)
     assert user_version(v4) == 4
     assert schema(v4, "seats") == seats_before and "BETWEEN 0 AND 3" in seats_before
     assert rows(v4) == before
     monkeypatch.undo()
-    store = await Store.open(v4)  # and the real migration still applies afterwards
+    store = await SQLiteStore.open(v4)  # and the real migration still applies afterwards
     await store.close()
     assert user_version(v4) == len(MIGRATIONS) and rows(v4) == before
 
@@ -280,7 +280,7 @@ async def test_a_reader_open_during_the_migration_keeps_its_snapshot(v4: Path) -
     try:
         reader.execute("BEGIN")
         assert reader.execute("SELECT COUNT(*) FROM seats").fetchone() == (19,)
-        store = await Store.open(v4)
+        store = await SQLiteStore.open(v4)
         await store.close()
         assert reader.execute("SELECT COUNT(*) FROM seats").fetchone() == (19,)
         reader.execute("COMMIT")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store, StoreError
+from bot.store import SQLiteStore, StoreError
 from tests.bot.driver import PLAY, Game, World, live_ids, private_text
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
@@ -61,7 +61,7 @@ def run_bot(tmp_path: Path, how: str) -> subprocess.CompletedProcess[str]:
 
 
 async def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "dupe.sqlite3")  # a good database, then read-only
+    store = await SQLiteStore.open(tmp_path / "dupe.sqlite3")  # a good database, then read-only
     await store.close()
     before = (tmp_path / "dupe.sqlite3").read_bytes()
     done = run_bot(tmp_path, "read-only")
@@ -89,7 +89,7 @@ async def test_store_open_refuses_a_read_only_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "dupe.sqlite3"
-    await (await Store.open(path)).close()
+    await (await SQLiteStore.open(path)).close()
     connect = sqlite3.connect
 
     def read_only(database: str, *args: object, **kwargs: object) -> sqlite3.Connection:
@@ -98,7 +98,7 @@ async def test_store_open_refuses_a_read_only_file(
 
     monkeypatch.setattr(sqlite3, "connect", read_only)
     with pytest.raises(StoreError, match="is read-only"):
-        await Store.open(path)
+        await SQLiteStore.open(path)
 
 
 async def test_refused_writes_mid_game_answer_each_presser_and_log_once(

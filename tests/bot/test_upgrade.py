@@ -10,7 +10,7 @@ from pathlib import Path
 from bot import games
 from bot.commands import compose_defaults
 from bot.scheduler import Scheduler
-from bot.store import Store
+from bot.store import SQLiteStore
 from bot.tables import TableOptions, Tables, engine_options, game_fields
 from engine.dupe import DupeOptions, DupeState
 from tests.bot.helpers import make_bot
@@ -23,7 +23,7 @@ ALICE, DAVE = 101, 104
 async def test_the_live_game_of_a_schema_4_database_plays_on(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     shutil.copyfile(V4, path)
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     scheduler = Scheduler(lambda: NOW)
     try:
         tables = Tables(store, games.get, clock=lambda: NOW, scheduler=scheduler)
@@ -61,7 +61,7 @@ async def test_the_live_game_of_a_schema_4_database_plays_on(tmp_path: Path) -> 
 async def test_a_servers_old_defaults_still_apply(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     shutil.copyfile(V4, path)
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         server = await store.defaults(500, "dupe")
         composed = compose_defaults(make_bot(path), games.get("dupe"), server)

@@ -85,7 +85,7 @@ from typing import Any
 
 from bot import games as bot_games
 from bot import ids
-from bot.store import Store
+from bot.store import SQLiteStore
 from bot.tables import TableOptions, engine_options, game_fields
 from engine import games as engine_games
 from engine.cards import Card, by_suit, parse_card
@@ -1954,7 +1954,7 @@ async def _check_leaderboard(
             won = winners[game_id]
             row[1] += (1 / len(won)) if seat in won else 0.0
             row[2] += totals[game_id][seat]
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     ok = True
     try:
         for guild_id, users in expected.items():

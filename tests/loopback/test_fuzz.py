@@ -57,7 +57,7 @@ from bot import games as bot_games
 from bot import ids
 from bot.games.dupe.ui import UI as DUPE_UI
 from bot.i18n import t as words
-from bot.store import SeatRecord, Store
+from bot.store import SeatRecord, SQLiteStore
 from engine.cards import parse_card
 from engine.doppelkopf import DoppelkopfOptions
 from engine.doppelkopf import parse_action as doppelkopf_action
@@ -400,7 +400,7 @@ def _is_valid(spec: dict[str, Any], value: Any) -> bool:
 async def _seed_finished_games(database: Path, guild_id: int, channel_id: int) -> list[int]:
     """Three games played to the end by random players, as the bot would have stored them:
     twelve members on this server's leaderboard (two pages)."""
-    store = await Store.open(database)
+    store = await SQLiteStore.open(database)
     games = []
     try:
         user = itertools.count(10**17)

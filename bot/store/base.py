@@ -1,0 +1,167 @@
+"""The one interface of the store, whatever holds the data: :class:`Store`.
+
+``bot.store.sqlite.SQLiteStore`` (one embedded file) and ``bot.store.postgres.PostgresStore``
+(a server several processes and hosts share) both satisfy it, with the same values, the
+same guarantees and the same errors:
+
+- every write is one transaction, committed before the method returns (the caller answers
+  a player only after that); a write that raises kept nothing;
+- a channel has at most one open or running table (:class:`LiveTableExistsError`);
+- a write the schema forbids (a ply written twice, a seat outside ``0..15``) raises
+  :class:`ConstraintError`;
+- a database that refuses writes or cannot be reached raises :class:`StoreWriteError`, and
+  the store logs one line when such an episode begins and one when writes work again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from bot.store.records import (
+    FinishedGame,
+    GameRecord,
+    LeaderboardRow,
+    PlayerStats,
+    SeatRecord,
+    SeatResult,
+)
+
+__all__ = ["Store"]
+
+
+class Store(Protocol):
+    """The bot's database: tables of every game, seats, the move log, final scores,
+    ratings, server defaults and the outbox. Opened by :func:`bot.store.open_store`."""
+
+    @property
+    def location(self) -> str:
+        """Where the data is, for messages and logs: a file path, or a URL without its
+        password."""
+        ...
+
+    async def close(self) -> None:
+        """Close the database."""
+        ...
+
+    async def create_game(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        seed: int,
+        options: dict[str, Any],
+        now: float,
+        host_seat: SeatRecord,
+    ) -> int:
+        """Open a table in the channel with the host seated; return its id (raises
+        :class:`LiveTableExistsError` if the channel has an open or running table)."""
+        ...
+
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        """Remember the id of the table's public message."""
+        ...
+
+    async def set_seats(
+        self, game_id: int, seats: Iterable[SeatRecord], now: float | None = None
+    ) -> None:
+        """Replace the table's seating with ``seats`` (a lobby change at ``now``)."""
+        ...
+
+    async def start_game(
+        self,
+        game_id: int,
+        seats: Iterable[SeatRecord],
+        now: float,
+        deadline: float | None,
+        moves: Sequence[tuple[int, str, bool]] = (),
+    ) -> None:
+        """Seat everyone, mark the table as playing and log the computers' first moves."""
+        ...
+
+    async def append_moves(
+        self,
+        game_id: int,
+        first_ply: int,
+        moves: Sequence[tuple[int, str, bool]],
+        now: float,
+        deadline: float | None,
+        warned: bool = False,
+        results: Sequence[SeatResult | tuple[Any, ...]] | None = None,
+        guild_id: int = 0,
+        owed: Sequence[str] = (),
+    ) -> None:
+        """Append moves from ply ``first_ply`` and set the deadline; with ``results`` also
+        close the game and update the ratings; record the ``owed`` posts: one transaction."""
+        ...
+
+    async def posted(self, game_id: int, post: str) -> None:
+        """Record that the owed public post ``post`` of the game has been sent."""
+        ...
+
+    async def shown(self, game_id: int, plies: int) -> None:
+        """Record that the table message shows the game up to ``plies`` moves."""
+        ...
+
+    async def owed_finished(self) -> list[GameRecord]:
+        """Return every finished game that still owes public posts."""
+        ...
+
+    async def set_warned(self, game_id: int) -> None:
+        """Record that the current decision's warning has been shown."""
+        ...
+
+    async def cancel_game(self, game_id: int, now: float, reason: str = "cancelled") -> None:
+        """Close the table without scores (``cancelled``, ``expired`` or ``abandoned``)."""
+        ...
+
+    async def drop_owed(self, game_id: int) -> None:
+        """Strike off every post the game still owes."""
+        ...
+
+    async def game(self, game_id: int) -> GameRecord | None:
+        """Return the table with its seats and moves, or ``None``."""
+        ...
+
+    async def live_game_in(self, channel_id: int) -> GameRecord | None:
+        """Return the channel's open or running table, if any."""
+        ...
+
+    async def live_games(self) -> list[GameRecord]:
+        """Return every open or running table with its seats, moves and owed posts."""
+        ...
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        game: str,
+        *,
+        sort: str = "points",
+        computers: bool = False,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> tuple[list[LeaderboardRow], int]:
+        """Return one page of the server's players of ``game`` and how many there are."""
+        ...
+
+    async def player_stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats | None:
+        """Return a member's record in the server's games of ``game``."""
+        ...
+
+    async def recent_games(
+        self, guild_id: int, game: str | None, *, limit: int = 10
+    ) -> list[FinishedGame]:
+        """Return the server's most recently finished games, newest first."""
+        ...
+
+    async def defaults(self, guild_id: int, game: str) -> dict[str, Any]:
+        """Return the server's defaults for new tables of ``game``."""
+        ...
+
+    async def set_defaults(
+        self, guild_id: int, options: dict[str, Any], user_id: int, now: float, game: str
+    ) -> None:
+        """Store the server's defaults for new tables of ``game``."""
+        ...

@@ -1,0 +1,810 @@
+"""The PostgreSQL backend: the same tables, guarantees and errors as the SQLite one, on a
+server that several processes and hosts share.
+
+A pool of connections (asyncpg). Every write is one transaction committed before the method
+returns; every read of several statements is one snapshot (``REPEATABLE READ``). Writes of
+different tables may run side by side, so what SQLite got from running one call at a time is
+said here: a finished game's ratings are read and written under a lock of the server and
+game (two tables of one server finishing at once must not both start from the same rating).
+
+When the server goes away (stopped, restarting, the network down) a call raises
+:class:`StoreUnreachableError`, a :class:`StoreWriteError`: the bot tells the member that
+nothing changed and to try again, as for a full disk. The pool connects again by itself on
+a later call once the server answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from bot.ratings import Rating
+from bot.store.common import (
+    GAME_COLUMNS,
+    LEADERBOARD_ORDER,
+    TABLES,
+    finished_games,
+    game_record,
+    leaderboard_row,
+    player_stats,
+    rated_players,
+    rating_rows,
+    result_rows,
+)
+from bot.store.location import masked, parse_database
+from bot.store.migrations import PG_MIGRATIONS
+from bot.store.records import (
+    ConstraintError,
+    FinishedGame,
+    GameRecord,
+    LeaderboardRow,
+    LiveTableExistsError,
+    PlayerStats,
+    SeatRecord,
+    SeatResult,
+    StoreError,
+    StoreUnreachableError,
+    StoreWriteError,
+)
+
+__all__ = ["PostgresStore"]
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+Connection = Any  # asyncpg.Connection (asyncpg ships no type hints)
+Work = Callable[[Connection], Awaitable[_T]]
+
+CONNECT_TIMEOUT = 5.0  # seconds to connect (and log in) before the server counts as unreachable
+COMMAND_TIMEOUT = 10.0  # seconds one statement may take before the server counts as unreachable
+POOL_SIZE = 10
+
+# Advisory locks (https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS):
+# one key for migrating, and a two-key space for the ratings of one server's game.
+_MIGRATION_LOCK = 0x6475_7065_6D69_6772  # "dupemigr"
+_RATINGS_LOCK = 0x6475_7065  # "dupe", with hashtext(guild:game) as the second key
+
+
+class _ConnectionLost(Exception):
+    """A connection of the pool failed at ``BEGIN`` twice over (the server went away)."""
+
+
+# The server cannot be reached, or the connection to it broke.
+_UNREACHABLE: tuple[type[BaseException], ...] = (
+    _ConnectionLost,
+    OSError,
+    asyncio.TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.ConnectionDoesNotExistError,
+)
+# The server answers but refuses to write: read-only (a standby, or
+# default_transaction_read_only), a full disk, too many connections, a lock or
+# serialization conflict, a statement timeout, an I/O error, no privilege.
+_REFUSED: tuple[type[BaseException], ...] = (
+    asyncpg.ReadOnlySQLTransactionError,
+    asyncpg.InsufficientResourcesError,
+    asyncpg.TransactionRollbackError,
+    asyncpg.LockNotAvailableError,
+    asyncpg.QueryCanceledError,
+    asyncpg.PostgresSystemError,
+    asyncpg.InsufficientPrivilegeError,
+)
+
+_INSERT_SEAT = "INSERT INTO seats (game_id, seat, user_id, name, level) VALUES ($1, $2, $3, $4, $5)"
+_INSERT_MOVE = (
+    "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
+    " VALUES ($1, $2, $3, $4, $5, $6)"
+)
+
+
+def _sentence(text: str) -> str:
+    """The server's message as the end of one sentence: one line, no full stop of its own."""
+    return " ".join(text.split()).rstrip(".")
+
+
+def _server(url: str) -> str:
+    """Return ``host:port`` of the URL, for messages (5432 if it names no port)."""
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    try:
+        port = parts.port or 5432
+    except ValueError:
+        port = 5432
+    return f"{host}:{port}"
+
+
+def _unusable(url: str, error: BaseException) -> StoreError:
+    """Return the one sentence for a database that cannot be opened."""
+    shown = masked(url)
+    parts = urlsplit(url)
+    user = parts.username or "the default user"
+    database = parts.path.lstrip("/") or "the default database"
+    if isinstance(error, asyncpg.InvalidPasswordError):
+        return StoreError(
+            f"The database server at {_server(url)} refused the password of user “{user}” "
+            f"({shown}): check the password in the database URL."
+        )
+    if isinstance(error, asyncpg.InvalidAuthorizationSpecificationError):
+        return StoreError(
+            f"The database server at {_server(url)} refused user “{user}” ({shown}): "
+            f"{_sentence(str(error))}."
+        )
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        return StoreError(
+            f"The database “{database}” does not exist on the server at {_server(url)}: "
+            f"create it (createdb {database}) or fix the URL {shown}."
+        )
+    if isinstance(error, TimeoutError):
+        return StoreError(
+            f"The database server at {_server(url)} did not answer within "
+            f"{CONNECT_TIMEOUT:g} s ({shown}): check that it is running and that the URL is "
+            "right."
+        )
+    if isinstance(error, _UNREACHABLE):
+        return StoreError(
+            f"The database server at {_server(url)} cannot be reached "
+            f"({_sentence(str(error)) or type(error).__name__}; {shown}): check that it is "
+            "running and that the URL is right."
+        )
+    return StoreError(f"The database {shown} cannot be used: {_sentence(str(error))}.")
+
+
+class PostgresStore:
+    """The bot's database on a PostgreSQL server (a :class:`bot.store.Store`). Open with
+    :meth:`open`, close with :meth:`close`.
+
+    Nothing in it knows a game's rules: every table names its game, and every read that
+    is per game (leaderboard, stats, history, defaults) takes the game's name."""
+
+    def __init__(self, pool: Any, url: str) -> None:
+        self._pool = pool
+        self._url = url
+        self._refusing = False  # writes fail (one log line per episode)
+
+    @property
+    def location(self) -> str:
+        """The database URL, without its password."""
+        return masked(self._url)
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresStore:
+        """Connect to the database at ``url`` and migrate it.
+
+        Raises :class:`StoreError` with one sentence (the password never in it) if the URL
+        is malformed, the server cannot be reached within :data:`CONNECT_TIMEOUT`, it
+        refuses the user or password, the database does not exist, or a newer version of
+        the bot wrote it.
+        """
+        try:
+            if not isinstance(parse_database(url), str):
+                raise ValueError(f"{url} is not a PostgreSQL URL")
+        except ValueError as error:
+            raise StoreError(f"The database URL is not usable: {error}.") from None
+        try:
+            # No floor of idle connections: asyncpg would restore one while the server is
+            # down, logging a traceback a second; a call connects when it needs to.
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=0,
+                max_size=POOL_SIZE,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=COMMAND_TIMEOUT,
+            )
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as error:
+            raise _unusable(url, error) from None  # OSError: refused, unknown host, timeout
+        store = cls(pool, url)
+        try:
+            await store._migrate()
+        except StoreError:
+            await pool.close()
+            raise
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
+            await pool.close()
+            raise _unusable(url, error) from None
+        return store
+
+    async def _migrate(self) -> None:
+        """Bring the schema to :data:`PG_MIGRATIONS`' end, in one transaction under an
+        advisory lock: processes starting together wait for each other, and the second
+        finds the work done."""
+        async with self._pool.acquire() as conn:
+            if await self._version(conn) == len(PG_MIGRATIONS):
+                return  # nothing to do (and a role that may not create tables may run it)
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                )
+                version = await self._version(conn)
+                if version is None:
+                    await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+                    version = 0
+                for number in range(version, len(PG_MIGRATIONS)):
+                    await conn.execute(PG_MIGRATIONS[number])
+                await conn.execute("UPDATE schema_version SET version = $1", len(PG_MIGRATIONS))
+
+    async def _version(self, conn: Connection) -> int | None:
+        """Return the schema version (``None`` for a database without the store's tables);
+        raise :class:`StoreError` for a version newer than this code knows."""
+        if await conn.fetchval("SELECT to_regclass('schema_version')") is None:
+            return None
+        version = await conn.fetchval("SELECT version FROM schema_version")
+        if version is not None and version > len(PG_MIGRATIONS):
+            raise StoreError(
+                f"The database {self.location} cannot be used: the database was written by a "
+                f"newer version (schema {version}; this version knows {len(PG_MIGRATIONS)})."
+            )
+        return None if version is None else int(version)
+
+    async def close(self) -> None:
+        """Close every connection of the pool."""
+        await self._pool.close()
+
+    # --- running calls -------------------------------------------------------------
+
+    async def _run(self, work: Work[_T], *, write: bool) -> _T:
+        """Run ``work(connection)`` in one transaction (a write) or one read-only snapshot,
+        and return its result; failures of the server become the store's errors.
+
+        A connection that died while idle in the pool (the server restarted) fails at
+        ``BEGIN``, before anything was sent: that call is tried once more on a new one."""
+        try:
+            result = await self._attempt(work, write=write)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise ConstraintError(
+                f"The database refused a write that breaks its rules: {_sentence(str(error))}."
+            ) from error
+        except (*_UNREACHABLE, *_REFUSED) as error:
+            unreachable = isinstance(error, _UNREACHABLE)
+            text = _sentence(str(error)) or type(error).__name__
+            if not self._refusing:
+                self._refusing = True
+                log.error(
+                    "the database %s %s (%s): moves and new tables are refused, and the "
+                    "players are told, until it accepts them again",
+                    self.location,
+                    "cannot be reached" if unreachable else "refuses writes",
+                    text,
+                )
+            if unreachable:
+                raise StoreUnreachableError(
+                    f"The database server at {_server(self._url)} cannot be reached: {text}."
+                ) from None
+            raise StoreWriteError(
+                f"The database {self.location} refused a write: {text}."
+            ) from None
+        if self._refusing and write:
+            self._refusing = False
+            log.warning("the database %s accepts writes again", self.location)
+        return result
+
+    async def _attempt(self, work: Work[_T], *, write: bool) -> _T:
+        for attempt in range(2):
+            async with self._pool.acquire() as conn:
+                transaction = (
+                    conn.transaction()
+                    if write
+                    else conn.transaction(isolation="repeatable_read", readonly=True)
+                )
+                try:
+                    await transaction.start()
+                except (*_UNREACHABLE, asyncpg.InterfaceError) as error:
+                    if attempt == 0:
+                        continue  # nothing was sent yet: safe to try again
+                    raise _ConnectionLost(str(error) or type(error).__name__) from error
+                try:
+                    result = await work(conn)
+                except BaseException:
+                    # A rollback that fails (the connection is gone) leaves the connection
+                    # to the pool to close; the first error is the one to report.
+                    with contextlib.suppress(
+                        asyncpg.PostgresError, asyncpg.InterfaceError, OSError
+                    ):
+                        await transaction.rollback()
+                    raise
+                await transaction.commit()
+                return result
+        raise AssertionError("unreachable")
+
+    async def _write(self, work: Work[Any]) -> None:
+        await self._run(work, write=True)
+
+    async def _read(self, work: Work[_T]) -> _T:
+        return await self._run(work, write=False)
+
+    # --- tables --------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        seed: int,
+        options: dict[str, Any],
+        now: float,
+        host_seat: SeatRecord,
+    ) -> int:
+        """Open a table in the channel with the host seated; return its id.
+
+        Raises :class:`LiveTableExistsError` if the channel has an open or running table.
+        """
+
+        async def work(conn: Connection) -> int:
+            game_id = await conn.fetchval(
+                "INSERT INTO games (game, guild_id, channel_id, host_id, seed, options, status,"
+                " created_at) VALUES ($1, $2, $3, $4, $5, $6, 'lobby', $7) RETURNING id",
+                game,
+                guild_id,
+                channel_id,
+                host_id,
+                seed,
+                json.dumps(options),
+                now,
+            )
+            await conn.execute(
+                _INSERT_SEAT,
+                game_id,
+                host_seat.seat,
+                host_seat.user_id,
+                host_seat.name,
+                host_seat.level,
+            )
+            return int(game_id)
+
+        try:
+            return await self._run(work, write=True)
+        except ConstraintError as error:
+            cause = error.__cause__
+            if getattr(cause, "constraint_name", None) == "games_one_live_table_per_channel":
+                raise LiveTableExistsError("This channel already has a table.") from None
+            raise
+
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        """Remember the id of the table's public message."""
+        await self._execute("UPDATE games SET message_id = $1 WHERE id = $2", message_id, game_id)
+
+    async def set_seats(
+        self, game_id: int, seats: Iterable[SeatRecord], now: float | None = None
+    ) -> None:
+        """Replace the table's seating with ``seats`` (a lobby change at ``now``)."""
+        rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
+
+        async def work(conn: Connection) -> None:
+            if now is not None:
+                await conn.execute("UPDATE games SET active_at = $1 WHERE id = $2", now, game_id)
+            await conn.execute("DELETE FROM seats WHERE game_id = $1", game_id)
+            if rows:
+                await conn.executemany(_INSERT_SEAT, rows)
+
+        await self._write(work)
+
+    async def start_game(
+        self,
+        game_id: int,
+        seats: Iterable[SeatRecord],
+        now: float,
+        deadline: float | None,
+        moves: Sequence[tuple[int, str, bool]] = (),
+    ) -> None:
+        """Seat everyone, mark the table as playing and log the computers' first moves, in
+        one transaction."""
+        rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
+        logged = [
+            (game_id, ply, seat, move, bool(by_computer), now)
+            for ply, (seat, move, by_computer) in enumerate(moves)
+        ]
+
+        async def work(conn: Connection) -> None:
+            await conn.execute("DELETE FROM seats WHERE game_id = $1", game_id)
+            if rows:
+                await conn.executemany(_INSERT_SEAT, rows)
+            await conn.execute(
+                "UPDATE games SET status = 'playing', started_at = $1, deadline = $2,"
+                " warned = FALSE WHERE id = $3 AND status = 'lobby'",
+                now,
+                deadline,
+                game_id,
+            )
+            if logged:
+                await conn.executemany(_INSERT_MOVE, logged)
+
+        await self._write(work)
+
+    async def append_moves(
+        self,
+        game_id: int,
+        first_ply: int,
+        moves: Sequence[tuple[int, str, bool]],
+        now: float,
+        deadline: float | None,
+        warned: bool = False,
+        results: Sequence[SeatResult | tuple[Any, ...]] | None = None,
+        guild_id: int = 0,
+        owed: Sequence[str] = (),
+    ) -> None:
+        """Append ``(seat, move, by_computer)`` entries from ply ``first_ply`` and set the
+        current decision's deadline, in one transaction. A ply that exists already raises,
+        so a move can never be written twice. With ``results`` — a :class:`SeatResult` (or
+        its fields as a tuple) per seat — the same transaction also closes the game and
+        updates the players' ratings. ``owed`` names the public posts these moves make due
+        (see :meth:`posted`); they are recorded in the same transaction."""
+        logged = [
+            (game_id, first_ply + i, seat, move, bool(by_computer), now)
+            for i, (seat, move, by_computer) in enumerate(moves)
+        ]
+        rows = None if results is None else [SeatResult(*row) for row in results]
+
+        async def work(conn: Connection) -> None:
+            if logged:
+                await conn.executemany(_INSERT_MOVE, logged)
+            await conn.execute(
+                "UPDATE games SET deadline = $1, warned = $2 WHERE id = $3 AND status = 'playing'",
+                deadline,
+                bool(warned),
+                game_id,
+            )
+            if owed:
+                await conn.executemany(
+                    "INSERT INTO outbox (game_id, post) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    [(game_id, post) for post in owed],
+                )
+            if rows is not None:
+                await _finish(conn, game_id, guild_id, rows, now)
+
+        await self._write(work)
+
+    async def posted(self, game_id: int, post: str) -> None:
+        """Record that the owed public post ``post`` of the game has been sent."""
+        await self._execute("DELETE FROM outbox WHERE game_id = $1 AND post = $2", game_id, post)
+
+    async def shown(self, game_id: int, plies: int) -> None:
+        """Record that the table message shows the game up to ``plies`` moves."""
+        await self._execute(
+            "UPDATE games SET shown_plies = GREATEST(shown_plies, $1) WHERE id = $2",
+            plies,
+            game_id,
+        )
+
+    async def owed_finished(self) -> list[GameRecord]:
+        """Return every finished game that still owes public posts, with its seats, moves
+        and owed posts."""
+        return await self._games(
+            "status = 'finished' AND id IN (SELECT game_id FROM outbox) ORDER BY id"
+        )
+
+    async def set_warned(self, game_id: int) -> None:
+        """Record that the current decision's warning has been shown."""
+        await self._execute("UPDATE games SET warned = TRUE WHERE id = $1", game_id)
+
+    async def cancel_game(self, game_id: int, now: float, reason: str = "cancelled") -> None:
+        """Close the table without scores: ``cancelled`` by its host or a manager,
+        ``expired`` (an idle lobby) or ``abandoned`` (its channel or server is gone; the
+        posts it still owed are struck off with it: there is nowhere to send them)."""
+
+        async def work(conn: Connection) -> None:
+            await conn.execute(
+                "UPDATE games SET status = 'cancelled', end_reason = $1, ended_at = $2,"
+                " deadline = NULL WHERE id = $3 AND status IN ('lobby', 'playing')",
+                reason,
+                now,
+                game_id,
+            )
+            if reason == "abandoned":
+                await conn.execute("DELETE FROM outbox WHERE game_id = $1", game_id)
+
+        await self._write(work)
+
+    async def drop_owed(self, game_id: int) -> None:
+        """Strike off every post the game still owes (its channel is gone for good)."""
+        await self._execute("DELETE FROM outbox WHERE game_id = $1", game_id)
+
+    async def _execute(self, sql: str, *args: Any) -> None:
+        async def work(conn: Connection) -> None:
+            await conn.execute(sql, *args)
+
+        await self._write(work)
+
+    # --- reading -------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameRecord | None:
+        """Return the table with its seats and moves, or ``None``."""
+        found = await self._games("id = $1", game_id)
+        return found[0] if found else None
+
+    async def live_game_in(self, channel_id: int) -> GameRecord | None:
+        """Return the channel's open or running table, if any."""
+        found = await self._games("channel_id = $1 AND status IN ('lobby', 'playing')", channel_id)
+        return found[0] if found else None
+
+    async def live_games(self) -> list[GameRecord]:
+        """Return every open or running table with its seats, moves and owed posts."""
+        return await self._games("status IN ('lobby', 'playing') ORDER BY id")
+
+    async def _games(self, where: str, *args: Any) -> list[GameRecord]:
+        """Return the games ``WHERE where`` with their seats, move logs and owed posts, read
+        in one snapshot."""
+
+        async def work(conn: Connection) -> list[GameRecord]:
+            rows = await conn.fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE {where}", *args)
+            records = [game_record(row) for row in rows]
+            await _fill(conn, records, moves=True)
+            return records
+
+        return await self._read(work)
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        game: str,
+        *,
+        sort: str = "points",
+        computers: bool = False,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> tuple[list[LeaderboardRow], int]:
+        """Return one page of the server's players of ``game`` and how many there are.
+
+        ``sort`` is ``"points"`` (cumulative score, then wins), ``"wins"`` (then points) or
+        ``"rating"`` (the conservative estimate, then points); with ``computers`` the
+        computer levels are listed too (each seat a level filled counts as a game)."""
+        if sort not in LEADERBOARD_ORDER:
+            raise ValueError(f"unknown sort {sort!r}")
+        who = "" if computers else " AND r.user_id IS NOT NULL"
+        seats = (
+            "SELECT COALESCE(CAST(r.user_id AS TEXT), 'cpu:' || r.level) AS player,"
+            " r.user_id, r.level, r.score, r.win"
+            " FROM results r JOIN games g ON g.id = r.game_id"
+            f" WHERE r.guild_id = $1 AND g.game = $2{who}"
+        )
+
+        async def work(conn: Connection) -> tuple[list[LeaderboardRow], int]:
+            total = await conn.fetchval(
+                f"SELECT COUNT(DISTINCT player) FROM ({seats}) AS seats", guild_id, game
+            )
+            # Players in the byte order SQLite uses, whatever the database's collation.
+            rows = await conn.fetch(
+                f"WITH seats AS ({seats})"
+                " SELECT s.player, MAX(s.user_id), MAX(s.level), COUNT(*), SUM(s.win),"
+                " SUM(s.score), rt.mu, rt.sigma"
+                " FROM seats s LEFT JOIN ratings rt"
+                " ON rt.guild_id = $1 AND rt.game = $2 AND rt.player = s.player"
+                f" GROUP BY s.player, rt.mu, rt.sigma ORDER BY {LEADERBOARD_ORDER[sort]},"
+                ' MAX(s.user_id) IS NULL, MAX(s.user_id), s.player COLLATE "C"'
+                " LIMIT $3 OFFSET $4",
+                guild_id,
+                game,
+                limit,
+                offset,
+            )
+            return [leaderboard_row(r) for r in rows], int(total or 0)
+
+        return await self._read(work)
+
+    async def player_stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats | None:
+        """Return a member's record in the server's games of ``game`` (``None`` if they
+        have finished none)."""
+
+        async def work(conn: Connection) -> PlayerStats | None:
+            rows = await conn.fetch(
+                "SELECT r.seat, r.score, r.win, r.rounds FROM results r"
+                " JOIN games g ON g.id = r.game_id"
+                " WHERE r.guild_id = $1 AND r.user_id = $2 AND g.game = $3",
+                guild_id,
+                user_id,
+                game,
+            )
+            rated = await conn.fetchrow(
+                "SELECT mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = $3",
+                guild_id,
+                game,
+                str(user_id),
+            )
+            return player_stats(rows, rated)
+
+        return await self._read(work)
+
+    async def recent_games(
+        self, guild_id: int, game: str | None, *, limit: int = 10
+    ) -> list[FinishedGame]:
+        """Return the server's most recently finished games of ``game`` (of every game if
+        ``None``; each says which), newest first."""
+        which = "" if game is None else " AND game = $3"
+        args = (guild_id, limit) if game is None else (guild_id, limit, game)
+
+        async def work(conn: Connection) -> list[FinishedGame]:
+            rows = await conn.fetch(
+                f"SELECT {GAME_COLUMNS}, ended_at FROM games WHERE guild_id = $1"
+                " AND (status = 'finished'"
+                " OR (end_reason = 'abandoned' AND started_at IS NOT NULL))"
+                f"{which}"
+                " ORDER BY ended_at DESC NULLS LAST, id DESC LIMIT $2",
+                *args,
+            )
+            records = [game_record(row) for row in rows]
+            await _fill(conn, records, moves=False)
+            results = await conn.fetch(
+                "SELECT game_id, seat, score, win FROM results WHERE game_id = ANY($1::bigint[])",
+                [r.id for r in records],
+            )
+            return finished_games(rows, records, results)
+
+        return await self._read(work)
+
+    async def defaults(self, guild_id: int, game: str) -> dict[str, Any]:
+        """Return the server's defaults for new tables of ``game`` (empty if none)."""
+
+        async def work(conn: Connection) -> Any:
+            return await conn.fetchval(
+                "SELECT options FROM guild_defaults WHERE guild_id = $1 AND game = $2",
+                guild_id,
+                game,
+            )
+
+        options = await self._read(work)
+        return dict(json.loads(options)) if options is not None else {}
+
+    async def set_defaults(
+        self, guild_id: int, options: dict[str, Any], user_id: int, now: float, game: str
+    ) -> None:
+        """Store the server's defaults for new tables of ``game``."""
+        await self._execute(
+            "INSERT INTO guild_defaults (guild_id, game, options, updated_by, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id, game) DO UPDATE SET"
+            " options = EXCLUDED.options, updated_by = EXCLUDED.updated_by,"
+            " updated_at = EXCLUDED.updated_at",
+            guild_id,
+            game,
+            json.dumps(options, sort_keys=True),
+            user_id,
+            now,
+        )
+
+    # --- copying a whole database in (python -m bot.tools) -----------------------------
+
+    async def counts(self) -> dict[str, int]:
+        """Return how many rows each of the store's tables holds."""
+
+        async def work(conn: Connection) -> dict[str, int]:
+            return {t: int(await conn.fetchval(f"SELECT COUNT(*) FROM {t}")) for t in TABLES}
+
+        return await self._read(work)
+
+    async def copy_in(self, rows: Callable[[str, Sequence[str]], Iterable[Sequence[Any]]]) -> None:
+        """Fill every table with ``rows(table, columns)`` (values in the order of
+        ``columns``; ids kept), in one transaction, and move the games' id sequence past
+        the highest id. Meant for an empty database: a row that exists already raises
+        :class:`ConstraintError` and nothing is kept."""
+
+        async def work(conn: Connection) -> None:
+            for table in TABLES:
+                described = await conn.fetch(
+                    "SELECT column_name, data_type FROM information_schema.columns"
+                    " WHERE table_schema = current_schema() AND table_name = $1"
+                    " ORDER BY ordinal_position",
+                    table,
+                )
+                columns = [str(row[0]) for row in described]
+                kinds = [_PYTHON_TYPES.get(str(row[1]), str) for row in described]
+                records = (
+                    tuple(None if v is None else kind(v) for kind, v in zip(kinds, r, strict=True))
+                    for r in rows(table, columns)
+                )
+                await conn.copy_records_to_table(table, records=records, columns=columns)
+            await conn.execute(
+                "SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 1),"
+                " MAX(id) IS NOT NULL) FROM games"
+            )
+
+        await self._write(work)
+
+    async def final_scores(self) -> dict[int, dict[int, int]]:
+        """Return the stored score of each seat of every finished game, by game id."""
+
+        async def work(conn: Connection) -> dict[int, dict[int, int]]:
+            scores: dict[int, dict[int, int]] = {}
+            for game_id in await conn.fetch(
+                "SELECT id FROM games WHERE status = 'finished' ORDER BY id"
+            ):
+                scores[int(game_id[0])] = {}
+            for game_id, seat, score in await conn.fetch(
+                "SELECT r.game_id, r.seat, r.score FROM results r"
+                " JOIN games g ON g.id = r.game_id WHERE g.status = 'finished'"
+            ):
+                scores[int(game_id)][int(seat)] = int(score)
+            return scores
+
+        return await self._read(work)
+
+
+_PYTHON_TYPES: dict[str, Callable[[Any], Any]] = {
+    "bigint": int,
+    "integer": int,
+    "boolean": bool,
+    "double precision": float,
+    "text": str,
+}
+
+
+# --- inside a transaction ----------------------------------------------------------------
+
+
+async def _fill(conn: Connection, records: list[GameRecord], *, moves: bool) -> None:
+    """Read the records' seats and (with ``moves``) their move logs and owed posts."""
+    if not records:
+        return
+    by_id = {r.id: r for r in records}
+    ids = list(by_id)
+    for game_id, seat, user_id, name, level in await conn.fetch(
+        "SELECT game_id, seat, user_id, name, level FROM seats WHERE game_id = ANY($1::bigint[])",
+        ids,
+    ):
+        by_id[game_id].seats[seat] = SeatRecord(seat, user_id, name, level)
+    if not moves:
+        return
+    for game_id, move in await conn.fetch(
+        "SELECT game_id, move FROM moves WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, ply",
+        ids,
+    ):
+        by_id[game_id].moves.append(move)
+    for game_id, post in await conn.fetch(
+        "SELECT game_id, post FROM outbox WHERE game_id = ANY($1::bigint[])"
+        ' ORDER BY game_id, post COLLATE "C"',
+        ids,
+    ):
+        by_id[game_id].owed.append(post)
+
+
+async def _finish(
+    conn: Connection, game_id: int, guild_id: int, results: Sequence[SeatResult], now: float
+) -> None:
+    """Write the game's results, close it, and move its players' ratings."""
+    await conn.executemany(
+        "INSERT INTO results (game_id, seat, guild_id, user_id, level, score, win, rounds)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        result_rows(game_id, guild_id, results),
+    )
+    await conn.execute(
+        "UPDATE games SET status = 'finished', ended_at = $1, deadline = NULL WHERE id = $2",
+        now,
+        game_id,
+    )
+    game = await conn.fetchval("SELECT game FROM games WHERE id = $1", game_id)
+    if game is None:
+        raise StoreError(f"There is no table {game_id}.")
+    keys = rated_players(results)
+    if not keys:
+        return
+    # Another table of this server and game may be finishing on another connection: its
+    # players' ratings are read and written by one transaction at a time.
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock($1, hashtext($2))", _RATINGS_LOCK, f"{guild_id}:{game}"
+    )
+    current = {
+        row[0]: (Rating(row[1], row[2]), row[3])
+        for row in await conn.fetch(
+            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = $1 AND game = $2"
+            " AND player = ANY($3::text[])",
+            guild_id,
+            game,
+            keys,
+        )
+    }
+    await conn.executemany(
+        "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (guild_id, game, player) DO UPDATE SET"
+        " mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, games = EXCLUDED.games,"
+        " updated_at = EXCLUDED.updated_at",
+        rating_rows(game, guild_id, results, current, now),
+    )
