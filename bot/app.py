@@ -22,7 +22,7 @@ from bot.controller import Controller
 from bot.errors import answer_error, too_late
 from bot.lateness import Lateness
 from bot.scheduler import Scheduler
-from bot.store import Store, open_store
+from bot.store import ShardSlice, Store, open_store
 from bot.tables import LobbyLimits
 
 __all__ = ["Bot", "ShardedBot", "create_bot", "shard_of"]
@@ -167,7 +167,10 @@ class Bot(commands.Bot):
             ),
             removed_grace=settings.removed_grace_minutes * 60,
         )
-        loaded = await self.controller.tables.load()
+        shards = None
+        if settings.shard_count is not None and settings.shard_ids is not None:
+            shards = ShardSlice(settings.shard_count, tuple(settings.shard_ids))
+        loaded = await self.controller.tables.load(shards)
         log.info("loaded %d live table(s) from %s", loaded, self.store.location)
         self.controller.start_delivering_owed()
         self.community = Community(self, lambda: games.GAMES)

@@ -31,6 +31,7 @@ from bot.store import (
     LiveTableExistsError,
     SeatRecord,
     SeatResult,
+    ShardSlice,
     Store,
     StoreWriteError,
 )
@@ -293,11 +294,12 @@ class Tables:
 
     # --- loading -------------------------------------------------------------------
 
-    async def load(self) -> int:
-        """Load every live table of this process's servers from the database and restart
+    async def load(self, shards: ShardSlice | None = None) -> int:
+        """Load every live table of this process's servers (those on ``shards``, when it
+        runs a slice of them: the others are not even read) from the database and restart
         their timers; return how many tables were loaded. A table's move log is replayed
         when it is first used (a click, a command, its timer)."""
-        for record in await self.store.live_games():
+        for record in await self.store.live_games(shards):
             if not self._owns(record.guild_id):
                 continue  # another process runs that server's shard
             table = self._table_from(record)
@@ -309,7 +311,7 @@ class Tables:
                 self._schedule_expiry(table)
             self.tables[table.id] = table
             self._by_channel[table.channel_id] = table.id
-        for record in await self.store.owed_finished():
+        for record in await self.store.owed_finished(shards):
             if self._owns(record.guild_id):
                 table = self._table_from(record)
                 table._restore = functools.partial(self._restore, moves=record.moves)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.base import Store
+from bot.store.base import ShardSlice, Store
 from bot.store.location import describe, masked, parse_database
 from bot.store.migrations import MIGRATIONS, PG_MIGRATIONS
 from bot.store.postgres import PostgresStore
@@ -45,6 +45,7 @@ __all__ = [
     "SQLiteStore",
     "SeatRecord",
     "SeatResult",
+    "ShardSlice",
     "Store",
     "StoreError",
     "StoreUnreachableError",

@@ -16,6 +16,7 @@ same guarantees and the same errors:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.store.records import (
@@ -27,7 +28,20 @@ from bot.store.records import (
     SeatResult,
 )
 
-__all__ = ["Store"]
+__all__ = ["ShardSlice", "Store"]
+
+
+@dataclass(frozen=True, slots=True)
+class ShardSlice:
+    """The shards one process runs: Discord puts server ``g`` on shard
+    ``(g >> 22) % count``, and the process runs ``ids`` of them."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int) -> bool:
+        """Return whether the server is on one of these shards."""
+        return (guild_id >> 22) % self.count in self.ids
 
 
 class Store(Protocol):
@@ -105,8 +119,9 @@ class Store(Protocol):
         """Record that the table message shows the game up to ``plies`` moves."""
         ...
 
-    async def owed_finished(self) -> list[GameRecord]:
-        """Return every finished game that still owes public posts."""
+    async def owed_finished(self, shards: ShardSlice | None = None) -> list[GameRecord]:
+        """Return every finished game that still owes public posts (of the servers on
+        ``shards`` only, if given)."""
         ...
 
     async def set_warned(self, game_id: int) -> None:
@@ -129,8 +144,9 @@ class Store(Protocol):
         """Return the channel's open or running table, if any."""
         ...
 
-    async def live_games(self) -> list[GameRecord]:
-        """Return every open or running table with its seats, moves and owed posts."""
+    async def live_games(self, shards: ShardSlice | None = None) -> list[GameRecord]:
+        """Return every open or running table with its seats, moves and owed posts (of
+        the servers on ``shards`` only, if given: a slice reads only its own tables)."""
         ...
 
     async def leaderboard(

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bot.ratings import Rating
+from bot.store.base import ShardSlice
 from bot.store.common import (
     GAME_COLUMNS,
     LEADERBOARD_ORDER,
@@ -477,11 +478,13 @@ class PostgresStore:
             game_id,
         )
 
-    async def owed_finished(self) -> list[GameRecord]:
+    async def owed_finished(self, shards: ShardSlice | None = None) -> list[GameRecord]:
         """Return every finished game that still owes public posts, with its seats, moves
-        and owed posts."""
+        and owed posts (of the servers on ``shards`` only, if given)."""
+        where, args = _on_shards(shards)
         return await self._games(
-            "status = 'finished' AND id IN (SELECT game_id FROM outbox) ORDER BY id"
+            f"status = 'finished' AND id IN (SELECT game_id FROM outbox){where} ORDER BY id",
+            *args,
         )
 
     async def set_warned(self, game_id: int) -> None:
@@ -528,9 +531,11 @@ class PostgresStore:
         found = await self._games("channel_id = $1 AND status IN ('lobby', 'playing')", channel_id)
         return found[0] if found else None
 
-    async def live_games(self) -> list[GameRecord]:
-        """Return every open or running table with its seats, moves and owed posts."""
-        return await self._games("status IN ('lobby', 'playing') ORDER BY id")
+    async def live_games(self, shards: ShardSlice | None = None) -> list[GameRecord]:
+        """Return every open or running table with its seats, moves and owed posts (of
+        the servers on ``shards`` only, if given)."""
+        where, args = _on_shards(shards)
+        return await self._games(f"status IN ('lobby', 'playing'){where} ORDER BY id", *args)
 
     async def _games(self, where: str, *args: Any) -> list[GameRecord]:
         """Return the games ``WHERE where`` with their seats, move logs and owed posts, read
@@ -808,3 +813,11 @@ async def _finish(
         " updated_at = EXCLUDED.updated_at",
         rating_rows(game, guild_id, results, current, now),
     )
+
+
+def _on_shards(shards: ShardSlice | None) -> tuple[str, tuple[Any, ...]]:
+    """Return the condition (`` AND …``, parameters ``$1``, ``$2``) and arguments that keep
+    the games of servers on ``shards``; nothing for every server."""
+    if shards is None:
+        return "", ()
+    return " AND ((guild_id >> 22) % $1) = ANY($2::int[])", (shards.count, list(shards.ids))

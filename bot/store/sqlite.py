@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.ratings import Rating
+from bot.store.base import ShardSlice
 from bot.store.common import (
     GAME_COLUMNS,
     LEADERBOARD_ORDER,
@@ -446,13 +447,14 @@ class SQLiteStore:
             ]
         )
 
-    async def owed_finished(self) -> list[GameRecord]:
+    async def owed_finished(self, shards: ShardSlice | None = None) -> list[GameRecord]:
         """Return every finished game that still owes public posts, with its seats, moves
-        and owed posts."""
+        and owed posts (of the servers on ``shards`` only, if given)."""
+        where, args = _on_shards(shards)
         return await self._run(
             _read_games,
-            "status = 'finished' AND id IN (SELECT game_id FROM outbox) ORDER BY id",
-            (),
+            f"status = 'finished' AND id IN (SELECT game_id FROM outbox){where} ORDER BY id",
+            args,
         )
 
     async def set_warned(self, game_id: int) -> None:
@@ -494,9 +496,13 @@ class SQLiteStore:
         records = await self._run(_read_games, where, args)
         return records[0] if records else None
 
-    async def live_games(self) -> list[GameRecord]:
-        """Return every open or running table with its seats, moves and owed posts."""
-        return await self._run(_read_games, "status IN ('lobby', 'playing') ORDER BY id", ())
+    async def live_games(self, shards: ShardSlice | None = None) -> list[GameRecord]:
+        """Return every open or running table with its seats, moves and owed posts (of
+        the servers on ``shards`` only, if given)."""
+        where, args = _on_shards(shards)
+        return await self._run(
+            _read_games, f"status IN ('lobby', 'playing'){where} ORDER BY id", args
+        )
 
     async def leaderboard(
         self,
@@ -679,6 +685,15 @@ def _read_all(
     """Run the queries in one snapshot; return each one's rows."""
     with _snapshot(conn):
         return [conn.execute(sql, params).fetchall() for sql, params in reads]
+
+
+def _on_shards(shards: ShardSlice | None) -> tuple[str, tuple[int, ...]]:
+    """Return the condition (`` AND …``) and arguments that keep the games of servers on
+    ``shards``; nothing for every server."""
+    if shards is None:
+        return "", ()
+    marks = ", ".join("?" for _ in shards.ids)
+    return f" AND ((guild_id >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
 
 
 def _read_games(

@@ -19,6 +19,7 @@ from bot.store import (
     ConstraintError,
     LiveTableExistsError,
     SeatRecord,
+    ShardSlice,
     SQLiteStore,
     Store,
     StoreError,
@@ -342,6 +343,27 @@ async def test_owed_posts_are_written_with_the_moves_and_struck_off_once_sent(
     for post in ("deal4", "end", "table"):
         await store.posted(done, post)
     assert await store.owed_finished() == []
+
+
+async def test_a_shard_slice_reads_only_its_own_servers_tables(store: Store) -> None:
+    """A process running a slice of the shards reads the live and owing tables of its
+    servers only, by Discord's rule ``(guild_id >> 22) % shard_count``; Discord ids are
+    beyond 32 bits, so the shift is of a 64-bit id."""
+    guilds = [((262_144_007 * 4 + n) << 22) for n in range(4)]  # servers on shards 0..3 of 4
+    assert [(g >> 22) % 4 for g in guilds] == [0, 1, 2, 3] and min(guilds) > 2**40
+    live = [await create(store, 100 + n, 10, seed=n, guild=g) for n, g in enumerate(guilds)]
+    done = await open_game(store, 200, [11, None, None, None])
+    results = [(s, 11 if s == 0 else None, None if s == 0 else "random", 0, 0.0) for s in range(4)]
+    await store.append_moves(
+        done, 0, [(0, "N:3S", False)], NOW, None, results=results, guild_id=GUILD, owed=["end"]
+    )
+    mine = ShardSlice(4, (1, 3))
+    assert [g.id for g in await store.live_games(mine)] == [live[1], live[3]]
+    assert {g.id for g in await store.live_games()} == set(live)
+    own = (GUILD >> 22) % 4
+    assert [g.id for g in await store.owed_finished(ShardSlice(4, (own,)))] == [done]
+    assert await store.owed_finished(ShardSlice(4, ((own + 1) % 4,))) == []
+    assert all(mine.owns(g.guild_id) for g in await store.live_games(mine))
 
 
 async def test_a_failed_transaction_leaves_no_owed_post(store: Store) -> None:
