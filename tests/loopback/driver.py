@@ -436,7 +436,7 @@ class BotProcess:
         discord: LoopbackDiscord,
         *,
         workdir: Path | None = None,
-        database: Path | None = None,
+        database: Path | str | None = None,
         shard_count: int | None = None,
         shard_ids: Sequence[int] | None = None,
         turn_seconds: int = 60,

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.loopback.driver import GuildHandle, LoopbackDiscord, MemberActor
+from tests.loopback.driver import BotProcess, GuildHandle, LoopbackDiscord, MemberActor, MessageView
 from tests.loopback.test_loopback import assert_clean, make_a_move, open_started_table
+from tests.support.postgres import fetch
 
 GAME_LINE = re.compile(r"game (\d+):")
 
@@ -114,3 +115,69 @@ async def test_two_shard_slices_share_one_database(
             assert f"<@{member.id}> — {score} pts · 1 game" in shown.text, shown.text
         await discord.settle()
     assert_clean(discord, *swapped)
+
+
+async def test_slices_sharing_only_a_postgresql_url_survive_a_kill_of_one(
+    discord: LoopbackDiscord, tmp_path: Path, pg_url: str
+) -> None:
+    """Two slices that share nothing but the database URL (separate working directories, as
+    separate hosts would have): whole games in both at once; one slice is killed with
+    SIGKILL mid-game while the other plays its game to the end; the killed slice, started
+    again from a new directory, loads its table from PostgreSQL and finishes it from the
+    old hand's buttons. Every result is stored once, under its own server."""
+    guilds = [discord.create_guild(f"Shard {n}", shard=n, shard_count=2) for n in range(2)]
+    members = [guild.add_member(f"member {n}") for n, guild in enumerate(guilds)]
+
+    def slice_of(n: int, where: str) -> BotProcess:
+        return discord.bot_process(tmp_path / where, database=pg_url, shard_count=2, shard_ids=[n])
+
+    first, other = slice_of(0, "host-a"), slice_of(1, "host-b")
+    async with first, other:
+        tables = [
+            await open_started_table(discord, g, m) for g, m in zip(guilds, members, strict=True)
+        ]
+        hands = []
+        for table, member in zip(tables, members, strict=True):
+            reply = await member.click(table, label="My hand")
+            assert reply.message is not None
+            hands.append(reply.message)
+        for _ in range(3):  # a few moves at both tables
+            hands = [
+                (await make_a_move(m, h)).message or h for m, h in zip(members, hands, strict=True)
+            ]
+        await discord.settle()
+        first.kill()
+        assert await first.wait() == -9
+        # The other slice plays on, to the end of its game, while the first is down.
+        assert await play_on(members[1], hands[1]) >= 13 * 4 - 3
+        restarted = slice_of(0, "host-c")  # a fresh directory: only the URL is shared
+        async with restarted:
+            assert "loaded 1 live table(s)" in restarted.log()
+            # The old hand's buttons work in the new process.
+            again = await make_a_move(members[0], hands[0])
+            assert again.message is not None and "⚠️" not in again.message.text, again.text
+            await play_on(members[0], again.message)
+            await discord.settle()
+        games = [games_named(p.log()) for p in (first, other, restarted)]
+        assert games[0] == games[2] and len(games[1]) == 1 and not games[0] & games[1]
+    assert_clean(discord, first, other, restarted)
+
+    # Both games are finished in the one database, each result once, under its server.
+    rows = fetch(pg_url, "SELECT guild_id, user_id, score FROM results WHERE user_id IS NOT NULL")
+    assert sorted((g, u) for g, u, _ in rows) == sorted(
+        (g.id, m.id) for g, m in zip(guilds, members, strict=True)
+    )
+    statuses = fetch(pg_url, "SELECT status FROM games ORDER BY id")
+    assert statuses == [("finished",), ("finished",)]
+
+
+async def play_on(member: MemberActor, hand: MessageView) -> int:
+    """Play every decision of ``member`` from ``hand`` to the end; return the clicks."""
+    clicks = 0
+    while "The game is over." not in hand.text:
+        reply = await make_a_move(member, hand)
+        assert reply.message is not None
+        hand = reply.message
+        clicks += 1
+        assert clicks < 400, hand.text
+    return clicks
