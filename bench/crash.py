@@ -6,11 +6,13 @@ restarted on the same database.
     .venv/bin/python bench/crash.py --kills 0 --games 2 --share-429 0.25 --drops 5
     .venv/bin/python bench/crash.py --game highcard --kills 20 --games 8 --stagger 1
     .venv/bin/python bench/crash.py --game doppelkopf --kills 100 --games 6 --stagger 20
+    .venv/bin/python bench/crash.py --kills 100 --games 10 --seed 1 --postgresql
 
 The kills are spread over the games by counting the members' clicks; each is one of:
 ``requests`` (after a random number of the bot's requests), ``in-flight`` (milliseconds after
 a member's click was dispatched), ``db-write`` (while the bot holds SQLite's write lock for
-a move), ``give-step`` (in the middle of a taker's distribution) and ``scoring`` (at the end
+a move; on PostgreSQL, with ``--postgresql``, in the middle of the move's transaction),
+``give-step`` (in the middle of a taker's distribution) and ``scoring`` (at the end
 of a deal: during the write of the trick-13 click, or right after a scoring post); high card
 (``--game highcard``, run through ``tests.support.highcard.run_bot``) has ``requests``,
 ``in-flight``, ``db-write`` and ``game-end``; Doppelkopf (``--game doppelkopf``: tournament
@@ -71,12 +73,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="check every request body against the OpenAPI description (about 3x slower)",
     )
     parser.add_argument("--workdir", type=Path, default=None, help="keep the database and logs")
+    parser.add_argument(
+        "--postgresql",
+        action="store_true",
+        help="run the bot on PostgreSQL: a throw-away cluster (initdb, pg_ctl) and a new "
+        "database, instead of a SQLite file",
+    )
     return parser.parse_args(argv)
 
 
 async def run(args: argparse.Namespace) -> int:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="dupe-crash-"))
+    if not args.postgresql:
+        return await _run(args, workdir, None)
+    from tests.support.postgres import Cluster
+
+    cluster = Cluster()
+    try:
+        url = cluster.url(cluster.database())
+        print(f"PostgreSQL {url.rsplit('@', 1)[-1]}", flush=True)
+        return await _run(args, workdir, url)
+    finally:
+        cluster.close()
+
+
+async def _run(args: argparse.Namespace, workdir: Path, database: str | None) -> int:
     config = CrashConfig(
+        database=database,
         games=args.games,
         kills=args.kills,
         seed=args.seed,

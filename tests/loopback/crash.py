@@ -85,7 +85,7 @@ from typing import Any
 
 from bot import games as bot_games
 from bot import ids
-from bot.store import SQLiteStore
+from bot.store import SQLiteStore, open_store
 from bot.tables import TableOptions, engine_options, game_fields
 from engine import games as engine_games
 from engine.cards import Card, by_suit, parse_card
@@ -193,6 +193,9 @@ class CrashConfig:
     memory: str = "strict"  # Dupe's
     stagger: int = 0  # game n+1 starts when game n is past this many tricks (0: all at once)
     start_options: dict[str, Any] = field(default_factory=dict)  # more /<game> start options
+    # A PostgreSQL URL (an empty database) the bot uses instead of its SQLite file; then
+    # ``db-write`` kills come while the move's write holds its lock on ``moves``.
+    database: str | None = None
 
     @property
     def crash_game(self) -> CrashGame:
@@ -309,7 +312,7 @@ class CrashReport:
         by_moment = Counter(k.moment for k in self.kills)
         lines.append("  by moment: " + _counts(by_moment))
         held = sum(k.lock_held for k in self.kills)
-        lines.append(f"  with SQLite's write lock held at the signal: {held}")
+        lines.append(f"  with the move's write under way (its lock held) at the signal: {held}")
         states = Counter(s for k in self.kills for s in k.states if s != "finished")
         lines.append("  tables at the kills: " + _counts(states))
         lines.append(
@@ -1100,7 +1103,7 @@ class Harness:
         self.modes = config.kill_modes
         self.rng = random.Random(config.seed)
         self.chaos = random.Random(config.seed * 7919 + 1)
-        self.database = workdir / "dupe.sqlite3"
+        self.database: Path | str = config.database or workdir / "dupe.sqlite3"
         self.bot: BotProcess | None = None
         self.processes: list[BotProcess] = []
         self.generation = 1  # one more at each kill
@@ -1146,6 +1149,7 @@ class Harness:
     async def start_bot(self) -> float:
         bot = self.discord.bot_process(
             self.workdir,
+            database=self.database,
             turn_seconds=self.config.turn_seconds,
             table_edit_seconds=0.05,
             module=self.game.module,
@@ -1481,8 +1485,11 @@ class Harness:
         stop = threading.Event()
         assert interaction.answered is not None
         interaction.answered.add_done_callback(lambda _: stop.set())
-        shm = Path(f"{self.bot.database}-shm")
-        held = await asyncio.to_thread(_kill_when_writing, shm, pid, stop, 5.0)
+        if isinstance(self.database, str):
+            held = await asyncio.to_thread(_kill_when_writing_pg, self.database, pid, stop, 5.0)
+        else:
+            shm = Path(f"{self.bot.database}-shm")
+            held = await asyncio.to_thread(_kill_when_writing, shm, pid, stop, 5.0)
         if self.generation == generation:
             moment = ""
             if trigger == self.game.end_mode:
@@ -1636,6 +1643,8 @@ async def _run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfi
     guild = discord.create_guild("Crash Club")
     first = await harness.start_bot()
     harness.restart_seconds.append(first)
+    if config.database is not None:
+        await asyncio.to_thread(_open_lock_watcher, config.database)
     await harness.open_games(guild)
     await harness.play()
     await harness.stop_bot()
@@ -1741,7 +1750,7 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
     }
 
 
-def _deal_commits(path: Path, game: CrashGame) -> dict[tuple[int, int], float]:
+def _deal_commits(path: Path | str, game: CrashGame) -> dict[tuple[int, int], float]:
     """When (the bot's clock) the move that ended each deal (round) of each game was
     committed."""
     commits: dict[tuple[int, int], float] = {}
@@ -1767,11 +1776,110 @@ def _deal_commits(path: Path, game: CrashGame) -> dict[tuple[int, int], float]:
 # --- reading the database -------------------------------------------------------------------------
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: Path | str) -> Any:
+    """A connection for reading: the SQLite file's, or :class:`_PgReader` for a URL."""
+    if isinstance(path, str):
+        return _PgReader(path)
     return sqlite3.connect(path, isolation_level=None)
 
 
-def _table_states(path: Path, game: CrashGame) -> list[str]:
+class _PgReader:
+    """Reads a PostgreSQL database the way the checks read SQLite (``execute`` with ``?``
+    placeholders, then ``fetchone``/``fetchall`` or iteration)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
+        from tests.support.postgres import fetch
+
+        if sql == "PRAGMA integrity_check":
+            # The server checks every constraint as it writes; what could be left is a
+            # constraint not validated (added NOT VALID) or an index left invalid.
+            bad = fetch(
+                self.url,
+                "SELECT (SELECT count(*) FROM pg_constraint c JOIN pg_namespace n "
+                "ON n.oid = c.connamespace WHERE n.nspname = 'public' AND NOT c.convalidated)"
+                " + (SELECT count(*) FROM pg_index WHERE NOT indisvalid)",
+            )[0][0]
+            return _Rows([("ok",)] if bad == 0 else [(f"{bad} invalid constraints or indexes",)])
+        if "sqlite_master" in sql:
+            sql = (
+                "SELECT 1 FROM information_schema.tables WHERE table_schema = 'public' "
+                "AND table_name = 'ratings'"
+            )
+        return _Rows(fetch(self.url, sql, tuple(params)))
+
+    def close(self) -> None:
+        pass
+
+
+class _Rows(list[tuple[Any, ...]]):
+    def fetchone(self) -> tuple[Any, ...] | None:
+        return self[0] if self else None
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        return list(self)
+
+
+def _kill_when_writing_pg(url: str, pid: int, stop: threading.Event, limit: float) -> bool:
+    """Kill ``pid`` in the middle of a move's transaction: hold ``games`` in SHARE mode
+    (a move's write inserts into ``moves``, then updates ``games``, so it stops there with
+    its lock on ``moves`` granted and nothing committed), kill the bot the moment
+    ``pg_locks`` shows that, then let go. Polling from this process alone would rarely see
+    a write of a millisecond or two between the turns its threads get. Give up when
+    ``stop`` is set (the click was answered without a write) or after ``limit`` seconds.
+    Return whether the write was under way at the signal."""
+    from tests.support.postgres import run_sync
+
+    async def watch() -> bool:
+        conn = _lock_watchers.get(url)
+        if conn is None or conn.is_closed():
+            import asyncpg
+
+            conn = _lock_watchers[url] = await asyncpg.connect(url)
+        deadline = time.monotonic() + limit
+        transaction = conn.transaction()
+        await transaction.start()
+        try:
+            await conn.execute("LOCK TABLE games IN SHARE MODE")
+            while not stop.is_set() and time.monotonic() < deadline:
+                if await conn.fetchval(_MOVES_LOCKED) is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                    return True
+                await asyncio.sleep(0.0002)
+            return False
+        finally:
+            await transaction.rollback()
+
+    return run_sync(watch())
+
+
+_lock_watchers: dict[str, Any] = {}
+
+
+def _open_lock_watcher(url: str) -> None:
+    """Open the connection :func:`_kill_when_writing_pg` polls on, ahead of the first
+    kill (connecting takes longer than a move's write)."""
+    from tests.support.postgres import run_sync
+
+    async def connect() -> None:
+        import asyncpg
+
+        _lock_watchers[url] = await asyncpg.connect(url)
+
+    run_sync(connect())
+
+
+_MOVES_LOCKED = (
+    "SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+    "WHERE c.relname = 'moves' AND l.mode = 'RowExclusiveLock' AND l.granted "
+    "AND l.pid <> pg_backend_pid() LIMIT 1"
+)
+
+
+def _table_states(path: Path | str, game: CrashGame) -> list[str]:
     """Each game's state in the database: mid-trick, mid-distribution, between tricks, ..."""
     states = []
     with contextlib.closing(_connect(path)) as db:
@@ -1813,7 +1921,7 @@ def _moment_of(states: list[str]) -> str:
 
 
 async def verify_database(
-    path: Path,
+    path: Path | str,
     games: list[tuple[int, int, list[int]]],
     told: list[Told],
     attempted: dict[tuple[int, int, int, str, int], set[str]],
@@ -1936,7 +2044,7 @@ async def verify_database(
 
 
 async def _check_leaderboard(
-    path: Path,
+    path: Path | str,
     name: str,
     games: list[tuple[int, int, list[int]]],
     seating: dict[int, dict[int, int]],
@@ -1954,7 +2062,7 @@ async def _check_leaderboard(
             won = winners[game_id]
             row[1] += (1 / len(won)) if seat in won else 0.0
             row[2] += totals[game_id][seat]
-    store = await SQLiteStore.open(path)
+    store = await open_store(str(path)) if isinstance(path, str) else await SQLiteStore.open(path)
     ok = True
     try:
         for guild_id, users in expected.items():

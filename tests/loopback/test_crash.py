@@ -160,3 +160,25 @@ async def test_kills_in_doppelkopf_tables_lose_and_duplicate_no_move(
     # Each table's four breakdowns and its final standings were posted once each.
     posts = report.scoring_posts
     assert posts["duplicated"] == 0 and posts["tables_over"] == 2, report.tally()
+
+
+async def test_kills_on_postgresql_lose_and_duplicate_no_move(
+    discord: LoopbackDiscord, tmp_path: Path, pg_url: str
+) -> None:
+    """The same kills with the bot on PostgreSQL: a ``db-write`` kill comes while the move's
+    transaction holds its lock on ``moves`` (seen in ``pg_locks``), and the database is
+    checked the same way (every told move once, the replay's scores, the leaderboard and
+    ratings once per game, no constraint or index left invalid)."""
+    config = CrashConfig(
+        games=1,
+        kills=6,
+        seed=21,
+        cover_modes=True,  # every kind of kill, one of them twice
+        database=pg_url,
+        start_options={"pictures": "off"},
+    )
+    report = await run_crash(discord, tmp_path, config)
+    assert_recovered(report, games=1)
+    assert len(report.kills) == 6 and {k.trigger for k in report.kills} == set(MODES)
+    writes = [k for k in report.kills if k.trigger == "db-write"]
+    assert any(k.lock_held for k in writes), report.tally()
