@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/load.py --games 100
     .venv/bin/python bench/load.py --games 1000 --tricks 13 --restart
+    .venv/bin/python bench/load.py --games 1000 --tricks 4 --think 5 --stagger 60 \\
+        --slices 2 --postgresql --no-pin --restart
 
 The loopback Discord (``tests/loopback``) runs in this process; the bot runs as a
 subprocess (``python -m bot`` through :class:`BotProcess`) on a fresh database, with its
@@ -939,6 +941,11 @@ def main() -> None:
         help="the database the slices share (a SQLite path or a postgresql:// URL; default: "
         "a new SQLite file)",
     )
+    parser.add_argument(
+        "--postgresql",
+        action="store_true",
+        help="share a new database of a throw-away PostgreSQL cluster (initdb, pg_ctl)",
+    )
     parser.add_argument("--no-pin", dest="pin", action="store_false")
     parser.add_argument("--debug", action="store_true", help="print a stalled hand's history")
     parser.add_argument(
@@ -948,7 +955,17 @@ def main() -> None:
         "stacks, .json speedscope)",
     )
     args = parser.parse_args()
-    asyncio.run(run(args))
+    if not args.postgresql:
+        asyncio.run(run(args))
+        return
+    from tests.support.postgres import Cluster
+
+    cluster = Cluster()
+    try:
+        args.database = cluster.url(cluster.database())
+        asyncio.run(run(args))
+    finally:
+        cluster.close()
 
 
 if __name__ == "__main__":
