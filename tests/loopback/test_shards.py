@@ -133,9 +133,8 @@ async def test_slices_sharing_only_a_postgresql_url_survive_a_kill_of_one(
 
     first, other = slice_of(0, "host-a"), slice_of(1, "host-b")
     async with first, other:
-        tables = [
-            await open_started_table(discord, g, m) for g, m in zip(guilds, members, strict=True)
-        ]
+        pairs = list(zip(guilds, members, strict=True))
+        tables = [await open_started_table(discord, g, m) for g, m in pairs]
         hands = []
         for table, member in zip(tables, members, strict=True):
             reply = await member.click(table, label="My hand")
@@ -158,6 +157,16 @@ async def test_slices_sharing_only_a_postgresql_url_survive_a_kill_of_one(
             assert again.message is not None and "⚠️" not in again.message.text, again.text
             await play_on(members[0], again.message)
             await discord.settle()
+            # Each slice's /leaderboard shows what the shared database holds for its server.
+            for slice_, guild, member in ((restarted, *pairs[0]), (other, *pairs[1])):
+                ((score,),) = fetch(
+                    pg_url,
+                    "SELECT score FROM results WHERE guild_id = ? AND user_id = ?",
+                    (guild.id, member.id),
+                )
+                shown = await member.slash(guild.channel, "leaderboard")
+                assert f"<@{member.id}> — {score} pts · 1 game" in shown.text, shown.text
+                assert slice_.errors() == []
         games = [games_named(p.log()) for p in (first, other, restarted)]
         assert games[0] == games[2] and len(games[1]) == 1 and not games[0] & games[1]
     assert_clean(discord, first, other, restarted)
