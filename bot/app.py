@@ -36,11 +36,55 @@ def _utc_clock() -> float:
 
 _WAKE_EVENT = "scheduler_wake"
 _GC_PAUSE_WARNING = 0.1  # seconds
+_FULL_SCAN_SECONDS = 600.0
+
+
+class _Collections:
+    """How the bot process keeps full garbage collections short.
+
+    A full collection walks every object the collector tracks; at 1,000 live tables that is
+    hundreds of thousands (engine states, the gateway's cache, kept interactions), and each
+    walk stopped the bot for about half a second, dozens of times in five minutes, delaying
+    every click waiting meanwhile. So once the bot process is ready (:meth:`start`), and
+    after every full collection, what is alive is moved out of the collector's reach
+    (``gc.freeze``): the next full collection walks only what was made since. Reference
+    counting still frees what dies later; only garbage in reference cycles among frozen
+    objects stays, so every ``_FULL_SCAN_SECONDS`` the frozen objects are handed back
+    (``gc.unfreeze``) and the next full collection walks everything once."""
+
+    def __init__(self) -> None:
+        self.freezing = False
+        self.last_full_scan = 0.0
+
+    def start(self) -> None:
+        """Begin (once): collect and freeze what the start-up made."""
+        if self.freezing:
+            return
+        self.freezing = True
+        gc.collect()
+        gc.freeze()
+        self.last_full_scan = time.monotonic()
+        log.info(
+            "%d objects of the start-up moved out of the collector's reach", gc.get_freeze_count()
+        )
+
+    def after_full_collection(self) -> None:
+        if not self.freezing:
+            return
+        if time.monotonic() - self.last_full_scan >= _FULL_SCAN_SECONDS:
+            self.last_full_scan = time.monotonic()
+            gc.unfreeze()  # the next full collection walks everything once
+        else:
+            gc.freeze()
+
+
+_collections = _Collections()
 
 
 def _watch_collections() -> None:
     """Log every full garbage collection that stops the bot for longer than 0.1 s: each
-    one delays every click waiting at that moment."""
+    one delays every click waiting at that moment; and after each one, freeze what
+    survived (once the process has started :class:`_Collections`)."""
     if any(getattr(c, "_watching_collections", False) for c in gc.callbacks):
         return
     started: list[float] = []
@@ -50,7 +94,8 @@ def _watch_collections() -> None:
             return
         if phase == "start":
             started[:] = [time.perf_counter()]
-        elif started:
+            return
+        if started:
             pause = time.perf_counter() - started[0]
             if pause > _GC_PAUSE_WARNING:
                 log.warning(
@@ -58,28 +103,10 @@ def _watch_collections() -> None:
                     pause * 1000,
                     info.get("collected", 0),
                 )
+        _collections.after_full_collection()
 
     callback._watching_collections = True  # type: ignore[attr-defined]
     gc.callbacks.append(callback)
-
-
-_frozen = False
-
-
-def _freeze_startup_objects() -> None:
-    """Once, at the first READY: move everything alive (modules, the servers and channels
-    of the gateway's cache, the tables loaded from the store) out of the garbage
-    collector's reach (``gc.freeze``), so that a full collection scans only what was made
-    since. At 1,000 servers a full collection otherwise walks the whole cache, and every
-    click waiting meanwhile waits with it. Reference counting still frees what dies later;
-    only reference cycles among these objects outlive them, until the process restarts."""
-    global _frozen
-    if _frozen:
-        return
-    _frozen = True
-    gc.collect()
-    gc.freeze()
-    log.info("%d objects of the start-up moved out of the collector's reach", gc.get_freeze_count())
 
 
 def _unwatch_collections() -> None:
@@ -104,9 +131,9 @@ class Bot(commands.Bot):
     """Whether SIGTERM and SIGINT stop the bot cleanly (``python -m bot`` sets it; a bot
     embedded in another program, or in tests, leaves the signals to it)."""
     owns_process = False
-    """Whether the bot is the process (``python -m bot`` sets it): then it also freezes
-    what is alive at its first READY out of the collector's reach (``_freeze_startup_objects``);
-    a bot embedded in another program leaves that program's memory alone."""
+    """Whether the bot is the process (``python -m bot`` sets it): then it also keeps full
+    garbage collections short from its first READY on (:class:`_Collections`); a bot
+    embedded in another program leaves that program's memory alone."""
 
     def __init__(self, settings: Settings, **options: Any) -> None:
         intents = discord.Intents.none()
@@ -264,7 +291,7 @@ class Bot(commands.Bot):
         if not hasattr(self, "controller"):
             return
         if self.owns_process:
-            _freeze_startup_objects()
+            _collections.start()
         present = {guild.id for guild in self.guilds}
         for table in list(self.controller.tables.tables.values()):
             if table.guild_id not in present:

@@ -1,0 +1,43 @@
+"""The bot process keeps full garbage collections short (``bot.app._Collections``): what is
+alive at READY, and what survives each full collection, leaves the collector's reach, and
+every ten minutes it is handed back so that garbage in reference cycles is freed too."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from bot import app
+
+
+def test_survivors_are_frozen_and_handed_back_every_ten_minutes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = [1_000.0]
+    monkeypatch.setattr(app.time, "monotonic", lambda: clock[0])
+    assert gc.get_freeze_count() == 0  # no bot in the tests owns its process
+    policy = app._Collections()
+    try:
+        policy.after_full_collection()  # not started (a bot embedded in tests): nothing
+        assert gc.get_freeze_count() == 0
+
+        policy.start()  # at READY: everything alive now is frozen
+        at_start = gc.get_freeze_count()
+        assert at_start > 1_000
+        policy.start()  # once only
+        assert gc.get_freeze_count() == at_start
+
+        made_since = [[n] for n in range(5_000)]
+        clock[0] += 60
+        policy.after_full_collection()  # the survivors of a full collection join them
+        assert gc.get_freeze_count() >= at_start + len(made_since)
+
+        clock[0] += app._FULL_SCAN_SECONDS
+        policy.after_full_collection()  # ten minutes on: handed back for one full walk
+        assert gc.get_freeze_count() == 0
+        clock[0] += 1
+        policy.after_full_collection()  # and frozen again after it
+        assert gc.get_freeze_count() >= len(made_since)
+    finally:
+        gc.unfreeze()
