@@ -36,7 +36,8 @@ def _utc_clock() -> float:
 
 _WAKE_EVENT = "scheduler_wake"
 _GC_PAUSE_WARNING = 0.1  # seconds
-_FULL_SCAN_SECONDS = 600.0
+_FULL_SCAN_SECONDS = 120.0
+_YOUNG_THRESHOLD = 50_000  # allocations between collections of the youngest generation
 
 
 class _Collections:
@@ -49,8 +50,12 @@ class _Collections:
     after every full collection, what is alive is moved out of the collector's reach
     (``gc.freeze``): the next full collection walks only what was made since. Reference
     counting still frees what dies later; only garbage in reference cycles among frozen
-    objects stays, so every ``_FULL_SCAN_SECONDS`` the frozen objects are handed back
-    (``gc.unfreeze``) and the next full collection walks everything once."""
+    objects stays (a click's ``discord.ui.View``, its buttons and its ``Interaction`` are
+    such cycles), so every ``_FULL_SCAN_SECONDS`` the frozen objects are handed back
+    (``gc.unfreeze``) and the next full collection walks everything once. And the youngest
+    generation is collected every ``_YOUNG_THRESHOLD`` allocations instead of 700: a click's
+    cycles then mostly die young, before a collection promotes them towards the old
+    generation, where only a full collection (or the next full walk) frees them."""
 
     def __init__(self) -> None:
         self.freezing = False
@@ -61,6 +66,8 @@ class _Collections:
         if self.freezing:
             return
         self.freezing = True
+        _, middle, old = gc.get_threshold()
+        gc.set_threshold(_YOUNG_THRESHOLD, middle, old)
         gc.collect()
         gc.freeze()
         self.last_full_scan = time.monotonic()

@@ -1,6 +1,6 @@
 """The bot process keeps full garbage collections short (``bot.app._Collections``): what is
 alive at READY, and what survives each full collection, leaves the collector's reach, and
-every ten minutes it is handed back so that garbage in reference cycles is freed too."""
+every two minutes it is handed back so that garbage in reference cycles is freed too."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ import pytest
 from bot import app
 
 
-def test_survivors_are_frozen_and_handed_back_every_ten_minutes(
+def test_survivors_are_frozen_and_handed_back_every_two_minutes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     clock = [1_000.0]
     monkeypatch.setattr(app.time, "monotonic", lambda: clock[0])
     assert gc.get_freeze_count() == 0  # no bot in the tests owns its process
     policy = app._Collections()
+    thresholds = gc.get_threshold()
     try:
         policy.after_full_collection()  # not started (a bot embedded in tests): nothing
         assert gc.get_freeze_count() == 0
@@ -25,6 +26,7 @@ def test_survivors_are_frozen_and_handed_back_every_ten_minutes(
         policy.start()  # at READY: everything alive now is frozen
         at_start = gc.get_freeze_count()
         assert at_start > 1_000
+        assert gc.get_threshold()[0] == app._YOUNG_THRESHOLD  # the young die young
         policy.start()  # once only
         assert gc.get_freeze_count() == at_start
 
@@ -34,10 +36,11 @@ def test_survivors_are_frozen_and_handed_back_every_ten_minutes(
         assert gc.get_freeze_count() >= at_start + len(made_since)
 
         clock[0] += app._FULL_SCAN_SECONDS
-        policy.after_full_collection()  # ten minutes on: handed back for one full walk
+        policy.after_full_collection()  # two minutes on: handed back for one full walk
         assert gc.get_freeze_count() == 0
         clock[0] += 1
         policy.after_full_collection()  # and frozen again after it
         assert gc.get_freeze_count() >= len(made_since)
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
