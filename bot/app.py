@@ -171,12 +171,18 @@ class Bot(commands.Bot):
 
         parsers["INTERACTION_CREATE"] = stamped
 
-    def owns_guild(self, guild_id: int) -> bool:
-        """Return whether this process runs the shard of that server (see ``shard_of``)."""
+    @property
+    def shard_slice(self) -> ShardSlice | None:
+        """Return the slice of the shards this process runs (None: every server)."""
         settings = self.settings
         if settings.shard_count is None or settings.shard_ids is None:
-            return True
-        return shard_of(guild_id, settings.shard_count) in settings.shard_ids
+            return None
+        return ShardSlice(settings.shard_count, tuple(settings.shard_ids))
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Return whether this process runs the shard of that server (see ``shard_of``)."""
+        shards = self.shard_slice
+        return shards is None or shards.owns(guild_id)
 
     async def setup_hook(self) -> None:
         _watch_collections()
@@ -201,10 +207,7 @@ class Bot(commands.Bot):
             ),
             removed_grace=settings.removed_grace_minutes * 60,
         )
-        shards = None
-        if settings.shard_count is not None and settings.shard_ids is not None:
-            shards = ShardSlice(settings.shard_count, tuple(settings.shard_ids))
-        loaded = await self.controller.tables.load(shards)
+        loaded = await self.controller.tables.load(self.shard_slice)
         log.info("loaded %d live table(s) from %s", loaded, self.store.location)
         self.controller.start_delivering_owed()
         self.community = Community(self, lambda: games.GAMES)
@@ -324,7 +327,7 @@ class ShardedBot(Bot, commands.AutoShardedBot):
 
 def shard_of(guild_id: int, shard_count: int) -> int:
     """Return the shard a server belongs to (Discord's rule: ``(guild_id >> 22) % count``)."""
-    return (guild_id >> 22) % shard_count
+    return ShardSlice(shard_count, ()).shard(guild_id)
 
 
 def use_endpoints(settings: Settings) -> None:

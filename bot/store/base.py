@@ -39,9 +39,13 @@ class ShardSlice:
     count: int
     ids: tuple[int, ...]
 
+    def shard(self, guild_id: int) -> int:
+        """Return the shard the server is on."""
+        return (guild_id >> 22) % self.count
+
     def owns(self, guild_id: int) -> bool:
         """Return whether the server is on one of these shards."""
-        return (guild_id >> 22) % self.count in self.ids
+        return self.shard(guild_id) in self.ids
 
 
 class Store(Protocol):
