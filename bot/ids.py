@@ -1,7 +1,7 @@
 """Custom ids: every button's meaning, built and parsed here and nowhere else.
 
 A custom id carries everything a button means, so a button pressed after a restart, or on
-a message sent days ago, is understood exactly (discord.py's ``DynamicItem`` pattern);
+a message sent days ago, is understood exactly (read by ``bot.buttons.read``);
 whether it is still valid is decided when it is pressed, never by the id alone. Discord
 allows 100 characters; ours stay well below (a table id has at most 18 digits):
 
