@@ -1133,6 +1133,8 @@ class Harness:
         self._kills_left = config.kills
         self._next_kill_at: int | None = None
         self._armed: str | None = None
+        self._held_this_click = False  # PostgreSQL: games held before this click went out
+        self._write_kill_spawned = False
         self._scoring_owed = 0  # scoring kills drawn, waiting for a click that ends a deal
         self._deck: list[str] = []
         self._drops_left = config.gateway_drops
@@ -1284,6 +1286,20 @@ class Harness:
         server = self.server
         generation = self.generation
         killed = self._killed
+        # On PostgreSQL a db-write kill holds ``games`` before the click goes out, so that
+        # the click's write cannot be over before the watcher is there (see
+        # _kill_when_writing_pg); if no kill comes on this click after all, let go.
+        held = (
+            isinstance(self.database, str)
+            and self._armed == "db-write"
+            and pick.kind in ("play", "confirm")
+            and self.playing
+            and not self.down
+        )
+        if held:
+            await asyncio.to_thread(_hold_games, str(self.database))
+        self._write_kill_spawned = False
+        self._held_this_click = held
         server.dispatch(interaction)
         self.clicks += 1
         game.clicks += 1
@@ -1292,6 +1308,8 @@ class Harness:
         if pick.expect is not None:
             self._attempt(game, pick.expect)
         self._after_dispatch(interaction, pick, game)
+        if held and not self._write_kill_spawned:
+            await asyncio.to_thread(_let_go_of_games, str(self.database))
         assert interaction.answered is not None
         answered: asyncio.Future[Any] = asyncio.ensure_future(asyncio.shield(interaction.answered))
         dead: asyncio.Future[Any] = asyncio.ensure_future(killed.wait())
@@ -1383,7 +1401,7 @@ class Harness:
             self._scoring_owed -= 1
             self._armed = "running"
             if self._ends_deal(pick, game) and self.chaos.random() < 0.5:
-                self._spawn(self._kill_in_write(interaction, self.game.end_mode))
+                self._spawn_write_kill(interaction, self.game.end_mode)
             else:
                 self._spawn(self._kill_on_scoring_post(interaction))
             return
@@ -1434,9 +1452,13 @@ class Harness:
             self._armed = "running"
             delay = self.chaos.uniform(0.0, 0.015)
             loop.call_later(delay, self.kill, "in-flight")
-        elif armed == "db-write" and pick.kind in ("play", "confirm"):
+        elif (
+            armed == "db-write"
+            and pick.kind in ("play", "confirm")
+            and (self._held_this_click or not isinstance(self.database, str))
+        ):
             self._armed = "running"
-            self._spawn(self._kill_in_write(interaction, "db-write"))
+            self._spawn_write_kill(interaction, "db-write")
         elif armed == "give-step" and pick.kind == "give":
             self._armed = "running"
             self._spawn(self._kill_after_answer(interaction, "give-step"))
@@ -1477,6 +1499,10 @@ class Harness:
             )
         if not void():
             self.kill("requests")
+
+    def _spawn_write_kill(self, interaction: Interaction, trigger: str) -> None:
+        self._write_kill_spawned = True
+        self._spawn(self._kill_in_write(interaction, trigger))
 
     async def _kill_in_write(self, interaction: Interaction, trigger: str) -> None:
         assert self.bot is not None and self.bot.process is not None
@@ -1823,26 +1849,20 @@ class _Rows(list[tuple[Any, ...]]):
 
 
 def _kill_when_writing_pg(url: str, pid: int, stop: threading.Event, limit: float) -> bool:
-    """Kill ``pid`` in the middle of a move's transaction: hold ``games`` in SHARE mode
-    (a move's write inserts into ``moves``, then updates ``games``, so it stops there with
-    its lock on ``moves`` granted and nothing committed), kill the bot the moment
-    ``pg_locks`` shows that, then let go. Polling from this process alone would rarely see
-    a write of a millisecond or two between the turns its threads get. Give up when
-    ``stop`` is set (the click was answered without a write) or after ``limit`` seconds.
-    Return whether the write was under way at the signal."""
+    """Kill ``pid`` in the middle of a move's transaction: with ``games`` held in SHARE mode
+    (:func:`_hold_games`, taken before the click went out if it could be; a move's write
+    inserts into ``moves``, then updates ``games``, so it stops there with its lock on
+    ``moves`` granted and nothing committed), kill the bot the moment ``pg_locks`` shows
+    that, then let go. Polling alone would rarely see a write of a millisecond or two
+    between the turns this process's threads get. Give up when ``stop`` is set (the click
+    was answered without a write) or after ``limit`` seconds. Return whether the write was
+    under way at the signal."""
     from tests.support.postgres import run_sync
 
     async def watch() -> bool:
-        conn = _lock_watchers.get(url)
-        if conn is None or conn.is_closed():
-            import asyncpg
-
-            conn = _lock_watchers[url] = await asyncpg.connect(url)
+        conn = await _hold(url)
         deadline = time.monotonic() + limit
-        transaction = conn.transaction()
-        await transaction.start()
         try:
-            await conn.execute("LOCK TABLE games IN SHARE MODE")
             while not stop.is_set() and time.monotonic() < deadline:
                 if await conn.fetchval(_MOVES_LOCKED) is not None:
                     with contextlib.suppress(ProcessLookupError):
@@ -1851,11 +1871,45 @@ def _kill_when_writing_pg(url: str, pid: int, stop: threading.Event, limit: floa
                 await asyncio.sleep(0.0002)
             return False
         finally:
-            await transaction.rollback()
+            await _let_go(url)
 
     return run_sync(watch())
 
 
+async def _hold(url: str) -> Any:
+    """Hold ``games`` in SHARE mode on the watcher's connection (once); return it."""
+    conn = _lock_watchers.get(url)
+    if conn is None or conn.is_closed():
+        import asyncpg
+
+        conn = _lock_watchers[url] = await asyncpg.connect(url)
+    if url not in _holding:
+        transaction = conn.transaction()
+        await transaction.start()
+        await conn.execute("LOCK TABLE games IN SHARE MODE")
+        _holding[url] = transaction
+    return conn
+
+
+async def _let_go(url: str) -> None:
+    transaction = _holding.pop(url, None)
+    if transaction is not None:
+        await transaction.rollback()
+
+
+def _hold_games(url: str) -> None:
+    from tests.support.postgres import run_sync
+
+    run_sync(_hold(url))
+
+
+def _let_go_of_games(url: str) -> None:
+    from tests.support.postgres import run_sync
+
+    run_sync(_let_go(url))
+
+
+_holding: dict[str, Any] = {}
 _lock_watchers: dict[str, Any] = {}
 
 
