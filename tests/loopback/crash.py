@@ -1135,6 +1135,7 @@ class Harness:
         self._armed: str | None = None
         self._held_this_click = False  # PostgreSQL: games held before this click went out
         self._write_kill_spawned = False
+        self._pg_holding = False
         self._scoring_owed = 0  # scoring kills drawn, waiting for a click that ends a deal
         self._deck: list[str] = []
         self._drops_left = config.gateway_drops
@@ -1295,8 +1296,10 @@ class Harness:
             and pick.kind in ("play", "confirm")
             and self.playing
             and not self.down
+            and not self._pg_holding
         )
         if held:
+            self._pg_holding = True  # no other click holds until this one is done
             await asyncio.to_thread(_hold_games, str(self.database))
         self._write_kill_spawned = False
         self._held_this_click = held
@@ -1310,6 +1313,8 @@ class Harness:
         self._after_dispatch(interaction, pick, game)
         if held and not self._write_kill_spawned:
             await asyncio.to_thread(_let_go_of_games, str(self.database))
+        if held:
+            self._pg_holding = False
         assert interaction.answered is not None
         answered: asyncio.Future[Any] = asyncio.ensure_future(asyncio.shield(interaction.answered))
         dead: asyncio.Future[Any] = asyncio.ensure_future(killed.wait())
@@ -1864,7 +1869,9 @@ def _kill_when_writing_pg(url: str, pid: int, stop: threading.Event, limit: floa
         deadline = time.monotonic() + limit
         try:
             while not stop.is_set() and time.monotonic() < deadline:
-                if await conn.fetchval(_MOVES_LOCKED) is not None:
+                async with _conn_lock():
+                    locked = await conn.fetchval(_MOVES_LOCKED)
+                if locked is not None:
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGKILL)
                     return True
@@ -1878,23 +1885,36 @@ def _kill_when_writing_pg(url: str, pid: int, stop: threading.Event, limit: floa
 
 async def _hold(url: str) -> Any:
     """Hold ``games`` in SHARE mode on the watcher's connection (once); return it."""
-    conn = _lock_watchers.get(url)
-    if conn is None or conn.is_closed():
-        import asyncpg
+    async with _conn_lock():
+        conn = _lock_watchers.get(url)
+        if conn is None or conn.is_closed():
+            import asyncpg
 
-        conn = _lock_watchers[url] = await asyncpg.connect(url)
-    if url not in _holding:
-        transaction = conn.transaction()
-        await transaction.start()
-        await conn.execute("LOCK TABLE games IN SHARE MODE")
-        _holding[url] = transaction
-    return conn
+            conn = _lock_watchers[url] = await asyncpg.connect(url)
+        if url not in _holding:
+            transaction = conn.transaction()
+            await transaction.start()
+            await conn.execute("LOCK TABLE games IN SHARE MODE")
+            _holding[url] = transaction
+        return conn
 
 
 async def _let_go(url: str) -> None:
-    transaction = _holding.pop(url, None)
-    if transaction is not None:
-        await transaction.rollback()
+    async with _conn_lock():
+        transaction = _holding.pop(url, None)
+        if transaction is not None:
+            await transaction.rollback()
+
+
+_locks: list[asyncio.Lock] = []
+
+
+def _conn_lock() -> asyncio.Lock:
+    """One operation at a time on the watcher's connection (clicks of several games may
+    hold, poll and let go at once); made on the helpers' loop, where it is used."""
+    if not _locks:
+        _locks.append(asyncio.Lock())
+    return _locks[0]
 
 
 def _hold_games(url: str) -> None:
