@@ -50,7 +50,8 @@ process cannot edit hand messages it did not answer. With ``clicks_while_down`` 
 clicks while the bot is dead: that click is lost (no session carries it to the next process),
 and every later click must be answered.
 
-Afterwards :func:`verify_database` reads the SQLite file: each told move is logged exactly
+Afterwards :func:`verify_database` reads the database (the SQLite file, or the PostgreSQL
+database of ``CrashConfig.database``): each told move is logged exactly
 once, for the decision it was made in; no decision has two moves; every logged move is one a
 member pressed; each game is finished and its stored scores equal the engine's replay;
 ``PRAGMA integrity_check`` is ok; and the leaderboard (and the ratings) count each game once
@@ -59,7 +60,9 @@ had been committed), the hands a member found behind the table (edited late, or 
 the scoring posts lost with a process, each timed against the commit of its deal's last move.
 
 Linux only: the write-lock watcher asks ``fcntl(F_GETLK)`` with Linux's 64-bit
-``struct flock``.
+``struct flock``. On PostgreSQL a ``db-write`` kill holds ``games`` in SHARE mode from just
+before its click goes out, so that the move's transaction stops after its insert into
+``moves`` (seen in ``pg_locks``), and kills then.
 """
 
 from __future__ import annotations
