@@ -1889,11 +1889,7 @@ def _kill_when_writing_pg(url: str, pid: int, stop: threading.Event, limit: floa
 async def _hold(url: str) -> Any:
     """Hold ``games`` in SHARE mode on the watcher's connection (once); return it."""
     async with _conn_lock():
-        conn = _lock_watchers.get(url)
-        if conn is None or conn.is_closed():
-            import asyncpg
-
-            conn = _lock_watchers[url] = await asyncpg.connect(url)
+        conn = await _watcher(url)
         if url not in _holding:
             transaction = conn.transaction()
             await transaction.start()
@@ -1936,17 +1932,22 @@ _holding: dict[str, Any] = {}
 _lock_watchers: dict[str, Any] = {}
 
 
-def _open_lock_watcher(url: str) -> None:
-    """Open the connection :func:`_kill_when_writing_pg` polls on, ahead of the first
-    kill (connecting takes longer than a move's write)."""
-    from tests.support.postgres import run_sync
-
-    async def connect() -> None:
+async def _watcher(url: str) -> Any:
+    """Return the connection :func:`_kill_when_writing_pg` holds and polls on, opened once."""
+    conn = _lock_watchers.get(url)
+    if conn is None or conn.is_closed():
         import asyncpg
 
-        _lock_watchers[url] = await asyncpg.connect(url)
+        conn = _lock_watchers[url] = await asyncpg.connect(url)
+    return conn
 
-    run_sync(connect())
+
+def _open_lock_watcher(url: str) -> None:
+    """Open the watcher's connection ahead of the first kill (connecting takes longer
+    than a move's write)."""
+    from tests.support.postgres import run_sync
+
+    run_sync(_watcher(url))
 
 
 _MOVES_LOCKED = (
