@@ -87,6 +87,14 @@ TURN = re.compile(r"deal (\d) of 4 · trick (\d+) of 13")
 PLAY_KINDS = ("card", "give", "confirm")
 
 
+def turn_of(content: str) -> int:
+    """Return the trick a hand shows (0–51, 52 when the game is over, -1: none)."""
+    if "The game is over." in content:
+        return 52
+    found = TURN.search(content)
+    return (int(found.group(1)) - 1) * 13 + int(found.group(2)) - 1 if found else -1
+
+
 # --- the server, lean --------------------------------------------------------------------
 
 
@@ -414,18 +422,16 @@ class Load:
         """Return how many tricks the game has played (its hands' furthest trick)."""
         return min(
             self.args.tricks,
-            max(self.next_press(self.server.messages[s.hand_id])[0] for s in game.seats),
+            max(turn_of(self.server.messages[s.hand_id].content) for s in game.seats),
         )
 
     # --- play --------------------------------------------------------------------------
 
     def next_press(self, message: Message) -> tuple[int, str | None, str]:
         """Return the hand's trick (0–51, 52 when over), and what to press with its kind."""
-        content = message.content
-        if "The game is over." in content:
+        turn = turn_of(message.content)
+        if turn == 52:
             return 52, None, "over"
-        found = TURN.search(content)
-        turn = (int(found.group(1)) - 1) * 13 + int(found.group(2)) - 1 if found else -1
         cards: list[str] = []
         steps: list[str] = []
         for row in message.components:
@@ -638,6 +644,7 @@ async def run(args: argparse.Namespace) -> None:
         ]
         progress = asyncio.get_running_loop().create_task(report_progress(load, before[0].at, pids))
         watches = [RssWatch(load, pid) for pid in pids]
+        lag = LoopLag()
         spy = await start_py_spy(args.py_spy, pids[0])
         _done, unfinished = await asyncio.wait(tasks, timeout=args.max_seconds)
         if unfinished:
@@ -646,6 +653,7 @@ async def run(args: argparse.Namespace) -> None:
                 task.cancel()
             await asyncio.gather(*unfinished, return_exceptions=True)
         progress.cancel()
+        lag.task.cancel()
         for watch in watches:
             watch.task.cancel()
         await stop_py_spy(spy, args.py_spy)
@@ -702,6 +710,7 @@ async def run(args: argparse.Namespace) -> None:
             print(f"  CPU during play: {cpu.describe()}")
             print(f"  {watches[n].describe()}")
         print(driver_gc.report(play_started))
+        print(lag.describe())
         print("  target ≤ 300 MB per process at 1,000 games")
         print(
             f"bodies validated against the OpenAPI description: {server.validated} of "
@@ -796,6 +805,29 @@ async def report_progress(load: Load, since: float, pids: list[int]) -> None:
         )
 
 
+class LoopLag:
+    """How late this process's event loop wakes a 10 ms timer: the driver's own delay,
+    which every latency it times includes."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            due = time.monotonic() + 0.01
+            await asyncio.sleep(0.01)
+            self.lags.append(max(0.0, time.monotonic() - due))
+
+    def describe(self) -> str:
+        lags = self.lags or [0.0]
+        return (
+            f"driver event loop lag (a 10 ms timer, {len(lags)} samples): median "
+            f"{statistics.median(lags) * 1000:.1f} ms, p99 {percentile(lags, 0.99) * 1000:.1f} ms, "
+            f"max {max(lags) * 1000:.0f} ms"
+        )
+
+
 class RssWatch:
     """Samples the bot's resident memory every 50 ms; remembers when it peaked and how far
     the games were then."""
@@ -806,6 +838,7 @@ class RssWatch:
         self.peak = 0
         self.peak_at = 0.0
         self.peak_tricks = 0.0
+        self.counted = 0.0
         self.started = time.monotonic()
         self.task = asyncio.get_running_loop().create_task(self._run())
 
@@ -815,9 +848,12 @@ class RssWatch:
                 rss = proc_status(self.pid).get("VmRSS", 0)
                 if rss > self.peak:
                     self.peak = rss
-                    self.peak_at = time.monotonic() - self.started
-                    games = self.load.games
-                    self.peak_tricks = sum(self.load.tricks_played(g) for g in games) / len(games)
+                    now = time.monotonic()
+                    self.peak_at = now - self.started
+                    if now - self.counted >= 1.0:  # counting walks every hand: not each time
+                        self.counted = now
+                        games = self.load.games
+                        self.peak_tricks = sum(map(self.load.tricks_played, games)) / len(games)
                 await asyncio.sleep(0.05)
 
     def describe(self) -> str:
