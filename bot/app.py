@@ -40,6 +40,15 @@ _FULL_SCAN_SECONDS = 120.0
 _YOUNG_THRESHOLD = 50_000  # allocations between collections of the youngest generation
 
 
+def release(interaction: discord.Interaction) -> None:
+    """Let a handled interaction go: it and its response object point at each other, so
+    it, the pressed message and that message's components would wait for the cycle
+    collector (tens of objects a click; see :class:`bot.game.SentComponents`). Dropping
+    the response breaks the cycle, and reference counting frees them at once."""
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")
+
+
 class _Collections:
     """How the bot process keeps full garbage collections short.
 
@@ -269,10 +278,13 @@ class Bot(commands.Bot):
             return
         data: dict[str, object] = dict(interaction.data or {})
         pressed = buttons.read(str(data.get("custom_id", "")), games.GAMES)
-        if pressed is None:
-            await buttons.answer_unknown(interaction)
-        elif not too_late(interaction):
-            await self._press(interaction, pressed)
+        try:
+            if pressed is None:
+                await buttons.answer_unknown(interaction)
+            elif not too_late(interaction):
+                await self._press(interaction, pressed)
+        finally:
+            release(interaction)
 
     # Channels, threads and servers that go away, and servers that come back.
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

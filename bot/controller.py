@@ -304,6 +304,8 @@ class Controller:
         slim.message = None
         slim.data = None
         slim._original_response = None
+        with contextlib.suppress(AttributeError):  # it points back at the original
+            delattr(slim, "_cs_response")
         self._hands[table.id, seat] = _HandHandle(slim, self._now())
 
     async def _answer_with_hand(
@@ -880,7 +882,7 @@ class Controller:
             if file is not None:
                 extra["file"] = file
             if shown.view is not None:
-                extra["view"] = shown.view
+                extra["view"] = shown.buttons()
             if nonce is not None:
                 extra["nonce"] = nonce
             await channel.send(content=shown.content, embeds=shown.embeds, **extra)

@@ -28,10 +28,11 @@ def controls(state: DoppelkopfState, seat: int, pending: str = "") -> dict[str, 
         info(state.options), state.view(seat), state.turn, "en", pending=pending
     )
     found = {}
-    for item in shown.buttons().children:
-        parsed = ids.parse(item.custom_id or "")  # type: ignore[attr-defined]
-        if isinstance(parsed, ids.Control):
-            found[parsed.payload] = (item.label, not item.disabled)  # type: ignore[attr-defined]
+    for row in shown.buttons().to_components():  # as sent to Discord
+        for button in row["components"]:
+            parsed = ids.parse(button.get("custom_id", ""))
+            if isinstance(parsed, ids.Control):
+                found[parsed.payload] = (button["label"], not button.get("disabled", False))
     return found
 
 
