@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.games.dupe import pictures
+from bot.pictures import render_off_loop
 from bot.i18n import LANGS, Lang
 from engine.cards import Card
 from engine.dupe import DealResult, Phase, TrickRecord, new_game
@@ -90,7 +91,7 @@ async def loop_lag(render: Callable[[int], bytes], n: int, threaded: bool) -> fl
     await asyncio.sleep(0)
     for i in range(n):
         if threaded:
-            await pictures.render_off_loop(render, i)
+            await render_off_loop(render, i)
         else:
             render(i)
             await asyncio.sleep(0)
