@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.games.dupe import pictures
-from bot.pictures import render_off_loop
 from bot.i18n import LANGS, Lang
+from bot.pictures import render_off_loop
 from engine.cards import Card
 from engine.dupe import DealResult, Phase, TrickRecord, new_game
 from engine.dupe.players import make_player

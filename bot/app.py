@@ -55,24 +55,27 @@ class _Collections:
     A full collection walks every object the collector tracks; at 1,000 live tables that is
     hundreds of thousands (engine states, the gateway's cache, kept interactions), and each
     walk stopped the bot for about half a second, dozens of times in five minutes, delaying
-    every click waiting meanwhile. So once the bot process is ready (:meth:`start`), and
-    after every full collection, what is alive is moved out of the collector's reach
-    (``gc.freeze``): the next full collection walks only what was made since. Reference
-    counting still frees what dies later; only garbage in reference cycles among frozen
-    objects stays (a click's ``discord.ui.View``, its buttons and its ``Interaction`` are
-    such cycles), so every ``_FULL_SCAN_SECONDS`` the frozen objects are handed back
-    (``gc.unfreeze``) and the next full collection walks everything once. And the youngest
-    generation is collected every ``_YOUNG_THRESHOLD`` allocations instead of 700: a click's
-    cycles then mostly die young, before a collection promotes them towards the old
-    generation, where only a full collection (or the next full walk) frees them."""
+    every click waiting meanwhile. So once the bot process has loaded its tables, again at
+    READY (:meth:`start`), and after every full collection, what is alive is moved out of
+    the collector's reach (``gc.freeze``): the next full collection walks only what was made
+    since. Reference counting still frees what dies later; only garbage in reference cycles
+    among frozen objects stays (a click makes none: :func:`release`,
+    :class:`bot.game.SentComponents`; a slash command's interaction still is one), so every
+    ``_FULL_SCAN_SECONDS`` the frozen objects are handed back (``gc.unfreeze``) and the next
+    full collection walks everything once. And the youngest generation is collected every
+    ``_YOUNG_THRESHOLD`` allocations instead of 700: what a click makes mostly dies young,
+    before a collection promotes it towards the old generation."""
 
     def __init__(self) -> None:
         self.freezing = False
         self.last_full_scan = 0.0
 
     def start(self) -> None:
-        """Begin (once): collect and freeze what the start-up made."""
+        """Begin: collect and freeze what the start-up made (the live tables, once
+        loaded); called again (at READY), freeze what was made since (the gateway's cache)
+        without walking it — freezing is a constant-time move."""
         if self.freezing:
+            gc.freeze()
             return
         self.freezing = True
         _, middle, old = gc.get_threshold()
@@ -218,6 +221,10 @@ class Bot(commands.Bot):
         )
         loaded = await self.controller.tables.load(self.shard_slice)
         log.info("loaded %d live table(s) from %s", loaded, self.store.location)
+        if self.owns_process:
+            # Before the first clicks after a restart come in, each replaying a table: a
+            # full collection meanwhile would walk every table loaded (0.15 s each time).
+            _collections.start()
         self.controller.start_delivering_owed()
         self.community = Community(self, lambda: games.GAMES)
         for ui in games.GAMES:
