@@ -296,6 +296,7 @@ class Load:
         self.by_slice: dict[int, list[float]] = defaultdict(list)  # play clicks' latency
         self.failed: Counter[str] = Counter()
         self.stalls = 0
+        self.timeline: list[tuple[float, float]] = []  # play clicks: (sent at, latency)
         self.requests: dict[str, Counter[str]] = defaultdict(Counter)
         self.statuses: dict[str, Counter[str]] = defaultdict(Counter)
         self.phase = "setup"
@@ -344,6 +345,8 @@ class Load:
         self.latency[kind].append(interaction.latency)
         if kind in PLAY_KINDS:
             self.by_slice[seat.slice].append(interaction.latency)
+            assert interaction.sent_at is not None
+            self.timeline.append((interaction.sent_at, interaction.latency))
 
     async def press(
         self, seat: Seat, message_id: int, custom_id: str, kind: str
@@ -521,6 +524,19 @@ def print_latencies(load: Load, kinds: Iterable[str], title: str) -> None:
         print(f"  not answered within 3 s (“This interaction failed”): {failed}")
 
 
+def print_timeline(load: Load, since: float, window: float = 30.0) -> None:
+    """Print the play clicks' p99 per window of time: a ramp, a pause or a steady state."""
+    windows: dict[int, list[float]] = defaultdict(list)
+    for sent, latency in load.timeline:
+        windows[int((sent - since) // window)].append(latency)
+    parts = [
+        f"{n * window:.0f}s {percentile(v, 0.99) * 1000:.0f} ({len(v)})"
+        for n, v in sorted(windows.items())
+        if len(v) >= 100
+    ]
+    print(f"  play p99 in ms by {window:.0f} s window (clicks): " + ", ".join(parts))
+
+
 def print_requests(load: Load, phase: str, tricks: int) -> None:
     counts = load.requests.get(phase, Counter())
     by_group: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -680,6 +696,7 @@ async def run(args: argparse.Namespace) -> None:
             f"({interactions / wall:.0f} interactions/s, {tricks / wall:.0f} tricks/s)"
         )
         print_latencies(load, PLAY_KINDS, "play latency")
+        print_timeline(load, play_started)
         print_latencies(load, ("slash", "join", "start", "hand"), "setup latency")
         if load.stalls:
             print(

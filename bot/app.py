@@ -14,7 +14,7 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot import buttons, games, ids
+from bot import buttons, games, ids, pictures
 from bot.commands import Translator, game_group
 from bot.community import Community
 from bot.config import Settings
@@ -225,6 +225,7 @@ class Bot(commands.Bot):
             # Before the first clicks after a restart come in, each replaying a table: a
             # full collection meanwhile would walk every table loaded (0.15 s each time).
             _collections.start()
+            pictures.draw_in_a_process()
         self.controller.start_delivering_owed()
         self.community = Community(self, lambda: games.GAMES)
         for ui in games.GAMES:
@@ -336,6 +337,8 @@ class Bot(commands.Bot):
         if hasattr(self, "store"):
             await self.store.close()
         _unwatch_collections()
+        if self.owns_process:
+            pictures.stop_drawing()
         await super().close()
 
 

@@ -12,7 +12,8 @@ its bot package (``bot/games/<game>/pictures.py``) and are built from these piec
 - layouts (:mod:`bot.pictures.layouts`): a trick for any number of seats up to eight, a
   hand, seat labels;
 - output (:mod:`bot.pictures.output`): PNG in a 256-colour palette, file names, and
-  :func:`render_off_loop`, the one thread that draws.
+  :func:`render_off_loop`, which draws off the event loop: in one child process in the
+  bot process (:func:`draw_in_a_process`), otherwise in one thread.
 
 Pictures are drawn large (a card is 120 × 168 px; a four-seat trick is 816 px wide, a hand
 of 13 about 910, none wider than 1600) and Discord scales them down, to about 400 px wide
@@ -20,8 +21,9 @@ on a phone, so they stay sharp on high-density screens. Each is a PNG mapped to 
 chosen once (:func:`shared_palette`, or a game's own from :func:`make_palette`), a few KB
 to about 80 KB. The same input always gives the same bytes. Drawing takes from a few to a
 few tens of milliseconds (``bench/pictures.py``), more than a bot's event loop should be
-blocked for, so callers await :func:`render_off_loop`, which runs the drawing in a worker
-thread (Pillow releases the GIL while it pastes, maps colours and compresses).
+blocked for, so callers await :func:`render_off_loop`, which runs the drawing in the
+drawing process (a thread would hold the GIL while Pillow draws text, maps colours and
+compresses, and every click waiting meanwhile would wait for it).
 """
 
 from __future__ import annotations
@@ -52,7 +54,15 @@ from bot.pictures.layouts import (
     trick_canvas,
     trick_picture,
 )
-from bot.pictures.output import PictureKind, make_palette, picture_filename, png, render_off_loop
+from bot.pictures.output import (
+    PictureKind,
+    draw_in_a_process,
+    make_palette,
+    picture_filename,
+    png,
+    render_off_loop,
+    stop_drawing,
+)
 from bot.pictures.shapes import paste_suit, rounded_mask, suit_mask
 from bot.pictures.style import (
     CARD_H,
@@ -121,6 +131,7 @@ __all__ = [
     "card_face",
     "chip_width",
     "displayable",
+    "draw_in_a_process",
     "draw_row",
     "draw_text",
     "fit_text",
@@ -144,6 +155,7 @@ __all__ = [
     "seat_label",
     "shared_palette",
     "shrink_to_fit",
+    "stop_drawing",
     "suit_colour",
     "suit_mask",
     "text_width",

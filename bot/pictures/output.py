@@ -1,18 +1,35 @@
-"""A picture's way out: PNG bytes in a palette, its file name, and the one thread that
-draws them all."""
+"""A picture's way out: PNG bytes in a palette, its file name, and where they are drawn
+(the bot process's one drawing process, or one thread)."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import io
+import logging
+import multiprocessing
+import os
+import pickle
+import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Literal, ParamSpec
 
 from PIL import Image
 
-__all__ = ["PictureKind", "make_palette", "picture_filename", "png", "render_off_loop"]
+__all__ = [
+    "PictureKind",
+    "draw_in_a_process",
+    "make_palette",
+    "picture_filename",
+    "png",
+    "render_off_loop",
+    "stop_drawing",
+]
+
+log = logging.getLogger(__name__)
 
 # zlib level 3: compressing takes a small share of a picture's time (bench/pictures.py gives
 # times and sizes); level 6 takes twice as long or more for 10–17 % fewer bytes, and the bot
@@ -69,16 +86,77 @@ def png(canvas: Image.Image, palette: Image.Image) -> bytes:
 _P = ParamSpec("_P")
 
 
-# One thread draws every picture, in turn. More would not draw faster (the drawing holds
-# the GIL part of the time, and a bot gets a core or two), but each thread that allocates
-# image buffers gets its own malloc arena, and with a thread pool's worth of them the
+# One thread draws every picture, in turn, when no drawing process was asked for (tests,
+# a bot embedded in another program). More would not draw faster, and each thread that
+# allocates image buffers gets its own malloc arena: with a thread pool's worth of them the
 # bot's resident memory tripled under load (bench/load.py: 290 MB against 85 MB without
 # pictures at 100 tables).
 _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
 
+# The bot process draws in a child process instead (:func:`draw_in_a_process`). Drawing in
+# a thread holds the GIL for milliseconds at a time (Pillow keeps it while it draws text,
+# maps colours and compresses), and every click waiting meanwhile waits for it: at 1,000
+# tables the click median went from 4 ms without pictures to 24 ms with them, the p99
+# from 42 to 250 ms (bench/load.py).
+_process: ProcessPoolExecutor | None = None
+_PARENT_CHECK_SECONDS = 1.0
+
+
+def draw_in_a_process() -> None:
+    """From now on, draw every picture in one child process (started at the first picture,
+    started again if it dies). Pictures whose drawing cannot be sent to it (a thunk that
+    does not pickle) are drawn in the thread as before."""
+    global _process
+    if _process is None:
+        _process = _new_process()
+
+
+def stop_drawing() -> None:
+    """Stop the drawing process, if any (the bot is closing); drawing goes back to the
+    thread."""
+    global _process
+    process, _process = _process, None
+    if process is not None:
+        process.shutdown(wait=False, cancel_futures=True)
+
+
+def _new_process() -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded process
+        initializer=_watch_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+def _watch_parent(parent: int) -> None:
+    """In the drawing process: exit when the bot process is gone (killed with SIGKILL,
+    it cannot stop its child, and the child would wait for work forever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
 
 async def render_off_loop(fn: Callable[_P, bytes], *args: _P.args, **kwargs: _P.kwargs) -> bytes:
-    """Return ``fn(*args, **kwargs)`` computed in the picture thread, leaving the event loop
-    free."""
+    """Return ``fn(*args, **kwargs)`` computed off the event loop: in the drawing process
+    when there is one, else in the picture thread."""
+    global _process
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_RENDERER, functools.partial(fn, *args, **kwargs))
+    work = functools.partial(fn, *args, **kwargs)
+    process = _process
+    if process is not None:
+        try:
+            return await loop.run_in_executor(process, work)
+        except BrokenProcessPool:
+            log.warning("the drawing process stopped; a new one is started")
+            if _process is process:
+                _process = _new_process()
+        except (pickle.PicklingError, AttributeError, TypeError) as error:
+            # Most likely the thunk could not be sent; a drawing that failed in the process
+            # with one of these fails again in the thread, and that is what is raised.
+            log.debug("picture drawn in the thread: %s", error)
+    return await loop.run_in_executor(_RENDERER, work)

@@ -4,6 +4,7 @@ German."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -21,9 +22,19 @@ from bot.games.dupe.pictures import (
 )
 from bot.games.dupe.words import score_text
 from bot.i18n import t
-from bot.pictures import COLUMN, SeatLabel, displayable, render_off_loop, text_width, wrap_text
+from bot.pictures import (
+    COLUMN,
+    SeatLabel,
+    displayable,
+    draw_in_a_process,
+    render_off_loop,
+    stop_drawing,
+    text_width,
+    wrap_text,
+)
 from bot.pictures import cards as kit_cards
 from bot.pictures import layouts as kit_layouts
+from bot.pictures import output as kit_output
 from engine.cards import DECK, Card, Rank, Suit, by_suit, parse_cards
 from engine.dupe import SEAT_NAMES, DealResult, DupeState, TrickRecord, new_game, score_hand
 from engine.dupe.players import make_player
@@ -308,3 +319,47 @@ async def test_render_off_loop_passes_the_language() -> None:
     drawn = await render_off_loop(trick_picture, cards, SEAT_NAMES, 0, lang="de")
     assert drawn == trick_picture(cards, SEAT_NAMES, 0, lang="de")
     assert await render_off_loop(rules_example_picture, "de") == rules_example_picture("de")
+
+
+async def test_the_bot_process_draws_in_a_child_process_the_same_bytes() -> None:
+    cards = parse_cards("AS KH QD JC")
+    draw_in_a_process()
+    try:
+        drawer = kit_output._process
+        assert drawer is not None
+        drawn = await render_off_loop(trick_picture, cards, SEAT_NAMES, 0, lang="de")
+        assert drawn == trick_picture(cards, SEAT_NAMES, 0, lang="de")
+        assert drawer._processes  # it was drawn there: the drawing process is running
+        (child,) = drawer._processes.values()
+        assert child.pid != os.getpid() and child.is_alive()
+
+        # A drawing that cannot be sent to the process (a closure) is drawn in the thread.
+        def local() -> bytes:
+            return hand_picture(cards)
+
+        assert await render_off_loop(local) == hand_picture(cards)
+    finally:
+        stop_drawing()
+    assert kit_output._process is None
+    assert await render_off_loop(hand_picture, cards) == hand_picture(cards)  # the thread
+
+
+async def test_a_drawing_process_that_died_is_replaced() -> None:
+    cards = parse_cards("AS KH QD JC")
+    draw_in_a_process()
+    try:
+        first = kit_output._process
+        assert first is not None
+        assert await render_off_loop(hand_picture, cards) == hand_picture(cards)
+        (child,) = first._processes.values()
+        child.kill()
+        child.join()
+        # The picture asked for meanwhile is still drawn (in the thread), and a new process
+        # takes over.
+        assert await render_off_loop(hand_picture, cards) == hand_picture(cards)
+        second = kit_output._process
+        assert second is not None and second is not first
+        assert await render_off_loop(hand_picture, cards) == hand_picture(cards)
+        assert second._processes
+    finally:
+        stop_drawing()
