@@ -225,7 +225,8 @@ class Bot(commands.Bot):
             # Before the first clicks after a restart come in, each replaying a table: a
             # full collection meanwhile would walk every table loaded (0.15 s each time).
             _collections.start()
-            pictures.draw_in_a_process()
+            if settings.drawing_process:
+                pictures.draw_in_a_process()
         self.controller.start_delivering_owed()
         self.community = Community(self, lambda: games.GAMES)
         for ui in games.GAMES:

@@ -141,6 +141,15 @@ class Settings(BaseSettings):
         description="Whether new tables show pictures as well as text (unless a server's "
         "defaults or /dupe start say otherwise).",
     )
+    drawing_process: bool = Field(
+        default=True,
+        description=(
+            "Draw pictures in one child process of the bot (the default): drawing in a "
+            "thread holds the interpreter's lock for milliseconds at a time, and clicks "
+            "wait meanwhile. false draws in a thread of the bot process (one process less, "
+            "for a host with one core or little memory)."
+        ),
+    )
     api_base_url: str = Field(
         default=DISCORD_API,
         description=(

@@ -199,6 +199,10 @@ class CrashConfig:
     # A PostgreSQL URL (an empty database) the bot uses instead of its SQLite file; then
     # ``db-write`` kills come while the move's write holds its lock on ``moves``.
     database: str | None = None
+    # Whether each bot process draws in a child process (as deployed) or in a thread: a
+    # killed bot's drawing process must go too, but spawning one for each of dozens of
+    # restarts costs the suite a core-second each.
+    drawing_process: bool = True
 
     @property
     def crash_game(self) -> CrashGame:
@@ -1159,6 +1163,7 @@ class Harness:
             turn_seconds=self.config.turn_seconds,
             table_edit_seconds=0.05,
             module=self.game.module,
+            drawing_process=self.config.drawing_process,
         )
         started = time.monotonic()
         await bot.start()

@@ -443,6 +443,7 @@ class BotProcess:
         table_edit_seconds: float = 0.05,
         dev_guild_id: int | None = None,
         log_level: str = "INFO",
+        drawing_process: bool = True,
         env: Mapping[str, str] | None = None,
         module: str = "bot",
     ) -> None:
@@ -467,6 +468,7 @@ class BotProcess:
             "DUPE_TURN_SECONDS": str(turn_seconds),
             "DUPE_TABLE_EDIT_SECONDS": str(table_edit_seconds),
             "DUPE_LOG_LEVEL": log_level,
+            "DUPE_DRAWING_PROCESS": "true" if drawing_process else "false",
         }
         if dev_guild_id is not None:
             settings["DUPE_DEV_GUILD_ID"] = str(dev_guild_id)

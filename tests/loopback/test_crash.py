@@ -74,7 +74,9 @@ async def test_429s_and_gateway_drops_lose_no_click_and_no_move(
     discord: LoopbackDiscord, tmp_path: Path
 ) -> None:
     # With the default options: pictures go out as multipart bodies, under 429s too.
-    config = CrashConfig(games=1, kills=0, seed=5, share_429=0.25, gateway_drops=3)
+    config = CrashConfig(
+        games=1, kills=0, seed=5, share_429=0.25, gateway_drops=3, drawing_process=False
+    )
     report = await run_crash(discord, tmp_path, config)
     assert_recovered(report, games=1)
     assert report.lost_clicks == [] and report.clicks_while_down == []
@@ -87,6 +89,7 @@ async def test_a_click_while_the_bot_is_down_is_lost_and_every_later_click_is_an
     discord: LoopbackDiscord, tmp_path: Path
 ) -> None:
     config = CrashConfig(
+        drawing_process=False,  # drawn as deployed in the ten-kill run
         games=1,
         kills=1,
         seed=3,
@@ -119,6 +122,7 @@ async def test_kills_in_games_of_high_card_lose_and_duplicate_no_move(
     kinds of kill (no distribution; the end-of-game kill during the write of the last card
     or after the final standings), its hands and moves read through its adapter."""
     config = CrashConfig(
+        drawing_process=False,  # drawn as deployed in the ten-kill run
         game="highcard",
         games=3,
         kills=5,
@@ -144,6 +148,7 @@ async def test_kills_in_doppelkopf_tables_lose_and_duplicate_no_move(
     with a click in flight, after a run of requests, and at the end of a game (during the
     write of the card that ends it, or after its breakdown post)."""
     config = CrashConfig(
+        drawing_process=False,  # drawn as deployed in the ten-kill run
         game="doppelkopf",
         games=2,
         kills=8,
@@ -170,6 +175,7 @@ async def test_kills_on_postgresql_lose_and_duplicate_no_move(
     checked the same way (every told move once, the replay's scores, the leaderboard and
     ratings once per game, no constraint or index left invalid)."""
     config = CrashConfig(
+        drawing_process=False,  # drawn as deployed in the ten-kill run
         games=1,
         kills=6,
         seed=21,
