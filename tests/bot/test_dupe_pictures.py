@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import os
 import random
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -363,3 +368,41 @@ async def test_a_drawing_process_that_died_is_replaced() -> None:
         assert second._processes
     finally:
         stop_drawing()
+
+
+_DRAWING_BOT = """
+import asyncio, sys
+from bot.pictures import draw_in_a_process, output, render_off_loop
+from bot.games.dupe.pictures import hand_picture
+from engine.cards import parse_cards
+draw_in_a_process()
+asyncio.run(render_off_loop(hand_picture, parse_cards("AS KH")))
+(child,) = output._process._processes.values()
+print(child.pid, flush=True)
+sys.stdin.read()  # until it is killed
+"""
+
+
+def test_the_drawing_process_goes_when_its_bot_process_is_killed() -> None:
+    repo = Path(__file__).resolve().parents[2]
+    bot = subprocess.Popen(
+        [sys.executable, "-c", _DRAWING_BOT],
+        cwd=repo,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert bot.stdout is not None
+        drawer = int(bot.stdout.readline())
+        watch = os.pidfd_open(drawer)  # readable once that process has exited
+        try:
+            assert select.select([watch], [], [], 0)[0] == []  # drawing, alive
+            bot.send_signal(signal.SIGKILL)  # it cannot stop its child
+            bot.wait()
+            assert select.select([watch], [], [], 30)[0] == [watch]  # the child went too
+        finally:
+            os.close(watch)
+    finally:
+        bot.kill()
+        bot.wait()
