@@ -18,7 +18,7 @@ from bot import buttons, games, ids, pictures
 from bot.commands import Translator, game_group
 from bot.community import Community
 from bot.config import Settings
-from bot.controller import Controller
+from bot.controller import Controller, release
 from bot.errors import answer_error, too_late
 from bot.lateness import Lateness
 from bot.scheduler import Scheduler
@@ -40,15 +40,6 @@ _FULL_SCAN_SECONDS = 120.0
 _YOUNG_THRESHOLD = 50_000  # allocations between collections of the youngest generation
 
 
-def release(interaction: discord.Interaction) -> None:
-    """Let a handled interaction go: it and its response object point at each other, so
-    it, the pressed message and that message's components would wait for the cycle
-    collector (tens of objects a click; see :class:`bot.game.SentComponents`). Dropping
-    the response breaks the cycle, and reference counting frees them at once."""
-    with contextlib.suppress(AttributeError):
-        delattr(interaction, "_cs_response")
-
-
 class _Collections:
     """How the bot process keeps full garbage collections short.
 
@@ -59,7 +50,7 @@ class _Collections:
     READY (:meth:`start`), and after every full collection, what is alive is moved out of
     the collector's reach (``gc.freeze``): the next full collection walks only what was made
     since. Reference counting still frees what dies later; only garbage in reference cycles
-    among frozen objects stays (a click makes none: :func:`release`,
+    among frozen objects stays (a click makes none: :func:`bot.controller.release`,
     :class:`bot.game.SentComponents`; a slash command's interaction still is one), so every
     ``_FULL_SCAN_SECONDS`` the frozen objects are handed back (``gc.unfreeze``) and the next
     full collection walks everything once. And the youngest generation is collected every

@@ -86,6 +86,15 @@ def _fate(error: discord.HTTPException, *, with_file: bool) -> str:
     return SENT
 
 
+def release(interaction: discord.Interaction) -> None:
+    """Let a handled interaction go: it and its response object point at each other, so
+    it, the pressed message and that message's components would wait for the cycle
+    collector (tens of objects a click; see :class:`bot.game.SentComponents`). Dropping
+    the response breaks the cycle, and reference counting frees them at once."""
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")
+
+
 @dataclass(slots=True)
 class _HandHandle:
     interaction: discord.Interaction
@@ -304,8 +313,7 @@ class Controller:
         slim.message = None
         slim.data = None
         slim._original_response = None
-        with contextlib.suppress(AttributeError):  # it points back at the original
-            delattr(slim, "_cs_response")
+        release(slim)  # its response would point back at the original
         self._hands[table.id, seat] = _HandHandle(slim, self._now())
 
     async def _answer_with_hand(

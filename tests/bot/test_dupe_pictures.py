@@ -10,6 +10,8 @@ import select
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -326,48 +328,51 @@ async def test_render_off_loop_passes_the_language() -> None:
     assert await render_off_loop(rules_example_picture, "de") == rules_example_picture("de")
 
 
-async def test_the_bot_process_draws_in_a_child_process_the_same_bytes() -> None:
-    cards = parse_cards("AS KH QD JC")
+FOUR = parse_cards("AS KH QD JC")
+
+
+@pytest.fixture
+def drawer() -> Iterator[ProcessPoolExecutor]:
+    """Draw in a child process, as the bot process does; back to the thread afterwards."""
     draw_in_a_process()
     try:
-        drawer = kit_output._process
-        assert drawer is not None
-        drawn = await render_off_loop(trick_picture, cards, SEAT_NAMES, 0, lang="de")
-        assert drawn == trick_picture(cards, SEAT_NAMES, 0, lang="de")
-        assert drawer._processes  # it was drawn there: the drawing process is running
-        (child,) = drawer._processes.values()
-        assert child.pid != os.getpid() and child.is_alive()
-
-        # A drawing that cannot be sent to the process (a closure) is drawn in the thread.
-        def local() -> bytes:
-            return hand_picture(cards)
-
-        assert await render_off_loop(local) == hand_picture(cards)
+        assert kit_output._process is not None
+        yield kit_output._process
     finally:
         stop_drawing()
+
+
+async def test_the_bot_process_draws_in_a_child_process_the_same_bytes(
+    drawer: ProcessPoolExecutor,
+) -> None:
+    drawn = await render_off_loop(trick_picture, FOUR, SEAT_NAMES, 0, lang="de")
+    assert drawn == trick_picture(FOUR, SEAT_NAMES, 0, lang="de")
+    assert drawer._processes  # drawn there: it is running
+    (child,) = drawer._processes.values()
+    assert child.pid != os.getpid() and child.is_alive()
+
+    # A drawing that cannot be sent to the process (a closure) is drawn in the thread.
+    def local() -> bytes:
+        return hand_picture(FOUR)
+
+    assert await render_off_loop(local) == hand_picture(FOUR)
+    stop_drawing()
     assert kit_output._process is None
-    assert await render_off_loop(hand_picture, cards) == hand_picture(cards)  # the thread
+    assert await render_off_loop(hand_picture, FOUR) == hand_picture(FOUR)  # the thread
 
 
-async def test_a_drawing_process_that_died_is_replaced() -> None:
-    cards = parse_cards("AS KH QD JC")
-    draw_in_a_process()
-    try:
-        first = kit_output._process
-        assert first is not None
-        assert await render_off_loop(hand_picture, cards) == hand_picture(cards)
-        (child,) = first._processes.values()
-        child.kill()
-        child.join()
-        # The picture asked for meanwhile is still drawn (in the thread), and a new process
-        # takes over.
-        assert await render_off_loop(hand_picture, cards) == hand_picture(cards)
-        second = kit_output._process
-        assert second is not None and second is not first
-        assert await render_off_loop(hand_picture, cards) == hand_picture(cards)
-        assert second._processes
-    finally:
-        stop_drawing()
+async def test_a_drawing_process_that_died_is_replaced(drawer: ProcessPoolExecutor) -> None:
+    assert await render_off_loop(hand_picture, FOUR) == hand_picture(FOUR)
+    (child,) = drawer._processes.values()
+    child.kill()
+    child.join()
+    # The picture asked for meanwhile is still drawn (in the thread), and a new process
+    # takes over.
+    assert await render_off_loop(hand_picture, FOUR) == hand_picture(FOUR)
+    second = kit_output._process
+    assert second is not None and second is not drawer
+    assert await render_off_loop(hand_picture, FOUR) == hand_picture(FOUR)
+    assert second._processes
 
 
 _DRAWING_BOT = """
