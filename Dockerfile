@@ -15,7 +15,10 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
-RUN pip install .
+# `python -m bot` runs /app/bot (the working directory comes first on sys.path), and with
+# PYTHONDONTWRITEBYTECODE nothing would cache its bytecode: compile it once here, or every
+# start compiles it again (about 0.2 s of each restart).
+RUN pip install . && python -m compileall -q engine bot
 
 USER dupe
 VOLUME ["/data"]

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import contextlib
 import gc
 import logging
@@ -583,8 +584,17 @@ class GcPauses:
         )
 
 
+def compile_sources(root: Path) -> None:
+    """Write the bot's and the engine's bytecode, as installing a package does: where
+    ``PYTHONDONTWRITEBYTECODE`` is set (this machine, the Docker image) a bot run from its
+    sources compiles them at every start, 0.2 s of a restart that a deployment does not pay."""
+    for package in ("bot", "engine"):
+        compileall.compile_dir(root / package, quiet=1)
+
+
 async def run(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    compile_sources(Path(args.bot_path) if args.bot_path else Path(__file__).resolve().parent.parent)
     if args.pin:
         os.sched_setaffinity(0, {0})
     driver_gc = GcPauses()
