@@ -1396,7 +1396,8 @@ def position(
     table_t = tuple(tuple(g) for g in table)
     discards = (tuple(discard_piles[0]), tuple(discard_piles[1]))
     named = [c for h in hands_t for c in h] + [c for d in dukes_t for c in d]
-    named += [c for g in table_t for c in g] + [castles[0][0], castles[1][0]]
+    on_table = [c for g in table_t for c in g]
+    named += on_table + [castles[s][0] for s in SEATS if castles[s][0] not in on_table]
     named += [c for d in discards for c in d]
     for given in draw_piles:
         if given is not None:
