@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from engine import doppelkopf, dupe, whist
+from engine import doppelkopf, dukes_up, dupe, whist
 from engine.game import Game
 
 __all__ = ["GAMES", "get", "names", "registered"]
 
-GAMES: list[Game] = [dupe.GAME, doppelkopf.GAME, whist.GAME]
+GAMES: list[Game] = [dupe.GAME, doppelkopf.GAME, whist.GAME, dukes_up.GAME]
 
 
 def get(name: str) -> Game:

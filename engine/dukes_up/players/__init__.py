@@ -1,0 +1,52 @@
+"""Computer players. Each receives only its seat's :class:`~engine.dukes_up.DukesUpView`,
+never the state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from engine.dukes_up.actions import Action
+from engine.dukes_up.rules import DukesUpView
+
+__all__ = ["LEVELS", "Player", "make_player"]
+
+
+class Player(Protocol):
+    """A computer player for one seat."""
+
+    name: str
+
+    def observe(self, view: DukesUpView) -> None:
+        """Take in what ``view`` shows without acting."""
+        ...
+
+    def act(self, view: DukesUpView) -> Action:
+        """Return a legal action for the seat whose view this is."""
+        ...
+
+
+def _random(seed: int) -> Player:
+    from engine.dukes_up.players.random import RandomPlayer
+
+    return RandomPlayer(seed)
+
+
+def _baseline(seed: int) -> Player:
+    from engine.dukes_up.players.baseline import BaselinePlayer
+
+    return BaselinePlayer(seed)
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {"random": _random, "baseline": _baseline}
+"""Player levels by name, weakest first."""
+
+
+def make_player(level: str, seed: int) -> Player:
+    """Return a new player of the named level whose choices are drawn from ``seed``."""
+    try:
+        factory = LEVELS[level]
+    except KeyError:
+        names = ", ".join(LEVELS)
+        raise ValueError(f"There is no computer player “{level}”: choose one of {names}.") from None
+    return factory(seed)
