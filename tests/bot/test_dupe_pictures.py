@@ -411,3 +411,30 @@ def test_the_drawing_process_goes_when_its_bot_process_is_killed() -> None:
     finally:
         bot.kill()
         bot.wait()
+
+
+def test_a_games_pictures_import_without_the_discord_side() -> None:
+    """What the drawing process imports to draw (a game's ``pictures`` module) brings no
+    game's Discord side, no Discord library and no store with it: the bot's game list is
+    built at its first use, not when ``bot.games`` is imported."""
+    repo = Path(__file__).resolve().parents[2]
+    probe = (
+        "import sys, bot.games.dupe.pictures, bot.games.doppelkopf.pictures\n"
+        "print(sorted(m for m in ('discord', 'aiosqlite', 'pydantic', 'bot.games.dupe.ui',"
+        " 'bot.games.doppelkopf.ui', 'bot.controller') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=repo, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_game_list_is_built_at_its_first_use() -> None:
+    from bot import games
+
+    assert [ui.name for ui in games.GAMES][:2] == ["dupe", "doppelkopf"]
+    assert games.get("dupe") is games.GAMES[0]
+    with pytest.raises(KeyError, match="the bot hosts dupe, doppelkopf"):
+        games.get("no-such-game")
+    with pytest.raises(AttributeError):
+        games.NOT_A_NAME  # noqa: B018
