@@ -1,0 +1,130 @@
+"""Whist on Discord, end to end through simcord: a whole unit of play (or its first deals)
+of every variant, members in the dummies' partners' seats and computers in the rest,
+checked against an engine replay of the stored moves; every body is one Discord accepts
+and nothing hidden (a dummy before it is spread, Humbug's dead and discarded hands,
+two-hand's unused cards, the turn-up after trick 1) reaches anyone who may not see it."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.app import Bot
+from engine.whist import WhistState, replay
+from tests.bot.secrets_scan import scan_secrets
+from tests.bot.whole_game import Game, Recorder, open_table, play
+from tests.discord_api_rules import check_request, validators
+
+
+def stored_moves(bot: Bot, game_id: int) -> list[tuple[int, str, int]]:
+    """Return the table's move log, read from the database file as an operator would."""
+    with sqlite3.connect(f"file:{bot.settings.database}?mode=ro", uri=True) as db:
+        query = "SELECT seat, move, by_computer FROM moves WHERE game_id = ? ORDER BY ply"
+        return list(db.execute(query, (game_id,)))
+
+
+async def check_against_replay(game: Game, options: Any, live: WhistState | None) -> WhistState:
+    """The stored moves replay to the table the bot has (or finished with): the same moves,
+    deals, scores and totals; a finished table's stored results are the totals."""
+    rows = stored_moves(game.bot, game.game_id)
+    record = await game.bot.store.game(game.game_id)
+    assert record is not None and record.game == "whist"
+    state = replay(record.seed, options, [move for _, move, _ in rows])
+    if live is not None:
+        assert [str(m) for m in state.moves] == [str(m) for m in live.moves]
+        assert state.results == live.results and state.totals == live.totals
+        assert state.public_view() == live.public_view()
+    else:
+        assert record.status == "finished" and state.is_over
+        with sqlite3.connect(f"file:{game.bot.settings.database}?mode=ro", uri=True) as db:
+            scores = dict(
+                db.execute("SELECT seat, score FROM results WHERE game_id = ?", (game.game_id,))
+            )
+        assert scores == dict(enumerate(state.totals))
+    return state
+
+
+def bodies_are_valid(env: simcord.Env) -> None:
+    schemas = validators()
+    wrong = [
+        problem
+        for entry in env.http_requests
+        for problem in check_request(entry.method, entry.path, entry.json, schemas)
+    ]
+    assert wrong == []
+
+
+def deals(n: int) -> Any:
+    return lambda state: len(state.results) >= n
+
+
+UNITS = [
+    # variant options, members, stop (None: the whole unit), seed
+    pytest.param({"variant": "short"}, 2, None, 5, id="short-rubber"),
+    pytest.param(
+        {"variant": "english_dummy", "fixed_dummy": "on", "rubbers": 1},
+        3,
+        None,
+        7,
+        id="english-dummy-rubber",
+    ),
+    pytest.param(
+        {"variant": "english_dummy", "dummy_shown": "after_opening_lead"},
+        3,
+        2,
+        8,
+        id="english-dummy-after-lead",
+    ),
+    pytest.param({"variant": "double_dummy"}, 2, None, 9, id="double-dummy-rubber"),
+    pytest.param({"variant": "humbug"}, 2, None, 10, id="humbug-rubber"),
+    pytest.param({"variant": "humbug", "declared_trump": "on"}, 2, 2, 11, id="humbug-declared"),
+    pytest.param({"variant": "two_hand"}, 2, 3, 12, id="two-hand"),
+    pytest.param({"variant": "mort", "players": 3}, 3, None, 13, id="mort-3-tournee"),
+    pytest.param({"variant": "mort"}, 4, 2, 14, id="mort-4"),
+]
+
+
+@pytest.mark.parametrize(("options", "humans", "stop", "seed"), UNITS)
+async def test_whole_whist_units(
+    env: simcord.Env,
+    dupe_bot: Bot,
+    recorder: Recorder,
+    options: dict[str, object],
+    humans: int,
+    stop: int | None,
+    seed: int,
+) -> None:
+    game = await open_table(
+        env,
+        dupe_bot,
+        humans=humans,
+        seed=seed,
+        game="whist",
+        turn_seconds=60,
+        computers="basic",
+        **options,
+    )
+    table = game.table
+    assert table is not None and table.state is not None
+    engine_options = table.state.options
+    if stop is None:
+        await play(game, limit=3000)
+        assert game.table is None, "the unit of play finished"
+        final = await check_against_replay(game, engine_options, None)
+    else:
+        await play(game, until=deals(stop), limit=3000)
+        live = game.table
+        assert live is not None and live.state is not None
+        final = await check_against_replay(game, engine_options, live.state)
+    assert len(final.results) >= (stop or 1)
+    rows = stored_moves(dupe_bot, game.game_id)
+    assert any(not computer for _, _, computer in rows), "members made moves"
+    # The deals' summaries were posted.
+    titles = [m.embeds[0].title for m in game.channel.history() if m.embeds]
+    assert "Deal 1 scored" in titles
+    problems, read = scan_secrets(env, recorder)
+    assert read > 10 and problems == [], problems[:5]
+    bodies_are_valid(env)
