@@ -148,7 +148,10 @@ async def test_help_answers_in_the_members_language(world: World, locales: dict[
         f"**/hilfe** — {t('de', 'commands.help_description')}",
     ):
         assert line in text, line
-    assert t("de", "cog.help_start", start="/dupe starten, /doppelkopf starten, /whist starten") in text
+    assert (
+        t("de", "cog.help_start", start="/dupe starten, /doppelkopf starten, /whist starten")
+        in text
+    )
     assert "**/dupe start** — Open a Dupe table in this channel" in (en_embed.description or "")
 
 
