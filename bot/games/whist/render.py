@@ -523,10 +523,10 @@ def hand_message(
             )
         )
     elif view.phase is Phase.PLAY:
-        hand = active_hand(view)
-        assert hand is not None
+        due = active_hand(view)
+        assert due is not None
         can = playable(view)
-        for i, card in enumerate(sorted_hand(view.hands[hand] or ())):
+        for i, card in enumerate(sorted_hand(view.hands[due] or ())):
             buttons.add_item(
                 _button(
                     str(card),
