@@ -238,11 +238,19 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
 
         await controller.safely(interaction, run())
 
-    async def rules(interaction: discord.Interaction) -> None:
+    # A game may ask for choices of its own (whist: which variant's rules): ``rules_options``
+    # (``OptionSpec`` values); the chosen values reach ``ui.rules`` as keywords.
+    rules_specs: tuple[OptionSpec, ...] = getattr(ui, "rules_options", ())
+
+    async def rules_with(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        chosen = {k: v.value for k, v in values.items() if v is not None}
+        await rules(interaction, **chosen)
+
+    async def rules(interaction: discord.Interaction, **chosen: Any) -> None:
         async def run() -> None:
             lang = lang_of(interaction.locale)
             with_picture = (await table_defaults(bot, ui, interaction.guild_id))["pictures"]
-            text, picture = ui.rules(lang, bool(with_picture))
+            text, picture = ui.rules(lang, bool(with_picture), **chosen)
             if picture is None:
                 await interaction.response.send_message(text, ephemeral=True)
                 return
@@ -273,7 +281,9 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
             f"{key}_hand_name", f"{key}_hand_description", delegate(controller.show_hand_command)
         ),
         _plain(f"{key}_status_name", f"{key}_status_description", delegate(controller.status)),
-        _plain(f"{key}_rules_name", f"{key}_rules_description", rules),
+        _with_options(f"{key}_rules_name", f"{key}_rules_description", rules_specs, rules_with)
+        if rules_specs
+        else _plain(f"{key}_rules_name", f"{key}_rules_description", rules),
         _plain(
             f"{key}_cancel_name", f"{key}_cancel_description", delegate(controller.cancel_command)
         ),

@@ -38,6 +38,7 @@ from bot.tables import (
     Tables,
     UserError,
     engine_options,
+    player_view,
 )
 
 __all__ = ["Controller"]
@@ -299,7 +300,7 @@ class Controller:
         assert table.state is not None
         return table.ui.hand_message(
             table_info(table),
-            table.state.view(seat),
+            player_view(table.state, seat),
             table.turn,
             lang,
             pending=pending,
@@ -556,7 +557,7 @@ class Controller:
         if not table.options.pictures:
             raise UserError("table.pictures_off")
         lang = lang_of(interaction.locale)
-        picture = table.ui.hand_picture(table.state.view(seat), lang)
+        picture = table.ui.hand_picture(player_view(table.state, seat), lang)
         if picture is None:
             raise UserError("table.no_cards")
         caption, draw = picture
@@ -588,7 +589,7 @@ class Controller:
                 legacy, now = control.turn, table.ui.legacy_turn(table.state)
                 turn = table.turn + (legacy > now) - (legacy < now)
             self.tables.check_turn(table, interaction.user.id, seat, turn)
-            meant = table.ui.control(table.state.view(seat), control.payload)
+            meant = table.ui.control(player_view(table.state, seat), control.payload)
             if isinstance(meant, Step):
                 await self._answer_with_hand(interaction, table, seat, pending=meant.pending)
                 return

@@ -261,7 +261,10 @@ class GameUI(Protocol):
         ...
 
     def rules(self, lang: Lang, with_picture: bool) -> tuple[str, Picture | None]:
-        """Return the rules summary and, ``with_picture``, an optional picture."""
+        """Return the rules summary and, ``with_picture``, an optional picture. A game may
+        offer choices of its own on ``/<game> rules`` (whist: the variant) by an optional
+        ``rules_options`` attribute of :class:`OptionSpec` values; the chosen ones arrive
+        here as keyword arguments."""
         ...
 
     def replay_steps(self, seed: int, options: Any, moves: Sequence[str]) -> list[Any]:

@@ -36,7 +36,7 @@ from bot.store import (
     StoreWriteError,
 )
 from engine.errors import EngineError, OptionsError
-from engine.game import Player, options_from_json
+from engine.game import Player, options_from_json, seat_count
 
 if TYPE_CHECKING:
     from bot.game import GameUI
@@ -49,6 +49,8 @@ __all__ = [
     "TableOptions",
     "Tables",
     "UserError",
+    "own_hand",
+    "player_view",
 ]
 
 log = logging.getLogger(__name__)
@@ -762,13 +764,16 @@ class Tables:
         """Return the engine hand ``seat``'s member acts for with ``action``: the seat's
         own, or one it controls (a dummy) that may take it."""
         state = table.state
-        if seat in state.to_act and state.controller(seat) == seat:
-            return seat  # the common case: one's own decision (the engine checks it)
+        own = own_hand(state, seat)
+        if own is not None and own in state.to_act and state.controller(own) == own:
+            return own  # the common case: one's own decision (the engine checks it)
         hand: int
         for hand in state.to_act:
-            if hand != seat and table.decider(hand) == seat and action in state.legal_actions(hand):
+            if hand != own and table.decider(hand) == seat and action in state.legal_actions(hand):
                 return hand
-        return seat
+        # An action out of turn (an announcement, a claim): the player's own hand's. A
+        # player without a hand (sitting out) names none the engine would take it from.
+        return own if own is not None else -1
 
     async def act(self, game_id: int, user_id: int, seat: int, turn: int, action: Any) -> Outcome:
         """Let the member in ``seat`` take ``action`` at decision point ``turn``; then
@@ -968,6 +973,26 @@ class Tables:
             self.scheduler.cancel(("lobby", table_id))
 
 
+def own_hand(state: Any, player: int) -> int | None:
+    """Return the engine hand ``player`` sits at (``None``: none, such as a player sitting
+    out a game). Where hands and players differ (whist's dummies, a rotation of roles),
+    the player's hand is found with :meth:`State.player_at`; elsewhere it is the seat."""
+    hands = seat_count(state)
+    if 0 <= player < hands and state.player_at(player) == player:
+        return player
+    for hand in range(hands):
+        if state.player_at(hand) == player:
+            return hand
+    return None
+
+
+def player_view(state: Any, player: int) -> Any:
+    """Return what ``player`` may know now: the view of the hand they sit at (which shows
+    the hands they decide for), or the public view when they sit at none."""
+    hand = own_hand(state, player)
+    return state.public_view() if hand is None else state.view(hand)
+
+
 def _decider(state: Any, hand: int) -> int | None:
     """Return the seat (player) that decides for the engine's ``hand`` now."""
     owner = state.controller(hand)
@@ -1016,8 +1041,8 @@ def _prime(table: Table, players: Mapping[int, Player]) -> None:
     for move in state.moves:
         if replayed.turn != last:
             for seat, player in players.items():
-                player.observe(replayed.view(seat))
+                player.observe(player_view(replayed, seat))
             last = replayed.turn
         replayed.apply(move.seat, move.action)
     for seat, player in players.items():
-        player.observe(replayed.view(seat))
+        player.observe(player_view(replayed, seat))

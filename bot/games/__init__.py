@@ -27,8 +27,9 @@ GAMES: list[GameUI]  # built by __getattr__ at the first use
 def _hosted() -> list[GameUI]:
     from bot.games.doppelkopf.ui import UI as DOPPELKOPF
     from bot.games.dupe.ui import UI as DUPE
+    from bot.games.whist.ui import UI as WHIST
 
-    return [DUPE, DOPPELKOPF]
+    return [DUPE, DOPPELKOPF, WHIST]
 
 
 def _games() -> list[GameUI]:

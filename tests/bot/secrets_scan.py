@@ -18,6 +18,7 @@ from bot import games
 from bot.i18n import catalogue
 from engine.cards import parse_card
 from engine.errors import ParseError
+from engine.game import deciding_player, seat_count
 from tests.bot.test_leaks import audience, cards_drawn, strings
 from tests.bot.whole_game import Moment, Recorder
 
@@ -64,16 +65,20 @@ def _is_card(text: str) -> bool:
 
 def hidden_from(moment: Moment, member: int | None) -> set[str]:
     """Return every secret of the moment's tables that ``member`` (``None``: everyone)
-    may not see: the secrets of every seat the member does not hold."""
+    may not see: the secrets of every hand the member does not decide for."""
     hidden: set[str] = set()
     for table in moment.values():
         state = table.state
         if state is None or state.is_over:
             continue
         game = games.get(table.game).game
-        for seat, user in table.seats.items():
-            if member is None or user != member:
-                for secret in game.secrets(state, seat):
+        # Every hand's secrets, hidden from all but the member deciding for it (a dummy's
+        # partner, say); a hand nobody decides for (a dead hand) keeps them from everyone.
+        for hand in range(seat_count(state)):
+            decider = deciding_player(state, hand)
+            user = None if decider is None else table.seats.get(decider)
+            if member is None or user is None or user != member:
+                for secret in game.secrets(state, hand):
                     hidden |= _forms(secret)
     return hidden
 

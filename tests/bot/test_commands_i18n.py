@@ -19,8 +19,18 @@ DE = "de"
 # in German).
 NAME_LIMIT = 32
 TEXT_LIMIT = 100
-# German that is rightly the English word: the game's name and two loanwords.
-SAME_IN_GERMAN = {"dupe", "hand", "status", "Dupe", "doppelkopf", "Doppelkopf", "4"}
+# German that is rightly the English word: the games' names and two loanwords.
+SAME_IN_GERMAN = {
+    "dupe",
+    "hand",
+    "status",
+    "Dupe",
+    "doppelkopf",
+    "Doppelkopf",
+    "4",
+    "whist",
+    "Whist",
+}
 SUBCOMMAND, GROUP = 1, 2
 
 
@@ -138,7 +148,10 @@ async def test_help_answers_in_the_members_language(world: World, locales: dict[
         f"**/hilfe** — {t('de', 'commands.help_description')}",
     ):
         assert line in text, line
-    assert t("de", "cog.help_start", start="/dupe starten, /doppelkopf starten") in text
+    assert (
+        t("de", "cog.help_start", start="/dupe starten, /doppelkopf starten, /whist starten")
+        in text
+    )
     assert "**/dupe start** — Open a Dupe table in this channel" in (en_embed.description or "")
 
 

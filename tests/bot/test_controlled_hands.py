@@ -20,7 +20,7 @@ import pytest
 from bot.i18n import Text
 from bot.scheduler import Scheduler
 from bot.store import SeatRecord, SQLiteStore
-from bot.tables import StaleError, TableOptions, Tables
+from bot.tables import StaleError, TableOptions, Tables, own_hand, player_view
 from engine.errors import IllegalActionError, NotYourTurnError
 from engine.game import GameResult
 
@@ -216,6 +216,75 @@ async def test_a_member_plays_the_dummy_and_a_stand_in_plays_it_when_time_runs_o
         assert table.status == "finished"
         record = await store.game(table.id)
         assert record is not None and record.moves[-1] == "2:6"
+    finally:
+        await tables.close()
+        await scheduler.close()
+        await store.close()
+
+
+class SwappedState(DummyState):
+    """The same game with the players at each other's hands: player 0 sits at hand 1 and
+    plays the dummy, player 1 sits at hand 0 (whist's seating: players are numbered in join
+    order, hands by position)."""
+
+    def controller(self, seat: int) -> int | None:
+        return 1 if seat == DUMMY else seat
+
+    def player_at(self, seat: int) -> int | None:
+        return {0: 1, 1: 0}.get(seat)
+
+
+class SwappedGame(DummyGame):
+    def new_game(self, seed: int, options: Any = None) -> DummyState:
+        return SwappedState(seed)
+
+    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> DummyState:
+        state = SwappedState(seed)
+        for move in moves:
+            seat, action = str(move).split(":")
+            state.apply(int(seat), int(action))
+        return state
+
+
+class SwappedUI(DummyUI):
+    game = SwappedGame()
+
+
+def test_a_players_view_is_the_view_of_the_hand_they_sit_at() -> None:
+    state = SwappedState(1)
+    assert own_hand(state, 0) == 1 and own_hand(state, 1) == 0
+    assert player_view(state, 0) == View(1, (3, 4))
+    assert own_hand(DummyState(1), 1) == 1, "where players sit at their own hands"
+
+
+async def test_a_member_acts_for_the_hand_they_sit_at_and_the_dummy_they_play(
+    tmp_path: Path,
+) -> None:
+    store = await SQLiteStore.open(tmp_path / "bot.sqlite3")
+    clock = [NOW]
+    scheduler = Scheduler(lambda: clock[0])
+    tables = Tables(store, lambda name: SwappedUI(), clock=lambda: clock[0], scheduler=scheduler)  # type: ignore[arg-type, return-value]
+    try:
+        table = await tables.open_table(
+            game="dummygame",
+            guild_id=1,
+            channel_id=2,
+            host_id=100,
+            host_name="ann",
+            options=TableOptions(turn_seconds=30, level="lowest"),
+        )
+        await tables.join(table.id, 101, "ben")
+        await tables.start(table.id, 100)
+        # Hand 0 is ben's (player 1): ann (player 0) cannot play it.
+        assert table.humans_to_act() == [1]
+        with pytest.raises(StaleError):
+            await tables.act(table.id, 100, 0, table.turn, 1)
+        outcome = await tables.act(table.id, 101, 1, table.turn, 1)
+        assert [str(m) for m in outcome.moves] == ["0:1"]
+        outcome = await tables.act(table.id, 100, 0, table.turn, 3)  # ann, at hand 1
+        assert [str(m) for m in outcome.moves] == ["1:3"]
+        outcome = await tables.act(table.id, 100, 0, table.turn, 5)  # ann, for the dummy
+        assert [str(m) for m in outcome.moves] == ["2:5"]
     finally:
         await tables.close()
         await scheduler.close()
