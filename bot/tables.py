@@ -221,9 +221,13 @@ class Table:
 
     @property
     def turn(self) -> int:
-        """Return the game's decision point (``State.turn``), -1 in the lobby."""
+        """Return the game's decision point (``State.turn``), -1 in the lobby. A game whose
+        turn takes several actions counts them in ``State.decision``: its controls carry
+        that, while its ``turn`` still sets the turn timer (see ``_advance``)."""
         state = self.state
-        return -1 if state is None else int(state.turn)
+        if state is None:
+            return -1
+        return int(getattr(state, "decision", state.turn))
 
 
 @dataclass(slots=True)

@@ -26,9 +26,10 @@ GAMES: list[GameUI]  # built by __getattr__ at the first use
 
 def _hosted() -> list[GameUI]:
     from bot.games.doppelkopf.ui import UI as DOPPELKOPF
+    from bot.games.dukes_up.ui import UI as DUKES_UP
     from bot.games.dupe.ui import UI as DUPE
 
-    return [DUPE, DOPPELKOPF]
+    return [DUPE, DOPPELKOPF, DUKES_UP]
 
 
 def _games() -> list[GameUI]:
