@@ -222,12 +222,13 @@ class Table:
     @property
     def turn(self) -> int:
         """Return the game's decision point (``State.turn``), -1 in the lobby. A game whose
-        turn takes several actions counts them in ``State.decision``: its controls carry
-        that, while its ``turn`` still sets the turn timer (see ``_advance``)."""
+        turn takes several actions says what its controls carry (``GameUI.decision_point``,
+        optional), while its ``State.turn`` still sets the turn timer (see ``_advance``)."""
         state = self.state
         if state is None:
             return -1
-        return int(getattr(state, "decision", state.turn))
+        point = getattr(self.ui, "decision_point", None)
+        return int(state.turn if point is None else point(state))
 
 
 @dataclass(slots=True)

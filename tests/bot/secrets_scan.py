@@ -29,7 +29,8 @@ def _forms(secret: str) -> set[str]:
         card = parse_card(secret)
     except ParseError:
         return {secret}
-    return {card.code, str(card)}
+    shown = str(card)
+    return {card.code, shown, shown[-1] + shown[:-1]}  # 10♠, and suit first: ♠10
 
 
 def _stand_in_openings() -> tuple[str, ...]:

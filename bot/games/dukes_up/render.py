@@ -18,7 +18,7 @@ Controls (the payload of ``bot.ids.control``; ``<cards>`` are codes joined by ``
   selects, ``oa<card>`` a D4 with the offered regrouping, ``fi`` finish, ``er`` end round,
   ``rz`` resign (asks), ``rzy``; ``x`` and ``xc<cards>`` go back.
 
-``pending`` (a :class:`bot.game.Step`): ``C<castle>[D<dukes>]`` during setup; ``c<cards>``
+``pending`` (a :class:`bot.game.Step`): ``C<castle>[.<dukes>]`` during setup; ``c<cards>``
 chosen source cards; ``p<cards>`` a proposal shown; ``a<page>.<cards>`` the group select;
 ``R`` the castle's confirmation; ``d1 d2 d4`` a discard's card select; ``o<card>`` a D4's
 offered regrouping; ``Z`` the resignation's confirmation.
@@ -453,7 +453,7 @@ def _setup_panel(panel: _Panel, pending: str) -> None:
     if not view.setup:
         panel.lines.append(panel.t("setup_waiting"))
         return
-    castle_code, _, dukes_text = pending.removeprefix("C").partition("D")
+    castle_code, _, dukes_text = pending.removeprefix("C").partition(".")
     castle = parse_card(castle_code) if pending.startswith("C") and castle_code else None
     dukes = chosen(dukes_text)
     panel.lines.append(panel.t("setup_cards", cards=cards_text(view.setup)))

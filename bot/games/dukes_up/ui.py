@@ -194,7 +194,7 @@ class DukesUpUI:
         if kind == "sd":
             if len(values) != 2:
                 raise UserError("dukes_up.two_dukes")
-            return Step(f"C{rest}D{values[0]},{values[1]}")
+            return Step(f"C{rest}.{values[0]},{values[1]}")
         if kind == "su":
             castle, *dukes = _cards(rest.replace(".", ","))
             if len(dukes) != 2:
@@ -305,6 +305,15 @@ class DukesUpUI:
         if isinstance(error, Refusal):
             return Text(f"dukes_up.refused_{error.condition.lower()}")
         return class_refusal(error)
+
+    def decision_point(self, state: DukesUpState) -> int:
+        """Return what the panel's controls carry: ``state.decision``, which rises with
+        every action of a turn (so an older panel cannot act on a changed table), but one
+        value for a whole setup, where both seats choose at once (one's confirmation must
+        not outdate the other's panel)."""
+        if state.phase == "choose":
+            return int(state.decision) - (2 - len(state.to_act))
+        return int(state.decision)
 
     def moved_on(self, state: DukesUpState, turn: int, names: Mapping[int, str]) -> Text:
         """Return why a control of an older panel no longer counts."""
