@@ -484,7 +484,9 @@ def _setup_panel(panel: _Panel, pending: str) -> None:
                     hand=cards_text(hand),
                 )
             )
-    payload = "su" + (f"{castle.code}.{dukes[0].code}.{dukes[1].code}" if complete else "")
+    payload = "su"
+    if castle is not None and len(dukes) == 2:
+        payload += f"{castle.code}.{dukes[0].code}.{dukes[1].code}"
     panel.button(
         "button_confirm", payload, 2, style=discord.ButtonStyle.success, disabled=not complete
     )
