@@ -114,10 +114,11 @@ class Match:
         return len(self.state.moves)
 
 
-async def open_match(world: World, **options: Any) -> Match:
+async def open_match(world: World, turn: int = 900, **options: Any) -> Match:
+    """Open a table for alice and bob (no computers) and open both panels."""
     alice, bob = world.members("alice", "bob")
     opened = await alice.slash(
-        world.channel, "dukesup start", turn_time=900, computers="none", **options
+        world.channel, "dukesup start", turn_time=turn, computers="none", **options
     )
     assert opened.response is not None and not opened.ephemeral
     table = world.bot.controller.tables.table_in(world.channel.id)

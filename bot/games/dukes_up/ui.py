@@ -315,6 +315,32 @@ class DukesUpUI:
             return int(state.decision) - (2 - len(state.to_act))
         return int(state.decision)
 
+    def decision_seconds(self, state: DukesUpState, turn_seconds: int) -> int:
+        """Return the time for the decision now due: half the turn time for the setup
+        (the rules file's 90 s to a turn's 180 s)."""
+        return max(5, turn_seconds // 2) if state.phase == "choose" else turn_seconds
+
+    def stand_in_actions(self, state: DukesUpState, seat: int, player: Any) -> list[Action]:
+        """Return what a computer does for a member whose time ran out: the setup choice;
+        or the turn reset to just after the draw (drawing first if no draw was made) and
+        completed. The player sees only the seat's views, each after the last action."""
+        stage = state.clone()
+        done: list[Action] = []
+        if stage.phase == "turn" and stage.drawn and stage.view(seat).actions:
+            stage.apply(seat, RESET)
+            done.append(RESET)
+        start = (stage.round, stage.turn, stage.phase)
+        while (
+            not stage.is_over
+            and seat in stage.to_act
+            and (stage.round, stage.turn, stage.phase) == start
+            and len(done) < 100
+        ):
+            action = player.act(stage.view(seat))
+            stage.apply(seat, action)
+            done.append(action)
+        return done
+
     def moved_on(self, state: DukesUpState, turn: int, names: Mapping[int, str]) -> Text:
         """Return why a control of an older panel no longer counts."""
         return Text("dukes_up.moved_on")
