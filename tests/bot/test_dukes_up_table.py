@@ -96,6 +96,7 @@ class Match:
         """Keep the member's panel: the answer edits it, or brings a fresh one."""
         assert result.acknowledged, result
         if result.response is not None and result.response.ephemeral:
+            assert result.response.id == self.hands[seat].id, "answered in the panel itself"
             self.hands[seat] = result.response
 
     async def choose(self, seat: int, payload: str, values: list[str]) -> None:
@@ -253,7 +254,7 @@ async def test_a_whole_match_by_two_members(world: World, recorder: Recorder) ->
     opened = await match.press(first, "rg")
     assert opened.modal is not None
     submitted = await match.member(first).submit_modal(opened, {"f0": sym(card)})
-    assert submitted.acknowledged
+    match.follow(first, submitted)  # the form's answer is the panel, edited in place
     assert match.state.view(first).actions[-1].kind is Kind.REGROUP
     await match.press(first, "un")
     await match.press(first, "rs")
