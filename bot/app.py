@@ -272,9 +272,12 @@ class Bot(commands.Bot):
         await self.controller.safely(interaction, work)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A component was pressed: read its id (``bot.buttons``) and handle it, unless
-        it came too late to have any effect."""
-        if interaction.type is not discord.InteractionType.component:
+        """A component was pressed (or a form submitted): read its id (``bot.buttons``)
+        and handle it, unless it came too late to have any effect."""
+        if interaction.type not in (
+            discord.InteractionType.component,
+            discord.InteractionType.modal_submit,  # a form a game's control opened
+        ):
             return
         data: dict[str, object] = dict(interaction.data or {})
         pressed = buttons.read(str(data.get("custom_id", "")), games.GAMES)

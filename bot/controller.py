@@ -27,7 +27,7 @@ import discord
 
 from bot import ids, pictures, render
 from bot.errors import answer_error, reply_private
-from bot.game import GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
+from bot.game import Form, GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, TextList, lang_of, t
 from bot.store import Store, StoreWriteError
 from bot.tables import (
@@ -213,6 +213,38 @@ def _table_picture(table: Table, lang: Lang) -> tuple[object, Picture] | None:
     return table.ui.table_picture(
         table_info(table), state.public_view(), picture_names(table, lang), lang
     )
+
+
+def _values(interaction: discord.Interaction) -> list[str]:
+    """Return what a select menu chose, or what a form's fields hold, in their order."""
+    data: Any = interaction.data or {}
+    if interaction.type is discord.InteractionType.modal_submit:
+        found: list[str] = []
+        for row in data.get("components") or ():
+            inner = row.get("components") or [row.get("component") or row]
+            found += [str(c.get("value") or "") for c in inner if c.get("type") == 4]
+        return found
+    return [str(value) for value in data.get("values") or ()]
+
+
+def _modal(form: Form, custom_id: str, lang: Lang) -> discord.ui.Modal:
+    """Return the form as a Discord modal in ``lang``, stopped (the bot reads its
+    submission itself, like every component's)."""
+    modal = discord.ui.Modal(title=form.title(lang)[:45], timeout=None, custom_id=custom_id)
+    for i, field in enumerate(form.fields[:5]):
+        style = discord.TextStyle.paragraph if field.long else discord.TextStyle.short
+        modal.add_item(
+            discord.ui.TextInput(
+                label=field.label(lang)[:45],
+                placeholder=field.placeholder[:100] or None,
+                default=field.default[:4000] or None,
+                style=style,
+                custom_id=f"f{i}",
+                max_length=4000,
+            )
+        )
+    modal.stop()
+    return modal
 
 
 async def _send_response(
@@ -575,8 +607,9 @@ class Controller:
         await self._answer_with_hand(interaction, table, seat)
 
     async def control(self, interaction: discord.Interaction, control: ids.Control) -> None:
-        """A control in a private hand: the game says what it means — an action, which is
-        applied and committed, or the next step of a choice, shown in place. A control
+        """A control in a private hand (a button, a select menu, a form's submission): the
+        game says what it means — an action, which is applied and committed, the next step
+        of a choice, shown in place, or a form to open. A control
         that means nothing is refused privately; one whose moment has passed shows the
         presser's hand as it is now, with the reason on top."""
         table = self.tables.table(control.table)
@@ -589,9 +622,15 @@ class Controller:
                 legacy, now = control.turn, table.ui.legacy_turn(table.state)
                 turn = table.turn + (legacy > now) - (legacy < now)
             self.tables.check_turn(table, interaction.user.id, seat, turn)
-            meant = table.ui.control(player_view(table.state, seat), control.payload)
+            payload = ids.with_values(control.payload, _values(interaction))
+            meant = table.ui.control(player_view(table.state, seat), payload)
             if isinstance(meant, Step):
                 await self._answer_with_hand(interaction, table, seat, pending=meant.pending)
+                return
+            if isinstance(meant, Form):
+                custom_id = ids.control(table.id, seat, turn, meant.payload)
+                modal = _modal(meant, custom_id, lang_of(interaction.locale))
+                await interaction.response.send_modal(modal)
                 return
             outcome = await self.tables.act(table.id, interaction.user.id, seat, turn, meant)
         except StaleError as error:

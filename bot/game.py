@@ -27,6 +27,8 @@ from bot.i18n import Lang, Text
 __all__ = [
     "CATALOGUE_KEYS",
     "Choice",
+    "Form",
+    "FormField",
     "GameUI",
     "OptionSpec",
     "Picture",
@@ -154,6 +156,26 @@ class Step(NamedTuple):
     pending: str
 
 
+class FormField(NamedTuple):
+    """One text a :class:`Form` asks for (at most 4000 characters, Discord's); the label
+    is written in the presser's language."""
+
+    label: Text
+    placeholder: str = ""
+    default: str = ""
+    long: bool = False
+
+
+class Form(NamedTuple):
+    """A control that opens a form (a Discord modal) instead of acting: ``payload`` is the
+    payload of the form's own id (``bot.ids.control``, the same seat and decision point),
+    and what is typed reaches :meth:`GameUI.control` after it (``bot.ids.with_values``)."""
+
+    payload: str
+    title: Text
+    fields: tuple[FormField, ...]
+
+
 Picture = Callable[[], bytes]
 """A picture's PNG, drawn when called (in the drawing thread, see ``bot.pictures``)."""
 
@@ -228,8 +250,9 @@ class GameUI(Protocol):
         ...
 
     def control(self, view: Any, payload: str) -> Any:
-        """Return the action a private control means, or a :class:`Step`; raise
-        ``UserError`` for a payload that means nothing now."""
+        """Return the action a private control means, a :class:`Step`, or a :class:`Form`
+        to open; raise ``UserError`` for a payload that means nothing now. A select menu's
+        chosen values and a form's typed texts follow the payload (``bot.ids.split_values``)."""
         ...
 
     def refusal(self, error: Exception) -> Text:

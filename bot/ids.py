@@ -10,7 +10,9 @@ allows 100 characters; ours stay well below (a table id has at most 18 digits):
   date), ``pic`` (a picture of one's hand), ``rematch``;
 - ``g:<table>:<seat>:<turn>:<payload>`` a private control of one seat at one decision
   point (``turn``, see ``engine.game.State.turn``); the payload is the game's own
-  (``p5H`` plays ♥5 in Dupe), letters, digits and ``, . _ + = -`` only;
+  (``p5H`` plays ♥5 in Dupe), letters, digits and ``, . _ + = -`` only. A select menu
+  and a form (a modal) carry such an id too; what was chosen or typed in them reaches the
+  game after the payload (:func:`with_values`);
 - ``lb:<guild>:<game>:<sort>:<page>`` a leaderboard page;
 - ``rp:<table>:<step>:<tag>`` a replay page.
 
@@ -26,6 +28,7 @@ from typing import NamedTuple
 __all__ = [
     "MAX_LENGTH",
     "TABLE_BUTTONS",
+    "VALUES",
     "Control",
     "LeaderboardPage",
     "Parsed",
@@ -35,7 +38,9 @@ __all__ = [
     "leaderboard",
     "parse",
     "replay",
+    "split_values",
     "table_button",
+    "with_values",
 ]
 
 MAX_LENGTH = 100
@@ -142,3 +147,19 @@ def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
     if m := REPLAY_RE.fullmatch(custom_id):
         return ReplayPage(int(m["table"]), int(m["step"]), m["tag"])
     return None
+
+
+VALUES = "\x1f"
+"""Separates a control's payload from the values chosen in its select menu or typed in its
+form, as the game's ``GameUI.control`` receives them (no payload holds it)."""
+
+
+def with_values(payload: str, values: list[str] | tuple[str, ...]) -> str:
+    """Return ``payload`` followed by the ``values`` a select menu or a form sent."""
+    return payload + "".join(VALUES + value for value in values)
+
+
+def split_values(text: str) -> tuple[str, list[str]]:
+    """Return the payload and the values of :func:`with_values`' text."""
+    payload, *values = text.split(VALUES)
+    return payload, values

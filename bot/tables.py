@@ -223,9 +223,14 @@ class Table:
 
     @property
     def turn(self) -> int:
-        """Return the game's decision point (``State.turn``), -1 in the lobby."""
+        """Return the game's decision point (``State.turn``), -1 in the lobby. A game whose
+        turn takes several actions says what its controls carry (``GameUI.decision_point``,
+        optional), while its ``State.turn`` still sets the turn timer (see ``_advance``)."""
         state = self.state
-        return -1 if state is None else int(state.turn)
+        if state is None:
+            return -1
+        point = getattr(self.ui, "decision_point", None)
+        return int(state.turn if point is None else point(state))
 
 
 @dataclass(slots=True)
@@ -649,7 +654,7 @@ class Tables:
             _run_computers(seats, state, players)
             moves = list(state.moves)
             now = self.clock()
-            deadline = _deadline_for(seats, state, now, table.options.turn_seconds)
+            deadline = _deadline_for(seats, state, now, _seconds(table, state))
             await self.store.start_game(
                 table.id, seats.values(), now, deadline, [(m.seat, str(m), True) for m in moves]
             )
@@ -813,7 +818,7 @@ class Tables:
         if same_decision and table.deadline is not None:
             deadline, warned = table.deadline, table.warned
         else:
-            deadline = _deadline_for(table.seats, stage, now, table.options.turn_seconds)
+            deadline = _deadline_for(table.seats, stage, now, _seconds(table, stage))
             warned = False
         results = None
         if stage.is_over:
@@ -932,14 +937,20 @@ class Tables:
                 _prime(table, {seat: stand_in})
                 # One decision: each hand the member must decide for now, the seat's own first.
                 narrow = getattr(table.ui.game, "stand_in_view", None)
+                # A game whose turn takes several actions (``GameUI.stand_in_actions``,
+                # optional) has the stand-in complete the whole turn.
+                whole = getattr(table.ui, "stand_in_actions", None)
                 for hand in state.to_act:
                     if table.decider(hand) == seat:
-                        view = state.view(hand)
-                        # A game with optional actions (Doppelkopf's announcements) shows
-                        # the stand-in only the decision the member owes.
-                        action = stand_in.act(narrow(view) if narrow is not None else view)
-                        actions.append((hand, action, True))
-                        done.setdefault(seat, []).append(action)
+                        if whole is not None:
+                            chosen = list(whole(state, hand, stand_in))
+                        else:
+                            view = state.view(hand)
+                            # A game with optional actions (Doppelkopf's announcements)
+                            # shows the stand-in only the decision the member owes.
+                            chosen = [stand_in.act(narrow(view) if narrow is not None else view)]
+                        actions += [(hand, action, True) for action in chosen]
+                        done.setdefault(seat, []).extend(chosen)
             try:
                 outcome = await self._advance(table, actions)
             except UserError:
@@ -997,6 +1008,14 @@ def _decider(state: Any, hand: int) -> int | None:
     """Return the seat (player) that decides for the engine's ``hand`` now."""
     owner = state.controller(hand)
     return None if owner is None else state.player_at(owner)
+
+
+def _seconds(table: Table, state: Any) -> int:
+    """Return the time for the decision now due: the table's turn time, or what the game
+    makes of it (``GameUI.decision_seconds``, optional: a shorter setup, say)."""
+    seconds = getattr(table.ui, "decision_seconds", None)
+    turn = table.options.turn_seconds
+    return turn if seconds is None else int(seconds(state, turn))
 
 
 def _deadline_for(

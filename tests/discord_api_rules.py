@@ -34,6 +34,7 @@ ACTION_ROW, BUTTON = 1, 2
 
 SCHEMA_NAMES = (
     "CreateMessageInteractionCallbackRequest",
+    "ModalInteractionCallbackRequest",
     "UpdateMessageInteractionCallbackRequest",
     "IncomingWebhookRequestPartial",
     "IncomingWebhookUpdateRequestPartial",
@@ -87,6 +88,8 @@ def schemas_for_request(
             return [("CreateMessageInteractionCallbackRequest", body, data)]
         if kind in (6, 7):
             return [("UpdateMessageInteractionCallbackRequest", body, data)]
+        if kind == 9:  # a form (modal) a control opened
+            return [("ModalInteractionCallbackRequest", body, None)]
         raise AssertionError(f"{route}: interaction callback type {kind} not expected")
     if parts[0] == "webhooks" and method == "POST" and len(parts) == 3:
         return [("IncomingWebhookRequestPartial", body, body)]

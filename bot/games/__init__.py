@@ -26,10 +26,11 @@ GAMES: list[GameUI]  # built by __getattr__ at the first use
 
 def _hosted() -> list[GameUI]:
     from bot.games.doppelkopf.ui import UI as DOPPELKOPF
+    from bot.games.dukes_up.ui import UI as DUKES_UP
     from bot.games.dupe.ui import UI as DUPE
     from bot.games.whist.ui import UI as WHIST
 
-    return [DUPE, DOPPELKOPF, WHIST]
+    return [DUPE, DOPPELKOPF, WHIST, DUKES_UP]
 
 
 def _games() -> list[GameUI]:

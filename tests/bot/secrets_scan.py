@@ -25,12 +25,20 @@ from tests.bot.whole_game import Moment, Recorder
 __all__ = ["hidden_from", "scan_secrets"]
 
 
-def _forms(secret: str) -> set[str]:
+SUIT_FIRST = frozenset({"dukes_up"})
+"""Games that write cards suit first (``♠10``), as Dukes Up!'s board does."""
+
+
+def _forms(secret: str, suit_first: bool = False) -> set[str]:
     try:
         card = parse_card(secret)
     except ParseError:
         return {secret}
-    return {card.code, str(card)}
+    shown = str(card)
+    forms = {card.code, shown}
+    if suit_first:
+        forms.add(shown[-1] + shown[:-1])
+    return forms
 
 
 def _stand_in_openings() -> tuple[str, ...]:
@@ -79,7 +87,7 @@ def hidden_from(moment: Moment, member: int | None) -> set[str]:
             user = None if decider is None else table.seats.get(decider)
             if member is None or user is None or user != member:
                 for secret in game.secrets(state, hand):
-                    hidden |= _forms(secret)
+                    hidden |= _forms(secret, table.game in SUIT_FIRST)
     return hidden
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import simcord
 
+from bot import games
 from bot.i18n import t
 from tests.bot.driver import World
 
@@ -148,10 +149,11 @@ async def test_help_answers_in_the_members_language(world: World, locales: dict[
         f"**/hilfe** — {t('de', 'commands.help_description')}",
     ):
         assert line in text, line
-    assert (
-        t("de", "cog.help_start", start="/dupe starten, /doppelkopf starten, /whist starten")
-        in text
+    starts = ", ".join(
+        f"/{t('de', f'{ui.name}.command_name')} {t('de', f'{ui.name}.command_start_name')}"
+        for ui in games.GAMES
     )
+    assert t("de", "cog.help_start", start=starts) in text
     assert "**/dupe start** — Open a Dupe table in this channel" in (en_embed.description or "")
 
 

@@ -165,6 +165,8 @@ def audience(env: simcord.Env, sent: Sent) -> Payload | None:
             source = backend.get_message(record.channel_id, record.source_message_id)
             member = _owner(source) if source.is_ephemeral else None
             return Payload(sent, data, member, "callback-update")
+        if body["type"] == 9:  # a form (modal): only the presser sees it
+            return Payload(sent, data, record.user_id, "callback-modal")
         raise AssertionError(f"unexpected interaction callback {body['type']}: {entry}")
     if parts[0] == "webhooks":
         record = backend.interactions[backend.interaction_tokens[parts[2]]]

@@ -1,0 +1,1 @@
+"""Dukes Up! on Discord."""
