@@ -70,8 +70,10 @@ def test_conformance_random_games_keep_the_protocol(variant: Variant) -> None:
     conformance.test_random_games_keep_the_protocol(variant)  # type: ignore[arg-type]
 
 
+# A variant's unit of play is a rubber or a tournée of several: fewer seeded games than a
+# one-deal game gets, the whist-specific properties below cover each variant besides.
 def test_conformance_refusals_change_nothing(variant: Variant) -> None:
-    conformance.test_refusals_name_a_reason_and_change_nothing(variant)  # type: ignore[arg-type]
+    conformance.test_refusals_name_a_reason_and_change_nothing(variant, range(2))  # type: ignore[arg-type]
 
 
 def test_conformance_replays(variant: Variant) -> None:
@@ -83,7 +85,7 @@ def test_conformance_no_view_leaks(variant: Variant) -> None:
         state = variant.new_game(1)
         assert all(not GAME.secrets(state, s) for s in range(4)), "all four hands are open"
         return
-    conformance.test_no_view_shows_another_seats_secrets(variant)  # type: ignore[arg-type]
+    conformance.test_no_view_shows_another_seats_secrets(variant, range(4))  # type: ignore[arg-type]
 
 
 def test_conformance_results_and_clones(variant: Variant) -> None:
