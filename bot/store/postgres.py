@@ -74,7 +74,8 @@ _RATINGS_LOCK = 0x6475_7065  # "dupe", with hashtext(guild:game) as the second k
 
 
 class _ConnectionLost(Exception):
-    """A connection of the pool failed at ``BEGIN`` twice over (the server went away)."""
+    """A connection of the pool failed twice over at ``BEGIN`` or at a statement that may be
+    sent again (the server went away)."""
 
 
 # The server cannot be reached, or the connection to it broke.
@@ -106,6 +107,21 @@ _INSERT_MOVE = (
     "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
     " VALUES ($1, $2, $3, $4, $5, $6)"
 )
+# A move's whole write as one statement (data-modifying CTEs all run, in one snapshot):
+# the moves from ply $2 on, the posts they make owed, the next deadline.
+_APPEND = """
+WITH logged AS (
+    INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)
+    SELECT $1, $2 + t.i - 1, t.seat, t.move, t.by_computer, $3
+    FROM unnest($4::integer[], $5::text[], $6::boolean[]) WITH ORDINALITY
+        AS t(seat, move, by_computer, i)
+), owed AS (
+    INSERT INTO outbox (game_id, post)
+    SELECT $1, p FROM unnest($7::text[]) AS p
+    ON CONFLICT DO NOTHING
+)
+UPDATE games SET deadline = $8, warned = $9 WHERE id = $1 AND status = 'playing'
+"""
 
 
 def _sentence(text: str) -> str:
@@ -253,14 +269,14 @@ class PostgresStore:
 
     # --- running calls -------------------------------------------------------------
 
-    async def _run(self, work: Work[_T], *, write: bool) -> _T:
+    async def _run(self, work: Work[_T], *, write: bool, single: bool = False) -> _T:
         """Run ``work(connection)`` in one transaction (a write) or one read-only snapshot,
         and return its result; failures of the server become the store's errors.
 
         A connection that died while idle in the pool (the server restarted) fails at
         ``BEGIN``, before anything was sent: that call is tried once more on a new one."""
         try:
-            result = await self._attempt(work, write=write)
+            result = await self._attempt(work, write=write, single=single)
         except asyncpg.IntegrityConstraintViolationError as error:
             raise ConstraintError(
                 f"The database refused a write that breaks its rules: {_sentence(str(error))}."
@@ -289,9 +305,22 @@ class PostgresStore:
             log.warning("the database %s accepts writes again", self.location)
         return result
 
-    async def _attempt(self, work: Work[_T], *, write: bool) -> _T:
+    async def _attempt(self, work: Work[_T], *, write: bool, single: bool = False) -> _T:
         for attempt in range(2):
             async with self._pool.acquire() as conn:
+                if single:
+                    # One statement that may be sent twice (idempotent): atomic on its own,
+                    # no BEGIN and COMMIT around it (one round trip instead of three).
+                    try:
+                        return await work(conn)
+                    except (
+                        OSError,
+                        asyncpg.ConnectionDoesNotExistError,
+                        asyncpg.InterfaceError,
+                    ) as error:
+                        if attempt == 0:
+                            continue  # the pool's connection had died: send it again
+                        raise _ConnectionLost(str(error) or type(error).__name__) from error
                 transaction = (
                     conn.transaction()
                     if write
@@ -447,6 +476,29 @@ class PostgresStore:
         ]
         rows = None if results is None else [SeatResult(*row) for row in results]
 
+        if rows is None:
+            # The common case, a move: one statement (the moves, the owed posts and the
+            # deadline), so the transaction is three round trips, not five or six, each of
+            # which waits for the bot's event loop to come round.
+            seats, texts, computers = zip(*moves, strict=True) if moves else ((), (), ())
+
+            async def one(conn: Connection) -> None:
+                await conn.execute(
+                    _APPEND,
+                    game_id,
+                    first_ply,
+                    now,
+                    list(seats),
+                    list(texts),
+                    [bool(c) for c in computers],
+                    list(owed),
+                    deadline,
+                    bool(warned),
+                )
+
+            await self._write(one)
+            return
+
         async def work(conn: Connection) -> None:
             if logged:
                 await conn.executemany(_INSERT_MOVE, logged)
@@ -514,10 +566,13 @@ class PostgresStore:
         await self._execute("DELETE FROM outbox WHERE game_id = $1", game_id)
 
     async def _execute(self, sql: str, *args: Any) -> None:
+        """Run one write statement that may safely run twice (every caller's is
+        idempotent: an update to a value, a delete, an upsert)."""
+
         async def work(conn: Connection) -> None:
             await conn.execute(sql, *args)
 
-        await self._write(work)
+        await self._run(work, write=True, single=True)
 
     # --- reading -------------------------------------------------------------------
 

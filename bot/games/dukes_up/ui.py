@@ -97,6 +97,15 @@ def _cards(text: str) -> tuple[Card, ...]:
         raise UserError("table.not_a_card") from None
 
 
+def _one_card(text: str) -> Card:
+    """Return the one card ``text`` names (a forged id naming none or several means
+    nothing)."""
+    cards = _cards(text)
+    if len(cards) != 1:
+        raise UserError("errors.unknown_button")
+    return cards[0]
+
+
 class DukesUpUI:
     """Dukes Up!'s messages, controls, posts and replays."""
 
@@ -196,8 +205,8 @@ class DukesUpUI:
                 raise UserError("dukes_up.two_dukes")
             return Step(f"C{rest}.{values[0]},{values[1]}")
         if kind == "su":
-            castle, *dukes = _cards(rest.replace(".", ","))
-            if len(dukes) != 2:
+            castle, *dukes = _cards(rest.replace(".", ",")) or (None,)
+            if castle is None or len(dukes) != 2:
                 raise UserError("dukes_up.two_dukes")
             hand = [c for c in view.setup if c != castle and c not in dukes]
             if len(hand) != 1:
@@ -235,9 +244,9 @@ class DukesUpUI:
         if code == "rt":
             return self._regroup(view, _one(values))
         if kind == "pu":
-            return pickup(_cards(rest)[0])
+            return pickup(_one_card(rest))
         if kind == "st":
-            return set_duke(_cards(rest)[0])
+            return set_duke(_one_card(rest))
         if code == "rv":
             return Step("R")
         simple = {"rvy": REVEAL, "rtn": RETURN, "un": UNDO, "rs": RESET, "fi": FINISH}
@@ -251,7 +260,7 @@ class DukesUpUI:
         if kind == "dc":
             return self._discard(view, rest, values)
         if kind == "oa":
-            card = _cards(rest)[0]
+            card = _one_card(rest)
             offer = offer_d4(view.table, card)
             if offer is None:
                 raise StaleError("dukes_up.refused_d4")
