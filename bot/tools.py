@@ -100,7 +100,8 @@ async def migrate_sqlite_to_postgresql(source: Path, target: str) -> Migration:
                     "into an empty database only."
                 )
             try:
-                with contextlib.closing(sqlite3.connect(copy)) as db:
+                # Read by the store's database thread, one call at a time.
+                with contextlib.closing(sqlite3.connect(copy, check_same_thread=False)) as db:
                     await store.copy_in(lambda table, columns: _rows(db, table, columns))
             except sqlite3.Error as error:  # the transaction was rolled back: nothing copied
                 raise StoreError(f"The SQLite database {source} cannot be read: {error}.") from None

@@ -7,6 +7,12 @@ different tables may run side by side, so what SQLite got from running one call 
 said here: a finished game's ratings are read and written under a lock of the server and
 game (two tables of one server finishing at once must not both start from the same rating).
 
+The pool and its connections live in a thread of their own with its own event loop (as
+SQLite's connection lives in aiosqlite's thread): a transaction is several round trips to
+the server, and on the bot's loop each would wait its turn behind every click being handled
+— at a few hundred clicks a second the write of one move took a second and the table's
+next click waited for it. The bot's loop only hands each call over and takes its result.
+
 When the server goes away (stopped, restarting, the network down) a call raises
 :class:`StoreUnreachableError`, a :class:`StoreWriteError`: the bot tells the member that
 nothing changed and to try again, as for a full disk. The pool connects again by itself on
@@ -19,7 +25,9 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+import threading
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -176,6 +184,52 @@ def _unusable(url: str, error: BaseException) -> StoreError:
     return StoreError(f"The database {shown} cannot be used: {_sentence(str(error))}.")
 
 
+async def _create_pool(url: str) -> Any:
+    """Return a new pool; called on the database thread's loop, which its connections use."""
+    return await asyncpg.create_pool(
+        url,
+        min_size=0,
+        max_size=POOL_SIZE,
+        timeout=CONNECT_TIMEOUT,
+        command_timeout=COMMAND_TIMEOUT,
+    )
+
+
+class _NetworkLoop(asyncio.SelectorEventLoop):
+    """An event loop whose clock is the machine's own: its timeouts (connecting, a
+    statement) are about a real server, even where a test runs the bot's loop on a virtual
+    clock (which replaces ``time.monotonic``, the clock loops read)."""
+
+    def time(self) -> float:
+        return time.perf_counter()
+
+
+class _DatabaseThread:
+    """A daemon thread running an event loop of its own, where the pool's connections are
+    used; :meth:`run` runs a coroutine there and awaits its result from the caller's loop
+    (cancelling the caller cancels it there too)."""
+
+    def __init__(self) -> None:
+        self.loop = _NetworkLoop()
+        self._thread = threading.Thread(
+            target=self.loop.run_forever, name="postgresql", daemon=True
+        )
+        self._thread.start()
+
+    async def run(self, work: Coroutine[Any, Any, _T]) -> _T:
+        """Run ``work`` (a coroutine, whose body runs on this thread's loop) there."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self.loop))
+
+    def stop(self) -> None:
+        """Stop the loop and the thread (what was still running there is abandoned)."""
+        if self.loop.is_closed():
+            return
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            self.loop.close()
+
+
 class PostgresStore:
     """The bot's database on a PostgreSQL server (a :class:`bot.store.Store`). Open with
     :meth:`open`, close with :meth:`close`.
@@ -183,9 +237,10 @@ class PostgresStore:
     Nothing in it knows a game's rules: every table names its game, and every read that
     is per game (leaderboard, stats, history, defaults) takes the game's name."""
 
-    def __init__(self, pool: Any, url: str) -> None:
+    def __init__(self, pool: Any, url: str, thread: _DatabaseThread) -> None:
         self._pool = pool
         self._url = url
+        self._thread = thread  # where the pool's connections are used
         self._refusing = False  # writes fail (one log line per episode)
 
     @property
@@ -207,26 +262,25 @@ class PostgresStore:
                 raise ValueError(f"{url} is not a PostgreSQL URL")
         except ValueError as error:
             raise StoreError(f"The database URL is not usable: {error}.") from None
+        thread = _DatabaseThread()
         try:
             # No floor of idle connections: asyncpg would restore one while the server is
             # down, logging a traceback a second; a call connects when it needs to.
-            pool = await asyncpg.create_pool(
-                url,
-                min_size=0,
-                max_size=POOL_SIZE,
-                timeout=CONNECT_TIMEOUT,
-                command_timeout=COMMAND_TIMEOUT,
-            )
+            pool = await thread.run(_create_pool(url))
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as error:
+            thread.stop()
             raise _unusable(url, error) from None  # OSError: refused, unknown host, timeout
-        store = cls(pool, url)
+        except BaseException:
+            thread.stop()
+            raise
+        store = cls(pool, url, thread)
         try:
-            await store._migrate()
+            await thread.run(store._migrate())
         except StoreError:
-            await pool.close()
+            await store.close()
             raise
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
-            await pool.close()
+            await store.close()
             raise _unusable(url, error) from None
         return store
 
@@ -264,8 +318,11 @@ class PostgresStore:
         return None if version is None else int(version)
 
     async def close(self) -> None:
-        """Close every connection of the pool."""
-        await self._pool.close()
+        """Close every connection of the pool, and stop its thread."""
+        try:
+            await self._thread.run(self._pool.close())
+        finally:
+            self._thread.stop()
 
     # --- running calls -------------------------------------------------------------
 
@@ -276,7 +333,7 @@ class PostgresStore:
         A connection that died while idle in the pool (the server restarted) fails at
         ``BEGIN``, before anything was sent: that call is tried once more on a new one."""
         try:
-            result = await self._attempt(work, write=write, single=single)
+            result = await self._thread.run(self._attempt(work, write=write, single=single))
         except asyncpg.IntegrityConstraintViolationError as error:
             raise ConstraintError(
                 f"The database refused a write that breaks its rules: {_sentence(str(error))}."

@@ -61,8 +61,8 @@ the scoring posts lost with a process, each timed against the commit of its deal
 
 Linux only: the write-lock watcher asks ``fcntl(F_GETLK)`` with Linux's 64-bit
 ``struct flock``. On PostgreSQL a ``db-write`` kill holds ``games`` in SHARE mode from just
-before its click goes out, so that the move's transaction stops after its insert into
-``moves`` (seen in ``pg_locks``), and kills then.
+before its click goes out, so that the move's write stops there (seen in
+``pg_stat_activity``, or for a game's last move in ``pg_locks``), and kills then.
 """
 
 from __future__ import annotations
@@ -1863,10 +1863,10 @@ class _Rows(list[tuple[Any, ...]]):
 
 def _kill_when_writing_pg(url: str, pid: int, stop: threading.Event, limit: float) -> bool:
     """Kill ``pid`` in the middle of a move's transaction: with ``games`` held in SHARE mode
-    (:func:`_hold_games`, taken before the click went out if it could be; a move's write
-    inserts into ``moves``, then updates ``games``, so it stops there with its lock on
-    ``moves`` granted and nothing committed), kill the bot the moment ``pg_locks`` shows
-    that, then let go. Polling alone would rarely see a write of a millisecond or two
+    (:func:`_hold_games`, taken before the click went out if it could be; a move's write is
+    one statement that waits there for ``games`` with nothing written, a game's last move a
+    transaction that stops after its insert into ``moves``), kill the bot the moment
+    ``pg_stat_activity`` or ``pg_locks`` shows that, then let go. Polling alone would rarely see a write of a millisecond or two
     between the turns this process's threads get. Give up when ``stop`` is set (the click
     was answered without a write) or after ``limit`` seconds. Return whether the write was
     under way at the signal."""
@@ -1955,10 +1955,15 @@ def _open_lock_watcher(url: str) -> None:
     run_sync(_watcher(url))
 
 
+# A move's write under way: its statement (the moves, the owed posts and the games row in
+# one) waiting for ``games``, or a game's last move (a transaction that also writes the
+# results) past its insert into ``moves``.
 _MOVES_LOCKED = (
-    "SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+    "SELECT 1 WHERE EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+    "AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO moves%') "
+    "OR EXISTS (SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
     "WHERE c.relname = 'moves' AND l.mode = 'RowExclusiveLock' AND l.granted "
-    "AND l.pid <> pg_backend_pid() LIMIT 1"
+    "AND l.pid <> pg_backend_pid())"
 )
 
 
