@@ -1866,8 +1866,9 @@ def _kill_when_writing_pg(url: str, pid: int, stop: threading.Event, limit: floa
     (:func:`_hold_games`, taken before the click went out if it could be; a move's write is
     one statement that waits there for ``games`` with nothing written, a game's last move a
     transaction that stops after its insert into ``moves``), kill the bot the moment
-    ``pg_stat_activity`` or ``pg_locks`` shows that, then let go. Polling alone would rarely see a write of a millisecond or two
-    between the turns this process's threads get. Give up when ``stop`` is set (the click
+    ``pg_stat_activity`` or ``pg_locks`` shows that, then let go. Polling alone would
+    rarely see a write of a millisecond or two between the turns this process's threads
+    get. Give up when ``stop`` is set (the click
     was answered without a write) or after ``limit`` seconds. Return whether the write was
     under way at the signal."""
     from tests.support.postgres import run_sync

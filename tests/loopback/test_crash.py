@@ -171,9 +171,9 @@ async def test_kills_on_postgresql_lose_and_duplicate_no_move(
     discord: LoopbackDiscord, tmp_path: Path, pg_url: str
 ) -> None:
     """The same kills with the bot on PostgreSQL: a ``db-write`` kill comes while the move's
-    write is under way and uncommitted (seen in ``pg_stat_activity``/``pg_locks``), and the database is
-    checked the same way (every told move once, the replay's scores, the leaderboard and
-    ratings once per game, no constraint or index left invalid)."""
+    write is under way and uncommitted (seen in ``pg_stat_activity`` or ``pg_locks``), and
+    the database is checked the same way (every told move once, the replay's scores, the
+    leaderboard and ratings once per game, no constraint or index left invalid)."""
     config = CrashConfig(
         drawing_process=False,  # drawn as deployed in the ten-kill run
         games=1,
