@@ -16,7 +16,7 @@ from bot.games.dukes_up.render import GROUPS_PER_PAGE, sources, sym
 from engine.cards import Card
 from engine.dukes_up import Kind
 from engine.dukes_up.layout import group_kind, offer_d4
-from tests.bot.driver import World, description, ids_of, live_ids, private_text
+from tests.bot.driver import World, description, forge_click, ids_of, live_ids, private_text
 from tests.bot.dukes_up_positions import (
     D4_SEED,
     D4_TURN,
@@ -349,3 +349,23 @@ async def test_swap_d2_order_and_the_opponents_panel_at_a_draw_and_a_reveal(worl
     last = match.state.moves[-1].action
     assert last.word == "d2" and last.cards == (b, a)
     assert match.state.pile(other, "discard")[-1] == a
+
+
+async def test_a_forged_swap_on_the_first_players_first_turn_changes_nothing(
+    world: World,
+) -> None:
+    world.pin_seed(4)
+    match = await open_match(world)
+    await reach(match, quiet_log(4, 0))
+    (first,) = match.state.to_act
+    await match.press(first, "dd1")
+    assert not any(p.startswith("sw") for p in match.panel(first)), "Swap is hidden"
+    card = match.state.view(first).hand[0]
+    duke = match.state.view(first).dukes[first][0]
+    before = len(match.state.moves)
+    point = world.bot.controller.tables.table(match.game_id).turn
+    forged = ids.control(match.game_id, first, point, f"sy{duke.code}.{card.code}")
+    refused = await forge_click(match.member(first), match.hands[first].message, forged)
+    assert refused.acknowledged
+    assert "Refused: The first player cannot pick up" in match.hands[first].content
+    assert len(match.state.moves) == before, "neither the pick-up nor the set was kept"
