@@ -13,8 +13,8 @@ from typing import Any
 
 from bot import ids
 from bot.games.dukes_up.render import GROUPS_PER_PAGE, sources, sym
-from engine.cards import Card
-from engine.dukes_up import Kind
+from engine.cards import DECK, Card
+from engine.dukes_up import DukesUpState, Kind, replay
 from engine.dukes_up.layout import group_kind, offer_d4
 from tests.bot.driver import World, description, forge_click, ids_of, live_ids, private_text
 from tests.bot.dukes_up_positions import (
@@ -369,3 +369,54 @@ async def test_a_forged_swap_on_the_first_players_first_turn_changes_nothing(
     assert refused.acknowledged
     assert "Refused: The first player cannot pick up" in match.hands[first].content
     assert len(match.state.moves) == before, "neither the pick-up nor the set was kept"
+
+
+def _hidden(state: DukesUpState) -> set[Card]:
+    """Return the cards nobody but their owner (or nobody at all) may see now: hands and
+    face-down castles until the match is over, and every pile, always."""
+    shown = state.public_view()
+    last = shown.last_turn
+    named = set(last.picked_up) if last is not None else set()
+    if last is not None and last.card is not None:
+        named.add(last.card)  # a D4 names its card: it was face-up on the table
+    cards: set[Card] = set()
+    for seat in (0, 1):
+        cards |= set(state.pile(seat, "draw")) | set(state.pile(seat, "discard"))
+        if not state.is_over:
+            cards |= {c for c in DECK if c.code in state.secrets(seat)}
+    return cards - named
+
+
+async def test_the_replay_of_an_exhausted_round_never_shows_a_hand_a_pile_or_a_castle(
+    world: World,
+) -> None:
+    match, seat = await exhausted_turn(world)
+    await draw_most(match, seat)
+    await match.press(seat, "fi")
+    state = match.state
+    assert state.is_over
+    # What each replay step may not show, walked as the replay walks the log.
+    walk = replay(state.seed, state.options, [])
+    hidden = []
+    last = (walk.round, walk.turn)
+    for move in state.moves:
+        walk.apply(move.seat, move.action)
+        if (walk.round, walk.turn) != last or walk.is_over:
+            hidden.append(_hidden(walk))
+            last = (walk.round, walk.turn)
+    viewer = match.members[0]
+    shown = await viewer.slash(world.channel, "replay", game=match.game_id)
+    page = shown.response
+    assert page is not None
+    pages = [description(page)]
+    while following := [i for i in live_ids(page) if i.endswith(":n")]:
+        moved = await viewer.click(page.message, custom_id=following[0])
+        assert moved.response is not None
+        page = moved.response
+        pages.append(description(page))
+    assert len(pages) == len(hidden) + 1, "a page per completed turn, then the result"
+    assert sum(1 for h in hidden if h) > 30
+    assert sum(1 for c in DECK if sym(c) in pages[-2]) > 30, "the last board shows the table"
+    for number, (text, secret) in enumerate(zip(pages, hidden, strict=False), 1):
+        leaked = sorted(sym(c) for c in secret if sym(c) in text)
+        assert leaked == [], (number, leaked, text)
