@@ -687,7 +687,7 @@ class Controller:
             self._forget(table)
             return
         self.refresh_table(table)
-        if outcome.turn_changed or outcome.timed_out:
+        if outcome.turn_changed or outcome.timed_out or outcome.others_changed:
             for seat in table.human_seats():
                 if seat not in answered:
                     coro = self._refresh_hand(table, seat, outcome.timed_out.get(seat))

@@ -26,6 +26,7 @@ from bot.i18n import Lang, Text
 
 __all__ = [
     "CATALOGUE_KEYS",
+    "Actions",
     "Choice",
     "Form",
     "FormField",
@@ -156,6 +157,13 @@ class Step(NamedTuple):
     pending: str
 
 
+class Actions(NamedTuple):
+    """A control that takes several actions of the presser's at once (a swap: pick up a
+    duke, set a card): checked in order on a copy and committed together, or none."""
+
+    actions: tuple[Any, ...]
+
+
 class FormField(NamedTuple):
     """One text a :class:`Form` asks for (at most 4000 characters, Discord's); the label
     is written in the presser's language."""
@@ -250,9 +258,10 @@ class GameUI(Protocol):
         ...
 
     def control(self, view: Any, payload: str) -> Any:
-        """Return the action a private control means, a :class:`Step`, or a :class:`Form`
-        to open; raise ``UserError`` for a payload that means nothing now. A select menu's
-        chosen values and a form's typed texts follow the payload (``bot.ids.split_values``)."""
+        """Return the action a private control means (or :class:`Actions`), a
+        :class:`Step`, or a :class:`Form` to open; raise ``UserError`` for a payload that
+        means nothing now. A select menu's chosen values and a form's typed texts follow
+        the payload (``bot.ids.split_values``)."""
         ...
 
     def refusal(self, error: Exception) -> Text:

@@ -241,6 +241,9 @@ class Outcome:
     moves: list[Any] = field(default_factory=list)
     posts: list[str] = field(default_factory=list)
     turn_changed: bool = False
+    # The decision stays, but the other seats' hands show the change at once (a game's
+    # ``GameUI.shown_at_once``: Dukes Up!'s draw or revealed castle).
+    others_changed: bool = False
     finished: bool = False
     warned: bool = False
     # Seats whose member ran out of time, with what a computer did for them.
@@ -787,7 +790,12 @@ class Tables:
         async with table.lock:
             table = self.playing(game_id)
             self.check_turn(table, user_id, seat, turn)
-            return await self._advance(table, [(self.hand_for(table, seat, action), action, False)])
+            from bot.game import Actions  # bot.game imports discord; tables need not
+
+            several = action.actions if isinstance(action, Actions) else (action,)
+            return await self._advance(
+                table, [(self.hand_for(table, seat, one), one, False) for one in several]
+            )
 
     async def _advance(self, table: Table, actions: list[tuple[int, Any, bool]]) -> Outcome:
         before = table.state
@@ -863,6 +871,8 @@ class Tables:
         table.deadline = deadline
         table.warned = warned
         outcome = Outcome(table, moves=applied, posts=posts, turn_changed=not same_decision)
+        at_once = getattr(table.ui, "shown_at_once", None)
+        outcome.others_changed = at_once is not None and at_once(applied)
         if stage.is_over:
             table.status = "finished"
             outcome.finished = True

@@ -6,7 +6,8 @@ computer player takes the empty seat), the members open “My hand” and play u
 revealed and, later, until the first deal is scored; then Dave asks for ``/dupe rules``.
 Then the same three open a Doppelkopf table in a channel of its own and play its first
 game: its lobby, Alice's hand with its announcement button, a trick on the table and the
-game's breakdown are photographed too.
+game's breakdown are photographed too. Last, Alice and Bob play Dukes Up! (the tests'
+scripted log up to Alice's turn 28, then clicks): her proposal and the board after it.
 
 Each screenshot is one message as simcord's preview renders it (the way Discord shows it,
 pictures included). ``Preview.screenshot`` pins the message for one viewer exactly as for
@@ -139,6 +140,64 @@ async def play_scenes(
     await shoot(Shot("rules", dave, rules.response, 1800, ("Worked example", "= 31")))
 
     await play_doppelkopf_scenes(world, members, shoot)
+    await play_dukes_up_scenes(world, members, shoot)
+
+
+DUKES_UP_SEED = 10
+"""The Dukes Up! deal of the screenshots (the tests' exhaustion seed)."""
+DUKES_UP_TURN = 28
+"""The turn photographed: Alice's, with six groups on the table and a proposal to show."""
+
+
+async def play_dukes_up_scenes(
+    world: World, members: list[simcord.MemberActor], shoot: Callable[[Shot], Awaitable[None]]
+) -> None:
+    """Dukes Up!: Alice (Black) and Bob (Red) at a table in a channel of its own. The first
+    27 turns are committed from the tests' scripted log (``tests.bot.dukes_up_positions``);
+    then Alice draws, chooses ♠Q ♠J and presses Propose (her private panel, the changed
+    groups marked ✳), accepts and discards; the board as Dave sees it."""
+    from tests.bot.dukes_up_positions import placing_log, push
+
+    alice, bob, _carol, dave = members
+    world.pin_seed(DUKES_UP_SEED)
+    channel = world.guild.create_text_channel("dukes-up")
+    opened = await alice.slash(channel, "dukesup start", computers="none")
+    lobby = opened.response
+    assert lobby is not None
+    table = world.bot.controller.tables.table_in(channel.id)
+    assert table is not None
+    game_id = table.id
+    await bob.click(lobby.message, custom_id=ids.table_button(game_id, "join"))
+    await alice.click(lobby.message, custom_id=ids.table_button(game_id, "start"))
+    moves, _ = placing_log(DUKES_UP_SEED, stop_turn=DUKES_UP_TURN)
+    await push(world.bot.controller.tables, game_id, {0: alice.id, 1: bob.id}, moves)
+    message_id = world.bot.controller.tables.table(game_id).message_id
+
+    def board() -> Any:
+        return next(m for m in channel.history() if m.id == message_id)
+
+    shown = await alice.click(board(), custom_id=ids.table_button(game_id, "hand"))
+    hand = shown.response
+    assert hand is not None
+
+    async def control(payload: str, values: list[str] | None = None) -> None:
+        point = world.bot.controller.tables.table(game_id).turn
+        custom_id = ids.control(game_id, 0, point, payload)
+        if values is None:
+            await alice.click(hand.message, custom_id=custom_id)
+        else:
+            await alice.select(hand.message, values, custom_id=custom_id)
+
+    await control("dd2")
+    await control("cs", ["QS", "JS"])
+    await control("prQS,JS")
+    expected = ("Proposal for", "✳", "Accept")
+    await shoot(Shot("dukes-up-proposal", alice, hand, 900, expected, channel))
+    await control("acQS,JS")
+    await control("dk", ["d1"])
+    await control("dc1", ["3C"])
+    expected = ("Dukes Up!", "(run)", "(set)", "G6")
+    await shoot(Shot("dukes-up-board", dave, board(), 900, expected, channel))
 
 
 DOPPELKOPF_SEED = 7

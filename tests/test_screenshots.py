@@ -52,6 +52,8 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-end",
         "doppelkopf-hand-de",
         "doppelkopf-end-de",
+        "dukes-up-proposal",
+        "dukes-up-board",
     ]
     assert (tmp_path / screenshots.FONT_SHEET).stat().st_size > 0
     expected = {
@@ -66,6 +68,8 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-end": ["Game 1:", "Card points", "Hands", "Tricks", "Totals"],
         "doppelkopf-hand-de": ["Deine Hand", "Du bist", "Du darfst jetzt ansagen"],
         "doppelkopf-end-de": ["Spiel 1:", "Augen", "Blätter", "Stiche", "Stand"],
+        "dukes-up-proposal": ["Proposal for", "✳", "Accept", "Cancel"],
+        "dukes-up-board": ["Dukes Up!", "(run)", "(set)", "G6", "My hand"],
     }
     pictures = {
         "reveal": "trick.png",
@@ -84,7 +88,13 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         snapshot = frozen["snapshot"]
         assert len(snapshot["timeline"]) == 1  # the one message, nothing else
         (message,) = snapshot["messages"].values()
-        private = name in ("hand", "rules", "doppelkopf-hand", "doppelkopf-hand-de")
+        private = name in (
+            "hand",
+            "rules",
+            "doppelkopf-hand",
+            "doppelkopf-hand-de",
+            "dukes-up-proposal",
+        )
         assert bool(message.get("ephemeral") or message.get("flags", 0) & 64) == private, name
         if not private:  # seen by a member who is not playing: nothing hidden in it
             assert "Your hand" not in text and "Your identity card" not in text

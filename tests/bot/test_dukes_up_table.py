@@ -167,8 +167,11 @@ async def end_turn(match: Match, seat: int, prefer: str) -> None:
         match.kinds.add("finish")
     else:
         await match.choose(seat, "dk", [action.word])
+        codes = [c.code for c in action.cards]
         if action.word != "d3":
-            await match.choose(seat, f"dc{action.word[1]}", [c.code for c in action.cards])
+            await match.choose(seat, f"dc{action.word[1]}", codes)
+        if action.word == "d2":  # then which card ends on top: the second one
+            await match.press(seat, "tp" + ",".join(codes))
         match.kinds.add(action.word)
     assert match.moves() > before
 

@@ -13,15 +13,18 @@ Controls (the payload of ``bot.ids.control``; ``<cards>`` are codes joined by ``
 - place: ``cs`` (the source card select), ``pr<cards>`` propose, ``ac<cards>`` accept the
   proposal, ``nw<cards>`` new group, ``ag<cards>`` Add to… (``ap<page>.<cards>`` its pages,
   ``ad<cards>`` its group select), ``rg`` Regroup… (a form; ``rt`` its submission);
-- dukes and castle: ``pu<card>``, ``st<card>``, ``rv`` (asks), ``rvy``, ``rtn``;
+- dukes and castle: ``pu<card>``, ``st<card>``, ``sw<card>`` Swap (asks which duke),
+  ``sy<duke>.<card>`` the swap (pick up and set, one click), ``rv`` (asks), ``rvy``, ``rtn``;
 - ``un`` undo, ``rs`` reset, ``dk`` the discard select, ``dc1`` ``dc2`` ``dc4`` its card
-  selects, ``oa<card>`` a D4 with the offered regrouping, ``fi`` finish, ``er`` end round,
+  selects, ``tp<card>,<card>`` a D2 (the second card ends on top), ``oa<card>`` a D4 with
+  the offered regrouping, ``fi`` finish, ``er`` end round,
   ``rz`` resign (asks), ``rzy``; ``x`` and ``xc<cards>`` go back.
 
 ``pending`` (a :class:`bot.game.Step`): ``C<castle>[.<dukes>]`` during setup; ``c<cards>``
 chosen source cards; ``p<cards>`` a proposal shown; ``a<page>.<cards>`` the group select;
-``R`` the castle's confirmation; ``d1 d2 d4`` a discard's card select; ``o<card>`` a D4's
-offered regrouping; ``Z`` the resignation's confirmation.
+``R`` the castle's confirmation; ``d1 d2 d4`` a discard's card select; ``t<cards>`` D2's
+order; ``w<card>`` the duke to swap a hand card with; ``o<card>`` a D4's offered regrouping;
+``Z`` the resignation's confirmation.
 """
 
 from __future__ import annotations
@@ -590,6 +593,12 @@ def _turn_panel(panel: _Panel, pending: str) -> None:
     if pending == "Z":
         _always(panel, pending, row=0)
         return
+    if pending[:1] == "t":
+        _d2_order(panel, chosen(pending[1:]))
+        return
+    if pending[:1] == "w":
+        _swap_panel(panel, parse_card(pending[1:]))
+        return
     cards = sources(view)
     panel.lines.append(panel.t("place_prompt"))
     if picked:
@@ -640,6 +649,9 @@ def _turn_panel(panel: _Panel, pending: str) -> None:
     theirs_on_table = view.castles[other] is None
     if finishing or theirs_on_table or view.exhausted:
         panel.button("button_finish", "fi", 4, style=discord.ButtonStyle.success)
+    if not first:  # Swap is hidden on the first player's first turn (rules file)
+        can_swap = len(picked) == 1 and picked[0] in hand and bool(view.dukes[seat])
+        panel.button("button_swap", f"sw{codes if can_swap else ''}", 4, disabled=not can_swap)
     panel.button("button_end_round", "er", 4, disabled=view.agreed[seat])
     panel.button("button_resign", "rz", 4, style=discord.ButtonStyle.danger)
 
@@ -736,4 +748,38 @@ def _discard_cards(panel: _Panel, option: str) -> None:
             most=most,
         )
     )
+    panel.button("button_back", "x", 1)
+
+
+def _swap_panel(panel: _Panel, card: Card) -> None:
+    """Swap: which of the member's dukes goes to the hand for ``card`` (A5 + A6)."""
+    view = panel.view
+    panel.lines.append(panel.t("swap_prompt", card=sym(card)))
+    for duke in (view.dukes[panel.seat] or ())[:4]:
+        panel.items.add_item(
+            _button(
+                panel.t("button_swap_with", duke=sym(duke), card=sym(card)),
+                panel.id(f"sy{duke.code}.{card.code}"),
+                row=0,
+                style=discord.ButtonStyle.primary,
+            )
+        )
+    panel.button("button_back", f"xc{card.code}", 1)
+
+
+def _d2_order(panel: _Panel, cards: list[Card]) -> None:
+    """D2: which of the two cards ends on top of the discard pile."""
+    if len(cards) != 2:
+        panel.button("button_back", "x", 0)
+        return
+    panel.lines.append(panel.t("d2_order", cards=cards_text(cards)))
+    for under, top in ((cards[0], cards[1]), (cards[1], cards[0])):
+        panel.items.add_item(
+            _button(
+                panel.t("button_on_top", card=sym(top)),
+                panel.id(f"tp{under.code},{top.code}"),
+                row=0,
+                style=discord.ButtonStyle.primary,
+            )
+        )
     panel.button("button_back", "x", 1)

@@ -20,6 +20,7 @@ import discord
 from bot import ids
 from bot.errors import class_refusal
 from bot.game import (
+    Actions,
     Choice,
     Form,
     FormField,
@@ -190,7 +191,7 @@ class DukesUpUI:
         """Return the seat's private panel."""
         return render.hand_message(info, view, turn, lang=lang, pending=pending, notice=notice)
 
-    def control(self, view: DukesUpView, payload: str) -> Action | Step | Form:
+    def control(self, view: DukesUpView, payload: str) -> Action | Actions | Step | Form:
         """Return what a control of the panel means (see ``render``'s docstring)."""
         code, values = ids.split_values(payload)
         kind, rest = code[:2], code[2:]
@@ -247,6 +248,16 @@ class DukesUpUI:
             return pickup(_one_card(rest))
         if kind == "st":
             return set_duke(_one_card(rest))
+        if kind == "sw":
+            return Step("w" + _one_card(rest).code)
+        if kind == "sy":
+            duke_code, _, card_code = rest.partition(".")
+            return Actions((pickup(_one_card(duke_code)), set_duke(_one_card(card_code))))
+        if kind == "tp":
+            cards = _cards(rest)
+            if len(cards) != 2:
+                raise UserError("errors.unknown_button")
+            return discard("d2", cards)
         if code == "rv":
             return Step("R")
         simple = {"rvy": REVEAL, "rtn": RETURN, "un": UNDO, "rs": RESET, "fi": FINISH}
@@ -299,7 +310,7 @@ class DukesUpUI:
         if which == "1" and len(cards) == 1:
             return discard("d1", cards)
         if which == "2" and len(cards) == 2:
-            return discard("d2", cards)
+            return Step("t" + ",".join(c.code for c in cards))  # which ends on top?
         if which == "4" and len(cards) == 1:
             card = cards[0]
             home = next((g for g in view.table if card in g), None)
@@ -314,6 +325,12 @@ class DukesUpUI:
         if isinstance(error, Refusal):
             return Text(f"dukes_up.refused_{error.condition.lower()}")
         return class_refusal(error)
+
+    def shown_at_once(self, moves: Sequence[Any]) -> bool:
+        """Return whether ``moves`` show at once to the other seat though the turn goes on:
+        a draw (pile and hand sizes), a revealed castle, an End round request."""
+        at_once = (Kind.DRAW, Kind.REVEAL, Kind.END_ROUND)
+        return any(m.action.kind in at_once for m in moves)
 
     def decision_point(self, state: DukesUpState) -> int:
         """Return what the panel's controls carry: ``state.decision``, which rises with
