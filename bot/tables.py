@@ -16,6 +16,7 @@ member who has not acted, for that one decision.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import functools
 import logging
@@ -651,7 +652,7 @@ class Tables:
                 for s, r in seats.items()
                 if r.is_computer
             }
-            _run_computers(seats, state, players)
+            await _computers_act(table.ui.game, seats, state, players)
             moves = list(state.moves)
             now = self.clock()
             deadline = _deadline_for(seats, state, now, _seconds(table, state))
@@ -804,7 +805,7 @@ class Tables:
                     stage.apply(seat, action)
             except EngineError as error:
                 raise StaleError.of(table.ui.refusal(error)) from None
-        _run_computers(table.seats, stage, table.players)
+        await _computers_act(table.ui.game, table.seats, stage, table.players)
         applied = list(stage.moves[before.move_count :])
         by_computer = [computer for _, _, computer in actions]
         by_computer += [True] * (len(applied) - len(actions))
@@ -1034,6 +1035,45 @@ def _deadline_for(
 def _refuse_in_rematch(table: Table) -> None:
     if table.options.rematch_of is not None:
         raise UserError("errors.rematch_table", game=table.options.rematch_of)
+
+
+# Computer players whose decisions search (whist's expert: double-dummy solves of tens of
+# milliseconds each) decide in this one worker thread, off the event loop. One thread, not
+# asyncio's pool: the tables wait their turn, and a solver library that keeps state per
+# thread (DDS) is never entered twice at once.
+_SEARCH = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="computers")
+
+
+async def _computers_act(
+    game: Any, seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
+) -> None:
+    """Let computer seats act (see :func:`_run_computers`): in the search thread when one
+    of them plays a level the game marks slow (``Game.slow_levels``, optional), else here.
+    ``state`` and ``players`` are the table's own, under its lock, so nothing else touches
+    them meanwhile."""
+    slow = getattr(game, "slow_levels", ())
+    if (
+        slow
+        and any(r.is_computer and r.level in slow for r in seats.values())
+        and _computer_due(seats, state, players)
+    ):
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(_SEARCH, _run_computers, seats, state, players)
+    else:
+        _run_computers(seats, state, players)
+
+
+def _computer_due(
+    seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
+) -> bool:
+    """Return whether a computer seat decides now."""
+    if state.is_over:
+        return False
+    for hand in state.to_act:
+        seat = _decider(state, hand)
+        if seat is not None and seat in players and seats[seat].is_computer:
+            return True
+    return False
 
 
 def _run_computers(

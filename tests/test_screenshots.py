@@ -52,6 +52,10 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-end",
         "doppelkopf-hand-de",
         "doppelkopf-end-de",
+        "whist-table",
+        "whist-dummy",
+        "dukes-up-board",
+        "dukes-up-turn",
     ]
     assert (tmp_path / screenshots.FONT_SHEET).stat().st_size > 0
     expected = {
@@ -66,6 +70,10 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-end": ["Game 1:", "Card points", "Hands", "Tricks", "Totals"],
         "doppelkopf-hand-de": ["Deine Hand", "Du bist", "Du darfst jetzt ansagen"],
         "doppelkopf-end-de": ["Spiel 1:", "Augen", "Blätter", "Stiche", "Stand"],
+        "whist-table": ["North (dummy", "Trick", "My hand"],
+        "whist-dummy": ["Dummy's turn", "Dummy you play", "Refresh"],
+        "dukes-up-board": ["Dukes Up!", "Black", "Red", "My hand"],
+        "dukes-up-turn": ["Your working table", "Propose arrangement", "Regroup"],
     }
     pictures = {
         "reveal": "trick.png",
@@ -74,6 +82,7 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-trick": "trick.png",
         "doppelkopf-end": "scoring-game-1.png",
         "doppelkopf-end-de": "scoring-game-1.png",
+        "whist-table": "trick.png",
     }
     for name, page in pages.items():
         assert page.exists() and page.parent == tmp_path
@@ -84,11 +93,18 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         snapshot = frozen["snapshot"]
         assert len(snapshot["timeline"]) == 1  # the one message, nothing else
         (message,) = snapshot["messages"].values()
-        private = name in ("hand", "rules", "doppelkopf-hand", "doppelkopf-hand-de")
+        private = name in (
+            "hand",
+            "rules",
+            "doppelkopf-hand",
+            "doppelkopf-hand-de",
+            "whist-dummy",
+            "dukes-up-turn",
+        )
         assert bool(message.get("ephemeral") or message.get("flags", 0) & 64) == private, name
         if not private:  # seen by a member who is not playing: nothing hidden in it
             assert "Your hand" not in text and "Your identity card" not in text
-            assert "Deine Hand" not in text
+            assert "Deine Hand" not in text and "Your working table" not in text
         if name in pictures:
             shown = [
                 snapshot["assets"][asset]["filename"]
