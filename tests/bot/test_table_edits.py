@@ -1,16 +1,19 @@
-"""The core's table-message edits and turn times, over every game: an edit that would show
-what the message already shows is not sent (a step of a Dukes Up! turn's working copy),
-one that changes it is; a game may bring its own default turn time (Dukes Up!'s 180 s, the
-setup half of it), which the shared ``turn_time`` choices offer too."""
+"""The core's table-message edits, turn times and computer players, over every game: an
+edit that would show what the message already shows is not sent (a step of a Dukes Up!
+turn's working copy), one that changes it is; a game may bring its own default turn time
+(Dukes Up!'s 180 s, the setup half of it), which the shared ``turn_time`` choices offer too;
+computer levels a game marks slow (whist's expert) decide off the event loop."""
 
 from __future__ import annotations
 
+import threading
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 import simcord
 
-from bot import ids
+from bot import ids, tables
 from bot.commands import compose_defaults, shared_options
 from bot.config import Settings
 from bot.games.dukes_up.ui import UI as DUKES_UP
@@ -129,3 +132,23 @@ def test_three_minutes_is_a_turn_time_choice_in_both_languages() -> None:
     assert values == sorted(values) and 180 in values
     assert t("en", "commands.turn_180") == "3 minutes"
     assert t("de", "commands.turn_180") == "3 Minuten"
+
+
+@pytest.mark.parametrize(("level", "thread"), [("expert", "computers"), ("basic", "MainThread")])
+async def test_slow_computer_levels_decide_off_the_event_loop(
+    world: World, monkeypatch: pytest.MonkeyPatch, level: str, thread: str
+) -> None:
+    seen: list[str] = []
+    run = tables._run_computers
+
+    def recorded(*args: Any) -> None:
+        seen.append(threading.current_thread().name)
+        run(*args)
+
+    monkeypatch.setattr(tables, "_run_computers", recorded)
+    (alice,) = world.members("alice")
+    table, (hand,) = await open_table(world, "whist", [alice], computers=level)
+    card = next(p for p in panel_controls(hand) if p[:1] == "=")
+    await alice.click(hand.message, custom_id=panel_controls(hand)[card].custom_id)
+    assert len(table.state.moves) > 4  # the computers played around the member's card
+    assert seen and all(name.startswith(thread) for name in seen), seen
