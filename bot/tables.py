@@ -928,30 +928,15 @@ class Tables:
             late = table.humans_to_act()
             if not late:
                 return None
-            state = table.state
-            levels = table.ui.game.levels
             level = self._level(table)
-            actions: list[tuple[int, Any, bool]] = []
-            done: dict[int, list[Any]] = {}
-            for seat in late:
-                stand_in = levels[level](self._player_seed(table, seat) + 17 * table.turn)
-                _prime(table, {seat: stand_in})
-                # One decision: each hand the member must decide for now, the seat's own first.
-                narrow = getattr(table.ui.game, "stand_in_view", None)
-                # A game whose turn takes several actions (``GameUI.stand_in_actions``,
-                # optional) has the stand-in complete the whole turn.
-                whole = getattr(table.ui, "stand_in_actions", None)
-                for hand in state.to_act:
-                    if table.decider(hand) == seat:
-                        if whole is not None:
-                            chosen = list(whole(state, hand, stand_in))
-                        else:
-                            view = state.view(hand)
-                            # A game with optional actions (Doppelkopf's announcements)
-                            # shows the stand-in only the decision the member owes.
-                            chosen = [stand_in.act(narrow(view) if narrow is not None else view)]
-                        actions += [(hand, action, True) for action in chosen]
-                        done.setdefault(seat, []).extend(chosen)
+            decide = functools.partial(self._stand_ins, table, late, level)
+            if level in getattr(table.ui.game, "slow_levels", ()):
+                # A searching level decides in the search thread (see ``_computers_act``):
+                # the table's state is only read there, under its lock.
+                loop = asyncio.get_running_loop()
+                actions, done = await loop.run_in_executor(_SEARCH, decide)
+            else:
+                actions, done = decide()
             try:
                 outcome = await self._advance(table, actions)
             except UserError:
@@ -969,6 +954,36 @@ class Tables:
             )
             outcome.timed_out = done
             return outcome
+
+    def _stand_ins(
+        self, table: Table, late: list[int], level: str
+    ) -> tuple[list[tuple[int, Any, bool]], dict[int, list[Any]]]:
+        """Return what computers of ``level`` decide for the ``late`` seats now: the actions
+        (hand, action, by a computer) and each seat's actions."""
+        state = table.state
+        levels = table.ui.game.levels
+        actions: list[tuple[int, Any, bool]] = []
+        done: dict[int, list[Any]] = {}
+        for seat in late:
+            stand_in = levels[level](self._player_seed(table, seat) + 17 * table.turn)
+            _prime(table, {seat: stand_in})
+            # One decision: each hand the member must decide for now, the seat's own first.
+            narrow = getattr(table.ui.game, "stand_in_view", None)
+            # A game whose turn takes several actions (``GameUI.stand_in_actions``,
+            # optional) has the stand-in complete the whole turn.
+            whole = getattr(table.ui, "stand_in_actions", None)
+            for hand in state.to_act:
+                if table.decider(hand) == seat:
+                    if whole is not None:
+                        chosen = list(whole(state, hand, stand_in))
+                    else:
+                        view = state.view(hand)
+                        # A game with optional actions (Doppelkopf's announcements)
+                        # shows the stand-in only the decision the member owes.
+                        chosen = [stand_in.act(narrow(view) if narrow is not None else view)]
+                    actions += [(hand, action, True) for action in chosen]
+                    done.setdefault(seat, []).extend(chosen)
+        return actions, done
 
     def _forget(self, table: Table) -> None:
         self.scheduler.cancel(("turn", table.id))

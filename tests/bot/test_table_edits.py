@@ -145,10 +145,20 @@ async def test_slow_computer_levels_decide_off_the_event_loop(
         seen.append(threading.current_thread().name)
         run(*args)
 
+    stand_ins = tables.Tables._stand_ins
+
+    def stood_in(self: tables.Tables, *args: Any) -> Any:
+        seen.append(threading.current_thread().name)
+        return stand_ins(self, *args)
+
     monkeypatch.setattr(tables, "_run_computers", recorded)
+    monkeypatch.setattr(tables.Tables, "_stand_ins", stood_in)
     (alice,) = world.members("alice")
     table, (hand,) = await open_table(world, "whist", [alice], computers=level)
     card = next(p for p in panel_controls(hand) if p[:1] == "=")
     await alice.click(hand.message, custom_id=panel_controls(hand)[card].custom_id)
     assert len(table.state.moves) > 4  # the computers played around the member's card
-    assert seen and all(name.startswith(thread) for name in seen), seen
+    moves = len(table.state.moves)
+    await world.env.advance_time(table.options.turn_seconds + 1)  # a stand-in plays for her
+    assert len(table.state.moves) > moves
+    assert len(seen) >= 3 and all(name.startswith(thread) for name in seen), seen
