@@ -3,10 +3,22 @@
     .venv/bin/python bench/bot_simcord.py --games 100 [--tricks 52]
     .venv/bin/python bench/bot_simcord.py --games 1000 --tricks 13
     .venv/bin/python bench/bot_simcord.py --game doppelkopf --games 100 [--tricks 48]
+    .venv/bin/python bench/bot_simcord.py --game whist --games 100 --tricks 26
+    .venv/bin/python bench/bot_simcord.py --game whist --games 20 --tricks 26 --members 3 \
+        --computers expert
+    .venv/bin/python bench/bot_simcord.py --game dukes_up --games 50 --tricks 40
 
 Dupe's members choose at once (all four each round); Doppelkopf's in turn, so in a round
 each member plays when it is their turn as the round reaches them (two to four cards of a
-trick a round), the reservations too (``--game doppelkopf``: members say Healthy).
+trick a round), the reservations too (``--game doppelkopf``: members say Healthy). Whist
+(``--game whist``, short whist unless ``--variant``): members play their first legal card
+in turn, as Doppelkopf's; with ``--members`` fewer than the seats and ``--computers``, the
+computer players fill the rest (``expert`` searches, off the event loop). Dukes Up!
+(``--game dukes_up``, two members): in a round the member to move plays a whole turn, step
+by step on the private panel — draws the most cards, asks for a proposed arrangement of all
+their source cards (the search; Accept when one exists, else Back), places what the legal
+listing offers (a new group, an accepted proposal, an addition, up to three), then ends the
+turn (Finish, else a discard) — and ``--tricks`` counts turns.
 
 Every table is opened with /dupe start, filled by four members pressing Join, started, and
 then played round by round: in each round every member of every table makes one decision
@@ -28,8 +40,8 @@ during the round go out (table_edit_seconds is the default 1.5; turn time the de
   per table by the code that made them, which include the fake Discord's own copies of
   every message (tracing slows the run several times).
 
-Figures, not assertions. Targets: p99 ≤ 10 ms, ≤ 3 channel calls per trick (Doppelkopf ≤ 2),
-≤ 20 KB/table.
+Figures, not assertions. Targets: p99 ≤ 10 ms, ≤ 3 channel calls per trick (Doppelkopf and
+whist ≤ 2), ≤ 20 KB/table.
 """
 
 from __future__ import annotations
@@ -54,7 +66,7 @@ import discord
 import simcord
 
 from bot import controller as controller_module
-from tests.bot.helpers import act_once, make_bot
+from tests.bot.helpers import DukesSeat, act_once, make_bot
 
 _http_cpu: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
     "_http_cpu", default=None
@@ -160,14 +172,19 @@ def own_bytes(bot: Any) -> float:
     from bot.app import Bot
     from bot.controller import Controller
     from bot.games.doppelkopf.ui import DoppelkopfUI
+    from bot.games.dukes_up.ui import DukesUpUI
     from bot.games.dupe.ui import DupeUI
+    from bot.games.whist.ui import WhistUI
     from bot.store import SQLiteStore
     from bot.tables import Tables
     from engine.cards import Card
     from engine.doppelkopf import GAME as DOPPELKOPF
     from engine.doppelkopf import Action
     from engine.doppelkopf.orders import Order
+    from engine.dukes_up import GAME as DUKES_UP
     from engine.dupe import GAME, Distribute, Play
+    from engine.whist import GAME as WHIST
+    from engine.whist.actions import Action as WhistAction
 
     shared_types = (
         type,
@@ -180,9 +197,14 @@ def own_bytes(bot: Any) -> float:
         Tables,
         DupeUI,  # every table's ui (and through it the engine's game): one for all
         DoppelkopfUI,
+        WhistUI,
+        DukesUpUI,
         type(GAME),
         type(DOPPELKOPF),
+        type(WHIST),
+        type(DUKES_UP),
         Action,  # the engine's card actions are made once, shared by every table
+        WhistAction,
         Order,
         SQLiteStore,
         Card,
@@ -250,19 +272,37 @@ def traced_by_group() -> dict[str, int]:
 
 
 def tricks_done(state: Any) -> int:
-    """Return how many tricks the table has played."""
+    """Return how many tricks the table has played (Dukes Up!: turns)."""
+    if hasattr(state, "first_player"):  # Dukes Up!: turns ended
+        return max(0, int(state.turn) - 1)
+    if hasattr(state, "honour_holders"):  # whist: 13 tricks a deal
+        return 13 * len(state.results) + int(state.completed)
     if hasattr(state, "played_games"):  # Doppelkopf: the 12th trick plays itself
         cards = sum(1 for move in state.moves if move.action.card is not None)
         return (cards + 4 * len(state.game_results)) // 4
     return int(len(state.moves) and (state.deal - 1) * 13 + state.trick - 1)
 
 
-async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
+async def run(
+    games: int,
+    tricks: int,
+    trace: bool,
+    game: str = "dupe",
+    members_per_table: int | None = None,
+    computers: str = "none",
+    variant: str | None = None,
+) -> None:
     # simcord settles each action by polling every `idle` seconds of real time while a bot
     # task is parked; a short poll only makes the run faster.
     simcord.Env._settle_internal.__kwdefaults__["idle"] = IDLE
     folder = Path(tempfile.mkdtemp(prefix="dupe-bench-"))
-    bot = make_bot(folder / "bench.sqlite3", table_edit_seconds=EDIT_SECONDS, turn_seconds=120)
+    turn = 180 if game == "dukes_up" else 120  # the game's own default turn time
+    bot = make_bot(folder / "bench.sqlite3", table_edit_seconds=EDIT_SECONDS, turn_seconds=turn)
+    seated = members_per_table or (2 if game == "dukes_up" else 4)
+    command = "dukesup" if game == "dukes_up" else game
+    start_options: dict[str, Any] = {"computers": computers}
+    if variant is not None:
+        start_options["variant"] = variant
     instrument()
     if trace:
         tracemalloc.start(1)
@@ -271,7 +311,7 @@ async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
         for g in range(games):
             guild = env.create_guild(name=f"g{g}")
             channel = guild.create_text_channel(game)
-            members = [guild.add_member(env.create_user(f"p{g}-{i}")) for i in range(4)]
+            members = [guild.add_member(env.create_user(f"p{g}-{i}")) for i in range(seated)]
             worlds.append((channel, members))
         # The servers, channels and members exist before any table does: what a table costs
         # is what appears from here on.
@@ -281,8 +321,9 @@ async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
             before_snapshot = tracemalloc.take_snapshot()
         setup_started = time.perf_counter()
         tables = []
+        dukes: list[list[DukesSeat]] = []
         for channel, members in worlds:
-            await members[0].slash(channel, f"{game} start", computers="none")
+            await members[0].slash(channel, f"{command} start", **start_options)
             table = channel.last_message
             for member in members[1:]:
                 await member.click(table, label="Join")
@@ -292,6 +333,12 @@ async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
                 result = await member.click(table, label="My hand")
                 hands.append(result.response)
             tables.append((channel, members, hands))
+            if game == "dukes_up":
+                live = bot.controller.tables.table_in(channel.id)
+                assert live is not None
+                pairs = enumerate(zip(members, hands, strict=True))
+                dukes.append([DukesSeat(m, h, live, i) for i, (m, h) in pairs])
+        followed = list(bot.controller.tables.tables.values())  # kept once finished too
         print(
             f"{games} tables opened and started in {time.perf_counter() - setup_started:.1f} s",
             file=sys.stderr,
@@ -304,12 +351,16 @@ async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
         own = 0.0
         during: dict[str, int] = {}
         for _ in range(tricks * 2):
-            for _channel, members, hands in tables:
+            for t, (_channel, members, hands) in enumerate(tables):
+                if game == "dukes_up":
+                    for seat in dukes[t]:
+                        await seat.act()
+                    continue
                 for i, member in enumerate(members):
                     result = await act_once(member, hands[i])
                     if result is not None and result.response is not None:
                         hands[i] = result.response
-            played_rounds += 1  # noqa: SIM113 - the loop may end early
+            played_rounds += 1
             print(
                 f"round {played_rounds}: {len(CPU)} interactions, "
                 f"{time.perf_counter() - started:.1f} s",
@@ -332,9 +383,14 @@ async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
                 break
         elapsed = time.perf_counter() - started
         requests = env.http_requests[start_requests:]
-        tricks_played = sum(tricks_done(t.state) for t in bot.controller.tables.tables.values())
-        finished = games - len(bot.controller.tables.tables)
-        tricks_played += finished * (52 if game == "dupe" else 48)
+        if game in ("dupe", "doppelkopf"):
+            live_tables = bot.controller.tables.tables.values()
+            tricks_played = sum(tricks_done(t.state) for t in live_tables)
+            finished = games - len(bot.controller.tables.tables)
+            tricks_played += finished * (52 if game == "dupe" else 48)
+        else:  # a finished table's last state tells its tricks (turns)
+            tricks_played = sum(tricks_done(t.state) for t in followed)
+        unit = "turn" if game == "dukes_up" else "trick"
         kinds: Counter[str] = Counter()
         for r in requests:
             if r.path.startswith("/channels/"):
@@ -342,7 +398,7 @@ async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
                 kinds[f"{r.method} {route}"] += 1
         channel_calls = sum(kinds.values())
         print(
-            f"tables: {games}; tricks played: {tricks_played}; interactions: {len(CPU)}; "
+            f"tables: {games}; {unit}s played: {tricks_played}; interactions: {len(CPU)}; "
             f"wall time {elapsed:.1f} s; peak RSS of the whole run (simcord included) "
             f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
         )
@@ -359,12 +415,13 @@ async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
                 "record of every request and message; one that falls inside an interaction "
                 "counts in its time)"
             )
+        target = {"dupe": " (target ≤ 3)", "dukes_up": ""}.get(game, " (target ≤ 2)")
         print(
-            f"channel REST calls per trick (not interaction responses): "
-            f"{channel_calls / max(1, tricks_played):.2f} (target ≤ {3 if game == 'dupe' else 2})"
+            f"channel REST calls per {unit} (not interaction responses): "
+            f"{channel_calls / max(1, tricks_played):.2f}{target}"
         )
         for kind, count in kinds.most_common():
-            print(f"    {kind}: {count / max(1, tricks_played):.2f} per trick ({count})")
+            print(f"    {kind}: {count / max(1, tricks_played):.2f} per {unit} ({count})")
         print(
             f"memory per live table: {own / 1024:.1f} KB kept by the bot (deep size of the "
             "table's state, players, timer and kept interactions; target ≤ 20 KB)"
@@ -385,7 +442,16 @@ async def run(games: int, tricks: int, trace: bool, game: str = "dupe") -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="The bot under load in simcord")
-    parser.add_argument("--game", choices=("dupe", "doppelkopf"), default="dupe")
+    parser.add_argument(
+        "--game", choices=("dupe", "doppelkopf", "whist", "dukes_up"), default="dupe"
+    )
+    parser.add_argument("--variant", default=None, help="whist: the variant (short)")
+    parser.add_argument(
+        "--members", type=int, default=None, help="members per table (default: every seat)"
+    )
+    parser.add_argument(
+        "--computers", default="none", help="the level of computers filling empty seats"
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--tricks", type=int, default=52, help="tricks to play per table")
     parser.add_argument("--trace", action="store_true", help="also trace every allocation (slow)")
@@ -395,7 +461,17 @@ def main() -> None:
     args = parser.parse_args()
     global TOP
     TOP = args.top
-    asyncio.run(run(args.games, args.tricks, args.trace, args.game))
+    asyncio.run(
+        run(
+            args.games,
+            args.tricks,
+            args.trace,
+            args.game,
+            members_per_table=args.members,
+            computers=args.computers,
+            variant=args.variant,
+        )
+    )
 
 
 if __name__ == "__main__":

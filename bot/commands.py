@@ -51,7 +51,7 @@ class Translator(app_commands.Translator):
         return entry if isinstance(entry, str) else None
 
 
-_TURN_TIMES = (30, 60, 120, 300, 900, 3600, 86400)
+_TURN_TIMES = (30, 60, 120, 180, 300, 900, 3600, 86400)
 
 
 def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
@@ -180,8 +180,14 @@ def compose_defaults(bot: Bot, ui: GameUI, server: Mapping[str, Any]) -> dict[st
     """Return the bot's settings overridden by a server's stored defaults, as stored."""
     settings = bot.settings
     level = settings.computer_level
+    turn = settings.turn_seconds
+    # A game whose rules fix a turn time (``GameUI.default_turn_seconds``, optional: Dukes
+    # Up!'s 180 s) has it unless this bot's configuration sets one.
+    own = getattr(ui, "default_turn_seconds", None)
+    if own is not None and "turn_seconds" not in settings.model_fields_set:
+        turn = int(own)
     options: dict[str, Any] = {
-        "turn_seconds": settings.turn_seconds,
+        "turn_seconds": turn,
         "level": level if level in ui.game.levels else ui.game.default_level,
         "seating": "join",
         "pictures": settings.pictures,

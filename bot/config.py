@@ -78,7 +78,10 @@ class Settings(BaseSettings):
         default=120,
         ge=15,
         le=86_400,
-        description="Default time a player has for each decision before a computer acts.",
+        description=(
+            "Default time a player has for each decision before a computer acts. Unset, a "
+            "game whose rules fix a turn time uses its own (Dukes Up!: 180 s), the others 120 s."
+        ),
     )
     computer_level: Literal["random", "greedy", "expert"] = Field(
         default="expert", description="Default level of computer players filling empty seats."

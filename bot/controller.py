@@ -16,7 +16,9 @@ import asyncio
 import contextlib
 import copy
 import functools
+import hashlib
 import io
+import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -247,6 +249,18 @@ def _modal(form: Form, custom_id: str, lang: Lang) -> discord.ui.Modal:
     return modal
 
 
+def _fingerprint(shown: Rendered) -> bytes:
+    """Return a digest of everything a message edit of ``shown`` sends (content, embeds,
+    components), to tell an edit that would change nothing."""
+    body = json.dumps(
+        [shown.content, [e.to_dict() for e in shown.embeds], shown.buttons().to_components()],
+        sort_keys=True,
+        separators=(",", ":"),
+        default=str,
+    )
+    return hashlib.blake2b(body.encode(), digest_size=16).digest()
+
+
 async def _send_response(
     interaction: discord.Interaction, shown: Rendered, *, ephemeral: bool = False
 ) -> discord.InteractionCallbackResponse[discord.Client]:
@@ -290,6 +304,9 @@ class Controller:
         self._hand_dirty: set[tuple[int, int]] = set()
         self.scheduler = self.tables.scheduler
         self._pictured: dict[int, object] = {}  # table → the picture its message carries
+        # table → a digest of what its message shows (:func:`_fingerprint`), when the bot
+        # made it so: an edit that would show the same is skipped.
+        self._shown: dict[int, bytes] = {}
         self._stood_in: dict[tuple[int, int], list[object]] = {}  # seat → a computer's moves
         self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
         self._editing: dict[int, asyncio.Lock] = {}  # table → its message's edit in flight
@@ -511,6 +528,7 @@ class Controller:
             # the public message carrying this table's lobby buttons is the table message.
             await self.tables.set_message(table, message.id)
         if message is not None and message.id == table.message_id:
+            self._shown.pop(table.id, None)
             await _edit_response(interaction, shown)
             self.scheduler.cancel(("edit", table.id))  # this answer already shows it all
         else:
@@ -1000,6 +1018,7 @@ class Controller:
         """Drop what is kept for a table that has ended."""
         self.scheduler.cancel(("edit", table.id))
         self._pictured.pop(table.id, None)
+        self._shown.pop(table.id, None)
         self._retries.pop(("edit", table.id), None)
         editing = self._editing.get(table.id)
         if editing is not None and not editing.locked():
@@ -1059,6 +1078,7 @@ class Controller:
         picture = _table_picture(table, lang) if files and self._files_ok(table) else None
         key = None if picture is None else picture[0]
         extra: dict[str, Any] = {}
+        fingerprint = _fingerprint(shown)
         if key != self._pictured.get(table.id) or not files:
             # The shown picture changed: attach it (or take the old one away).
             attached = []
@@ -1067,6 +1087,12 @@ class Controller:
                 name = pictures.picture_filename("trick")
                 attached.append(discord.File(io.BytesIO(data), filename=name))
             extra["attachments"] = attached
+        elif self._shown.get(table.id) == fingerprint:
+            # The message shows exactly this already (a move nobody else sees yet, such as
+            # a step of a Dukes Up! turn's working copy): no edit. A restart edits it once
+            # (it is not recorded as showing the move).
+            return SENT
+        self._shown.pop(table.id, None)  # unknown until Discord took the edit
         try:
             await channel.get_partial_message(message_id).edit(
                 content=shown.content, embeds=shown.embeds, view=shown.buttons(), **extra
@@ -1076,8 +1102,15 @@ class Controller:
             return _fate(error, with_file=picture is not None and "attachments" in extra)
         if "attachments" in extra:
             self._pictured[table.id] = key
+        self._remember_shown(table, fingerprint)
         await self._record_shown(table, made)
         return SENT
+
+    def _remember_shown(self, table: Table, fingerprint: bytes) -> None:
+        """Note what the table message shows now, while the table lives (an ended table's
+        last edit leaves nothing behind)."""
+        if table.id in self.tables.tables:
+            self._shown[table.id] = fingerprint
 
     async def _repost_table(self, table: Table) -> str:
         """The table message was deleted: post it anew (the store keeps the new id), so
@@ -1092,6 +1125,7 @@ class Controller:
             data = await pictures.render_off_loop(picture[1])
             name = pictures.picture_filename("trick")
             extra["file"] = discord.File(io.BytesIO(data), filename=name)
+        self._shown.pop(table.id, None)
         try:
             message = await channel.send(
                 content=shown.content, embeds=shown.embeds, view=shown.buttons(), **extra
@@ -1101,6 +1135,7 @@ class Controller:
             fate = _fate(error, with_file=picture is not None)
             return RETRY if fate in (NO_FILES, MESSAGE_GONE) else fate
         self._pictured[table.id] = None if picture is None else picture[0]
+        self._remember_shown(table, _fingerprint(shown))
         if table.status in ("lobby", "playing"):
             await self.tables.set_message(table, message.id)
         else:

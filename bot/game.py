@@ -225,7 +225,12 @@ class GameUI(Protocol):
     options: tuple[OptionSpec, ...]
     """The game's own options of ``/<game> start``, after the shared ones."""
     catalogue: Path | None
-    """The game's catalogue file when it is not ``bot/locales/<name>.toml``."""
+    """The game's catalogue file when it is not ``bot/locales/<name>.toml``.
+
+    Optional, looked up with ``getattr``: ``default_turn_seconds`` (an int), the turn time
+    a new table of the game gets when neither ``/<game> start`` nor the server's defaults
+    nor the bot's configuration chooses one (Dukes Up!'s rules: 180 s); otherwise the
+    configuration's default (120 s) applies."""
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
         """Return the seat's name (``North``), in ``lang``."""

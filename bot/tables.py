@@ -16,6 +16,7 @@ member who has not acted, for that one decision.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import functools
 import logging
@@ -654,7 +655,7 @@ class Tables:
                 for s, r in seats.items()
                 if r.is_computer
             }
-            _run_computers(seats, state, players)
+            await _computers_act(table.ui.game, seats, state, players)
             moves = list(state.moves)
             now = self.clock()
             deadline = _deadline_for(seats, state, now, _seconds(table, state))
@@ -812,7 +813,7 @@ class Tables:
                     stage.apply(seat, action)
             except EngineError as error:
                 raise StaleError.of(table.ui.refusal(error)) from None
-        _run_computers(table.seats, stage, table.players)
+        await _computers_act(table.ui.game, table.seats, stage, table.players)
         applied = list(stage.moves[before.move_count :])
         by_computer = [computer for _, _, computer in actions]
         by_computer += [True] * (len(applied) - len(actions))
@@ -937,30 +938,15 @@ class Tables:
             late = table.humans_to_act()
             if not late:
                 return None
-            state = table.state
-            levels = table.ui.game.levels
             level = self._level(table)
-            actions: list[tuple[int, Any, bool]] = []
-            done: dict[int, list[Any]] = {}
-            for seat in late:
-                stand_in = levels[level](self._player_seed(table, seat) + 17 * table.turn)
-                _prime(table, {seat: stand_in})
-                # One decision: each hand the member must decide for now, the seat's own first.
-                narrow = getattr(table.ui.game, "stand_in_view", None)
-                # A game whose turn takes several actions (``GameUI.stand_in_actions``,
-                # optional) has the stand-in complete the whole turn.
-                whole = getattr(table.ui, "stand_in_actions", None)
-                for hand in state.to_act:
-                    if table.decider(hand) == seat:
-                        if whole is not None:
-                            chosen = list(whole(state, hand, stand_in))
-                        else:
-                            view = state.view(hand)
-                            # A game with optional actions (Doppelkopf's announcements)
-                            # shows the stand-in only the decision the member owes.
-                            chosen = [stand_in.act(narrow(view) if narrow is not None else view)]
-                        actions += [(hand, action, True) for action in chosen]
-                        done.setdefault(seat, []).extend(chosen)
+            decide = functools.partial(self._stand_ins, table, late, level)
+            if level in getattr(table.ui.game, "slow_levels", ()):
+                # A searching level decides in the search thread (see ``_computers_act``):
+                # the table's state is only read there, under its lock.
+                loop = asyncio.get_running_loop()
+                actions, done = await loop.run_in_executor(_SEARCH, decide)
+            else:
+                actions, done = decide()
             try:
                 outcome = await self._advance(table, actions)
             except UserError:
@@ -978,6 +964,36 @@ class Tables:
             )
             outcome.timed_out = done
             return outcome
+
+    def _stand_ins(
+        self, table: Table, late: list[int], level: str
+    ) -> tuple[list[tuple[int, Any, bool]], dict[int, list[Any]]]:
+        """Return what computers of ``level`` decide for the ``late`` seats now: the actions
+        (hand, action, by a computer) and each seat's actions."""
+        state = table.state
+        levels = table.ui.game.levels
+        actions: list[tuple[int, Any, bool]] = []
+        done: dict[int, list[Any]] = {}
+        for seat in late:
+            stand_in = levels[level](self._player_seed(table, seat) + 17 * table.turn)
+            _prime(table, {seat: stand_in})
+            # One decision: each hand the member must decide for now, the seat's own first.
+            narrow = getattr(table.ui.game, "stand_in_view", None)
+            # A game whose turn takes several actions (``GameUI.stand_in_actions``,
+            # optional) has the stand-in complete the whole turn.
+            whole = getattr(table.ui, "stand_in_actions", None)
+            for hand in state.to_act:
+                if table.decider(hand) == seat:
+                    if whole is not None:
+                        chosen = list(whole(state, hand, stand_in))
+                    else:
+                        view = state.view(hand)
+                        # A game with optional actions (Doppelkopf's announcements)
+                        # shows the stand-in only the decision the member owes.
+                        chosen = [stand_in.act(narrow(view) if narrow is not None else view)]
+                    actions += [(hand, action, True) for action in chosen]
+                    done.setdefault(seat, []).extend(chosen)
+        return actions, done
 
     def _forget(self, table: Table) -> None:
         self.scheduler.cancel(("turn", table.id))
@@ -1044,6 +1060,45 @@ def _deadline_for(
 def _refuse_in_rematch(table: Table) -> None:
     if table.options.rematch_of is not None:
         raise UserError("errors.rematch_table", game=table.options.rematch_of)
+
+
+# Computer players whose decisions search (whist's expert: double-dummy solves of tens of
+# milliseconds each) decide in this one worker thread, off the event loop. One thread, not
+# asyncio's pool: the tables wait their turn, and a solver library that keeps state per
+# thread (DDS) is never entered twice at once.
+_SEARCH = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="computers")
+
+
+async def _computers_act(
+    game: Any, seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
+) -> None:
+    """Let computer seats act (see :func:`_run_computers`): in the search thread when one
+    of them plays a level the game marks slow (``Game.slow_levels``, optional), else here.
+    ``state`` and ``players`` are the table's own, under its lock, so nothing else touches
+    them meanwhile."""
+    slow = getattr(game, "slow_levels", ())
+    if (
+        slow
+        and any(r.is_computer and r.level in slow for r in seats.values())
+        and _computer_due(seats, state, players)
+    ):
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(_SEARCH, _run_computers, seats, state, players)
+    else:
+        _run_computers(seats, state, players)
+
+
+def _computer_due(
+    seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
+) -> bool:
+    """Return whether a computer seat decides now."""
+    if state.is_over:
+        return False
+    for hand in state.to_act:
+        seat = _decider(state, hand)
+        if seat is not None and seat in players and seats[seat].is_computer:
+            return True
+    return False
 
 
 def _run_computers(

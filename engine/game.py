@@ -207,7 +207,8 @@ class Game(Protocol):
     ``stand_in_view(view) -> view`` (the view a computer standing in for an absent member
     decides from: only the decision owed, never an optional one such as an announcement)
     and ``slow_action(action) -> bool`` (applying it runs a search the bot must keep off its
-    event loop, such as a claim's exact check).
+    event loop, such as a claim's exact check); and one optional attribute,
+    ``slow_levels: frozenset[str]`` (computer levels whose decisions run such a search).
     """
 
     name: str

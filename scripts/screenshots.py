@@ -6,8 +6,11 @@ computer player takes the empty seat), the members open “My hand” and play u
 revealed and, later, until the first deal is scored; then Dave asks for ``/dupe rules``.
 Then the same three open a Doppelkopf table in a channel of its own and play its first
 game: its lobby, Alice's hand with its announcement button, a trick on the table and the
-game's breakdown are photographed too. Last, Alice and Bob play Dukes Up! (the tests'
-scripted log up to Alice's turn 28, then clicks): her proposal and the board after it.
+game's breakdown are photographed too. Then an English Dummy whist table (the three deal
+with a computer nowhere: dummy is the fourth hand): the table with dummy face up at
+dummy's first turn, and the private hand of dummy's partner offering dummy's cards. Last,
+Alice and Bob play Dukes Up! (the tests' scripted log up to Alice's turn 28, then clicks):
+her proposal and the board after it.
 
 Each screenshot is one message as simcord's preview renders it (the way Discord shows it,
 pictures included). ``Preview.screenshot`` pins the message for one viewer exactly as for
@@ -140,13 +143,84 @@ async def play_scenes(
     await shoot(Shot("rules", dave, rules.response, 1800, ("Worked example", "= 31")))
 
     await play_doppelkopf_scenes(world, members, shoot)
+    await play_whist_scenes(world, members, shoot)
     await play_dukes_up_scenes(world, members, shoot)
 
 
+WHIST_SEED = 21
+"""The whist deal of the screenshots (the tests' English Dummy deal)."""
 DUKES_UP_SEED = 10
 """The Dukes Up! deal of the screenshots (the tests' exhaustion seed)."""
 DUKES_UP_TURN = 28
 """The turn photographed: Alice's, with six groups on the table and a proposal to show."""
+
+
+async def _open_table(
+    world: World,
+    channel: Any,
+    command: str,
+    members: list[simcord.MemberActor],
+    **options: Any,
+) -> tuple[Any, dict[int, simcord.ResponseMessage]]:
+    """Open a table in ``channel``: the first member hosts, the others join, the host
+    starts; every member opens their hand. Return the live table and the hands by member."""
+    opened = await members[0].slash(channel, f"{command} start", **options)
+    assert opened.response is not None
+    table = world.bot.controller.tables.table_in(channel.id)
+    assert table is not None
+    for member in members[1:]:
+        await member.click(opened.response.message, custom_id=ids.table_button(table.id, "join"))
+    await members[0].click(opened.response.message, custom_id=ids.table_button(table.id, "start"))
+    public = next(m for m in channel.history() if m.id == table.message_id)
+    hands = {}
+    for member in members:
+        shown = await member.click(public, custom_id=ids.table_button(table.id, "hand"))
+        assert shown.response is not None
+        hands[member.id] = shown.response
+    return table, hands
+
+
+async def play_whist_scenes(
+    world: World, members: list[simcord.MemberActor], shoot: Callable[[Shot], Awaitable[None]]
+) -> None:
+    """English Dummy: Alice, Bob and Carol, one of them partnering dummy (North). Each plays
+    their first legal card until dummy's turn: the table (dummy face up, the trick so far)
+    and the private hand of dummy's partner, whose buttons are dummy's cards."""
+    from engine.whist import NORTH
+
+    alice, bob, carol, dave = members
+    world.pin_seed(WHIST_SEED)
+    channel = world.guild.create_text_channel("whist")
+    players = [alice, bob, carol]
+    table, hands = await _open_table(
+        world, channel, "whist", players, variant="english_dummy", pictures="on"
+    )
+    by_seat = {table.seat_of(m.id): m for m in players}
+    while table.state.to_play != NORTH:
+        member = by_seat[table.decider(table.state.to_act[0])]
+        hand = hands[member.id]
+        card = next(b for b in live_buttons(hand) if b[0][:1] == "=" and len(b[0]) == 3)
+        result = await member.click(hand.message, custom_id=card[1])
+        if result.response is not None:
+            hands[member.id] = result.response
+    await world.env.advance_time(5)  # the table message's combined edit goes out
+    message = next(m for m in channel.history() if m.id == table.message_id)
+    words = ("North (dummy", "Trick")
+    await shoot(Shot("whist-table", dave, message, 900, words, channel))
+    partner = by_seat[table.decider(NORTH)]
+    words = ("Dummy's turn", "Dummy you play")
+    await shoot(Shot("whist-dummy", partner, hands[partner.id], 900, words, channel))
+
+
+def live_buttons(hand: simcord.ResponseMessage) -> list[tuple[str, str]]:
+    """Return a private message's enabled controls as (payload, custom id)."""
+    found = []
+    for row in hand.message.components:
+        for child in getattr(row, "children", []):
+            parsed = ids.parse(getattr(child, "custom_id", None) or "")
+            if isinstance(parsed, ids.Control) and not getattr(child, "disabled", False):
+                found.append((parsed.payload, child.custom_id))
+    return found
 
 
 async def play_dukes_up_scenes(

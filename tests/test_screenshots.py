@@ -52,6 +52,8 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-end",
         "doppelkopf-hand-de",
         "doppelkopf-end-de",
+        "whist-table",
+        "whist-dummy",
         "dukes-up-proposal",
         "dukes-up-board",
     ]
@@ -68,6 +70,8 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-end": ["Game 1:", "Card points", "Hands", "Tricks", "Totals"],
         "doppelkopf-hand-de": ["Deine Hand", "Du bist", "Du darfst jetzt ansagen"],
         "doppelkopf-end-de": ["Spiel 1:", "Augen", "Blätter", "Stiche", "Stand"],
+        "whist-table": ["North (dummy", "Trick", "My hand"],
+        "whist-dummy": ["Dummy's turn", "Dummy you play", "Refresh"],
         "dukes-up-proposal": ["Proposal for", "✳", "Accept", "Cancel"],
         "dukes-up-board": ["Dukes Up!", "(run)", "(set)", "G6", "My hand"],
     }
@@ -78,6 +82,7 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
         "doppelkopf-trick": "trick.png",
         "doppelkopf-end": "scoring-game-1.png",
         "doppelkopf-end-de": "scoring-game-1.png",
+        "whist-table": "trick.png",
     }
     for name, page in pages.items():
         assert page.exists() and page.parent == tmp_path
@@ -93,12 +98,13 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
             "rules",
             "doppelkopf-hand",
             "doppelkopf-hand-de",
+            "whist-dummy",
             "dukes-up-proposal",
         )
         assert bool(message.get("ephemeral") or message.get("flags", 0) & 64) == private, name
         if not private:  # seen by a member who is not playing: nothing hidden in it
             assert "Your hand" not in text and "Your identity card" not in text
-            assert "Deine Hand" not in text
+            assert "Deine Hand" not in text and "Your working table" not in text
         if name in pictures:
             shown = [
                 snapshot["assets"][asset]["filename"]

@@ -23,6 +23,7 @@ class WhistGame:
     title = "Whist"
     options_type = WhistOptions
     default_level = "basic"
+    slow_levels = frozenset({"expert"})  # double-dummy solves: the bot keeps them off its loop
 
     @property
     def levels(self) -> Mapping[str, Callable[[int], Player]]:

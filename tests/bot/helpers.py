@@ -11,7 +11,9 @@ import simcord
 from bot import create_bot, ids
 from bot.app import Bot
 from bot.config import Settings
+from bot.games.dukes_up.render import sources
 from engine.doppelkopf.rules import OPTIONAL
+from engine.dukes_up import Kind
 from tests.support.buttons import id_kind
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
@@ -118,3 +120,128 @@ async def _act_by_payload(
             return result
         result = await actor.click(hand.message, custom_id=steps[0].custom_id)
     return result
+
+
+def panel_controls(hand: simcord.ResponseMessage) -> dict[str, Any]:
+    """Return a private panel's enabled controls (buttons and selects) by payload."""
+    found: dict[str, Any] = {}
+    for row in hand.message.components:
+        for child in getattr(row, "children", []):
+            parsed = ids.parse(getattr(child, "custom_id", None) or "")
+            if isinstance(parsed, ids.Control) and not getattr(child, "disabled", False):
+                found[parsed.payload] = child
+    return found
+
+
+class DukesSeat:
+    """One member at a Dukes Up! table, deciding from the engine's legal listing (as the
+    tests do) and acting only through their panel's controls (``hand``: the panel, kept
+    current). With ``propose_all``, each turn first asks for a proposed arrangement of all
+    the member's source cards (the search at its largest) and accepts it when one exists."""
+
+    def __init__(
+        self,
+        member: simcord.MemberActor,
+        hand: simcord.ResponseMessage,
+        table: Any,
+        seat: int,
+        *,
+        propose_all: bool = True,
+    ) -> None:
+        self.member, self.hand, self.table, self.seat = member, hand, table, seat
+        self.propose_all = propose_all
+
+    async def press(self, payload: str) -> bool:
+        """Press the panel's control ``payload``; return whether it was there."""
+        shown = panel_controls(self.hand)
+        if payload not in shown:
+            return False
+        result = await self.member.click(self.hand.message, custom_id=shown[payload].custom_id)
+        if result.response is not None:
+            self.hand = result.response
+        return True
+
+    async def choose(self, payload: str, values: list[str]) -> bool:
+        """Choose ``values`` in the panel's select ``payload``; return whether it was there."""
+        shown = panel_controls(self.hand)
+        if payload not in shown:
+            return False
+        result = await self.member.select(
+            self.hand.message, values, custom_id=shown[payload].custom_id
+        )
+        if result.response is not None:
+            self.hand = result.response
+        return True
+
+    def view(self) -> Any:
+        """Return the member's view now (to decide from, as a member reads the panel)."""
+        return self.table.state.view(self.seat)
+
+    async def act(self, *, end: bool = True) -> None:
+        """Make this member's setup choice or play their turn, if it is theirs: the whole
+        turn, or without ``end`` all but its end step."""
+        state = self.table.state
+        if state is None or state.is_over or self.seat not in state.to_act:
+            return
+        if state.phase == "choose":
+            c = [card.code for card in self.view().setup]
+            await self.choose("sc", [c[0]])
+            await self.choose(f"sd{c[0]}", c[1:3])
+            await self.press(f"su{c[0]}.{c[1]}.{c[2]}")
+            return
+        draws = [a for a in self.view().legal if a.kind is Kind.DRAW]
+        if draws:
+            chosen = max(draws, key=lambda a: (a.word == "draw", a.n))
+            await self.press(f"d{'d' if chosen.word == 'draw' else 'x'}{chosen.n}")
+        codes = [c.code for c in sources(self.view())][:25]
+        if self.propose_all and codes and await self.choose("cs", codes):
+            joined = ",".join(codes)
+            await self.press(f"pr{joined}")
+            if not await self.press(f"ac{joined}"):
+                await self.press(f"xc{joined}")
+        for _ in range(3):
+            legal = self.view().legal
+            news = [a for a in legal if a.kind is Kind.NEW]
+            accepts = [a for a in legal if a.kind is Kind.ACCEPT]
+            adds = [a for a in legal if a.kind is Kind.ADD]
+            if news:
+                cards = [c.code for c in news[0].cards]
+                await self.choose("cs", cards)
+                await self.press("nw" + ",".join(cards))
+            elif accepts:
+                mine = set(sources(self.view()))
+                cards = [c.code for g in accepts[0].partition for c in g if c in mine]
+                await self.choose("cs", cards)
+                await self.press("pr" + ",".join(cards))
+                await self.press("ac" + ",".join(cards))
+            elif adds:
+                cards = [c.code for c in adds[0].cards]
+                await self.choose("cs", cards)
+                await self.press("ag" + ",".join(cards))
+                await self.choose("ad" + ",".join(cards), [str(adds[0].groups[0])])
+            else:
+                break
+        if end:
+            await self.end_turn()
+
+    async def end_turn(self) -> None:
+        """End the turn: Finish when legal, else D1, else any legal discard (resetting
+        the turn first when what was placed cannot end it)."""
+
+        def steps() -> list[Any]:
+            return [a for a in self.view().legal if a.kind in (Kind.DISCARD, Kind.FINISH)]
+
+        legal = steps()
+        if not legal:  # what was placed cannot end the turn: start it again
+            await self.press("rs")
+            legal = steps()
+        if not legal:
+            return  # the turn timer's stand-in ends it
+        finish = [a for a in legal if a.kind is Kind.FINISH]
+        action = (finish or [a for a in legal if a.word == "d1"] or legal)[0]
+        if action.kind is Kind.FINISH:
+            await self.press("fi")
+            return
+        await self.choose("dk", [action.word])
+        if action.word != "d3":
+            await self.choose(f"dc{action.word[1]}", [c.code for c in action.cards])

@@ -123,7 +123,8 @@ async def test_high_card_plays_end_to_end_on_the_generic_core(
 
     # Nothing hidden reached anyone else; every body is one Discord accepts.
     problems, read = scan_secrets(world.env, recorder)
-    assert read > 20 and problems == [], problems[:5]
+    # (20 bodies: table edits that would change nothing are not sent)
+    assert read >= 20 and problems == [], problems[:5]
     schemas = validators()
     wrong = [
         problem

@@ -114,6 +114,7 @@ class DukesUpUI:
     game = GAME
     colour = render.COLOUR
     catalogue: Path | None = None  # bot/locales/dukes_up.toml
+    default_turn_seconds = 180  # the rules' turn; the setup gets half (decision_seconds)
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "rounds",
