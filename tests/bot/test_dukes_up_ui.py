@@ -178,7 +178,7 @@ def test_swap_asks_which_duke_then_picks_up_and_sets_in_one_click() -> None:
     assert UI.control(view, f"sy{duke.code}.{card.code}") == Actions((pickup(duke), set_duke(card)))
 
 
-def test_swap_is_hidden_on_the_first_players_first_turn() -> None:
+def test_the_duke_actions_are_hidden_on_the_first_players_first_turn() -> None:
     state = new_game(7)
     for seat in (0, 1):
         castle, d1, d2, hand = state.view(seat).setup
@@ -189,7 +189,7 @@ def test_swap_is_hidden_on_the_first_players_first_turn() -> None:
     assert view.turn == 1 and view.first_player == seat
     card = view.hand[0].code
     shown = hand_message(_info(), view, 9, lang="en", pending=f"c{card}")
-    assert not any(p.startswith("sw") for p in _payloads(shown))
+    assert not any(p.startswith(("sw", "st", "pu")) for p in _payloads(shown))
 
 
 def test_d2_lets_the_member_choose_which_card_ends_on_top() -> None:

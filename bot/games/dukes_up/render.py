@@ -622,19 +622,19 @@ def _turn_panel(panel: _Panel, pending: str) -> None:
     panel.button("button_regroup", "rg", 1, disabled=not view.table)
     hand = view.hand or ()
     first = view.turn == 1 and view.first_player == seat
-    can_set = (
-        len(picked) == 1 and picked[0] in hand and len(view.dukes[seat] or ()) < 2 and not first
-    )
-    panel.button("button_set", f"st{codes if can_set else ''}", 1, disabled=not can_set)
-    for duke in view.dukes[seat] or ():
-        panel.items.add_item(
-            _button(
-                panel.t("button_pickup", card=sym(duke)),
-                panel.id(f"pu{duke.code}"),
-                row=2,
-                disabled=first,
+    # The duke actions (Set, Pick up, Swap) are hidden on the first player's first turn
+    # (the rules file's "Digital table conventions").
+    if not first:
+        can_set = len(picked) == 1 and picked[0] in hand and len(view.dukes[seat] or ()) < 2
+        panel.button("button_set", f"st{codes if can_set else ''}", 1, disabled=not can_set)
+        for duke in view.dukes[seat] or ():
+            panel.items.add_item(
+                _button(
+                    panel.t("button_pickup", card=sym(duke)),
+                    panel.id(f"pu{duke.code}"),
+                    row=2,
+                )
             )
-        )
     own = view.castles[seat]
     if own is None:
         panel.button("button_return", "rtn", 2)
@@ -649,7 +649,7 @@ def _turn_panel(panel: _Panel, pending: str) -> None:
     theirs_on_table = view.castles[other] is None
     if finishing or theirs_on_table or view.exhausted:
         panel.button("button_finish", "fi", 4, style=discord.ButtonStyle.success)
-    if not first:  # Swap is hidden on the first player's first turn (rules file)
+    if not first:
         can_swap = len(picked) == 1 and picked[0] in hand and bool(view.dukes[seat])
         panel.button("button_swap", f"sw{codes if can_swap else ''}", 4, disabled=not can_swap)
     panel.button("button_end_round", "er", 4, disabled=view.agreed[seat])
