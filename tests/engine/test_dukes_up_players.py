@@ -37,7 +37,10 @@ def play_match(
 )
 def test_players_play_only_accepted_actions(levels: tuple[str, str]) -> None:
     for seed in range(4):
-        play_match(levels, seed, DukesUpOptions(rounds=2, max_turns=80))
+        # Every decision is applied (a refused one raises) until the match is over: two
+        # rounds of at most 80 turns, each turn a draw and an end at least.
+        decisions = play_match(levels, seed, DukesUpOptions(rounds=2, max_turns=80))
+        assert 2 * 2 <= len(decisions) <= 2 * 80 * 200
 
 
 def test_players_are_deterministic_for_a_seed() -> None:
