@@ -57,6 +57,7 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,9 +111,10 @@ class _Stepper:
                 value, error = None, raised
 
 
-def instrument() -> None:
+def instrument(record: Callable[[discord.Interaction, float], None] | None = None) -> None:
     """Time the bot's handlers, and the fake Discord's REST and webhook calls made inside
-    them, in CPU time of the event-loop thread."""
+    them, in CPU time of the event-loop thread; each handled interaction's own CPU (less
+    those calls) goes to ``record`` (default: :data:`CPU`)."""
     from simcord.http import client as fake
 
     def timed(original: Any) -> Any:
@@ -138,7 +140,11 @@ def instrument() -> None:
         try:
             await stepper
         finally:
-            CPU.append(stepper.cpu - bucket[0])
+            cpu = stepper.cpu - bucket[0]
+            if record is None:
+                CPU.append(cpu)
+            else:
+                record(interaction, cpu)
             _http_cpu.reset(token)
 
     controller_module.Controller.safely = timed_safely  # type: ignore[method-assign]

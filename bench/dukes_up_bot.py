@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextvars
 import statistics
 import sys
 import tempfile
@@ -31,40 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 import simcord
 
-from bot import controller as controller_module
+from bench.bot_simcord import instrument, percentile
 from bot import ids
 from tests.bot.driver import World
 from tests.bot.helpers import make_bot
 from tests.bot.test_dukes_up_table import open_match, play_turn, setup_both
 
-_http_cpu: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
-    "_http_cpu", default=None
-)
 CPU: dict[str, list[float]] = defaultdict(list)
-
-
-class _Stepper:
-    """Runs a coroutine, adding up the thread CPU time of its own steps only."""
-
-    def __init__(self, coro: Any) -> None:
-        self.coro = coro
-        self.cpu = 0.0
-
-    def __await__(self) -> Any:
-        value: Any = None
-        error: BaseException | None = None
-        while True:
-            start = time.thread_time()
-            try:
-                yielded = self.coro.throw(error) if error is not None else self.coro.send(value)
-            except StopIteration as stop:
-                self.cpu += time.thread_time() - start
-                return stop.value
-            self.cpu += time.thread_time() - start
-            try:
-                value, error = (yield yielded), None
-            except BaseException as raised:
-                value, error = None, raised
 
 
 def _kind(interaction: discord.Interaction) -> str:
@@ -77,43 +49,8 @@ def _kind(interaction: discord.Interaction) -> str:
     return "table button"
 
 
-def instrument() -> None:
-    """Time the bot's handlers in CPU time of the event-loop thread, less the fake
-    Discord's REST and webhook calls made inside them."""
-    from simcord.http import client as fake
-
-    def timed(original: Any) -> Any:
-        async def request(*args: Any, **kwargs: Any) -> Any:
-            bucket = _http_cpu.get()
-            start = time.thread_time()
-            try:
-                return await original(*args, **kwargs)
-            finally:
-                if bucket is not None:
-                    bucket[0] += time.thread_time() - start
-
-        return request
-
-    fake.FakeWebhookAdapter.request = timed(fake.FakeWebhookAdapter.request)  # type: ignore[method-assign]
-    fake.FakeHTTPClient.request = timed(fake.FakeHTTPClient.request)  # type: ignore[method-assign]
-    original = controller_module.Controller.safely
-
-    async def timed_safely(self: Any, interaction: discord.Interaction, coro: Any) -> None:
-        bucket = [0.0]
-        token = _http_cpu.set(bucket)
-        stepper = _Stepper(original(self, interaction, coro))
-        try:
-            await stepper
-        finally:
-            CPU[_kind(interaction)].append(stepper.cpu - bucket[0])
-            _http_cpu.reset(token)
-
-    controller_module.Controller.safely = timed_safely  # type: ignore[method-assign]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
+def _record(interaction: discord.Interaction, cpu: float) -> None:
+    CPU[_kind(interaction)].append(cpu)
 
 
 def _line(name: str, seconds: list[float]) -> str:
@@ -125,7 +62,7 @@ def _line(name: str, seconds: list[float]) -> str:
 
 
 async def run(matches: int, max_turns: int) -> None:
-    instrument()
+    instrument(_record)
     simcord.Env._settle_internal.__kwdefaults__["idle"] = 0.001
     started = time.perf_counter()
     turns = 0
