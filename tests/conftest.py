@@ -47,6 +47,26 @@ def pg_url(postgres: Cluster) -> Iterator[str]:
             postgres.drop(name)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep a module's tests on one worker (``pytest-xdist``'s ``loadgroup``) when they share
+    module-scoped fixtures (a bot, a world of forged clicks): built once, in test order."""
+    for item in items:
+        module = item.module
+        if module is not None and _shares_module_state(module):
+            item.add_marker(pytest.mark.xdist_group(module.__name__))
+
+
+def _shares_module_state(module: object) -> bool:
+    for value in vars(module).values():
+        marker = getattr(value, "_fixture_function_marker", None) or getattr(
+            value, "_pytestfixturefunction", None
+        )
+        if marker is not None and getattr(marker, "scope", None) == "module":
+            return True
+    return False
+
+
 def pytest_sessionfinish() -> None:
     """The bots the tests start are not closed (simcord's shutdown leaves them): stop their
     watch of garbage collections, or pytest's own collections at the end are reported."""
