@@ -221,7 +221,15 @@ class Bot(commands.Bot):
         self.controller.start_delivering_owed()
         self.community = Community(self, lambda: games.GAMES)
         for ui in games.GAMES:
-            self.tree.add_command(game_group(self, ui))
+            # A game whose tables another game's commands open (the tables of a duplicate
+            # whist match) has no command group of its own (``command_group`` false).
+            if getattr(ui, "command_group", True):
+                self.tree.add_command(game_group(self, ui))
+            # A game with state of its own beyond its tables (a match) picks it up now
+            # (``attach(bot)``, optional), after the tables are loaded.
+            attach = getattr(ui, "attach", None)
+            if attach is not None:
+                await attach(self)
         for command in self.community.commands():
             self.tree.add_command(command)
         self.tree.error(self._on_tree_error)

@@ -703,6 +703,7 @@ class Controller:
                 if seat not in answered:  # “The game is over.”, no buttons
                     await self._refresh_hand(table, seat, outcome.timed_out.get(seat))
             self._forget(table)
+            await self._committed(outcome)
             return
         self.refresh_table(table)
         if outcome.turn_changed or outcome.timed_out or outcome.others_changed:
@@ -710,6 +711,29 @@ class Controller:
                 if seat not in answered:
                     coro = self._refresh_hand(table, seat, outcome.timed_out.get(seat))
                     self._spawn(coro, f"hand-{table.id}-{seat}")
+        await self._committed(outcome)
+
+    async def _committed(self, outcome: Outcome) -> None:
+        """Tell the table's game of a committed change (optional ``GameUI.on_committed``:
+        a duplicate match records a finished tray, moves its pairs, closes)."""
+        hook = getattr(outcome.table.ui, "on_committed", None)
+        if hook is None:
+            return
+        try:
+            await hook(outcome)
+        except Exception:
+            log.exception("game %s: its game's after-change hook failed", outcome.table.id)
+
+    async def open_started(self, **arranged: Any) -> Table:
+        """Open a table with every seat taken and start it (``Tables.open_started``'s
+        arguments), post its table message in its channel and show the start."""
+        outcome = await self.tables.open_started(**arranged)
+        table = outcome.table
+        log.info("game %s: opened and started in channel %s", table.id, table.channel_id)
+        async with self._editing.setdefault(table.id, asyncio.Lock()):
+            await self._repost_table(table, fresh=True)
+        await self.on_outcome(outcome)
+        return table
 
     # --- channels and servers that go away ---------------------------------------------
 
@@ -749,6 +773,7 @@ class Controller:
             return
         if abandoned:
             self._forget(table)
+            await self._committed(Outcome(table, closed=True))
 
     async def _strike_waiting(self, key: tuple[object, ...], table: Table) -> None:
         """Strike off a post waiting to be sent again: there is nowhere to send it."""
@@ -1112,9 +1137,10 @@ class Controller:
         if table.id in self.tables.tables:
             self._shown[table.id] = fingerprint
 
-    async def _repost_table(self, table: Table) -> str:
+    async def _repost_table(self, table: Table, *, fresh: bool = False) -> str:
         """The table message was deleted: post it anew (the store keeps the new id), so
-        the table goes on, its lobby can be joined, and the channel is not blocked."""
+        the table goes on, its lobby can be joined, and the channel is not blocked. With
+        ``fresh``, the table has no message yet (it started without a lobby)."""
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         made = _moves_made(table)
         lang = self.public_lang(table)
@@ -1140,7 +1166,8 @@ class Controller:
             await self.tables.set_message(table, message.id)
         else:
             table.message_id = message.id
-        log.info("game %s: its table message was deleted; posted again", table.id)
+        if not fresh:
+            log.info("game %s: its table message was deleted; posted again", table.id)
         await self._record_shown(table, made)
         return SENT
 

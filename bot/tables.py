@@ -460,6 +460,62 @@ class Tables:
         self._schedule_expiry(table)
         return table
 
+    async def open_started(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: TableOptions,
+        seats: Mapping[int, SeatRecord],
+        seed: int | None = None,
+    ) -> Outcome:
+        """Open a table of ``game`` in the channel with every seat taken (``seats``, members
+        and computers) and start it at once: no lobby. For a game whose tables another
+        part of the game arranges (a duplicate match's tables and rounds); ``host_id`` is
+        who may cancel it."""
+        ui = self.games(game)
+        try:
+            engine_options(ui, options)
+        except OptionsError as error:
+            raise UserError.of(ui.refusal(error)) from error
+        if self.table_in(channel_id) is not None:
+            raise UserError("errors.channel_has_table")
+        seed = self._seed_source() if seed is None else seed
+        first = seats[min(seats)]
+        try:
+            game_id = await self.store.create_game(
+                game=ui.name,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                seed=seed,
+                options=options.to_json(),
+                now=self.clock(),
+                host_seat=first,
+            )
+        except LiveTableExistsError:
+            raise UserError("errors.channel_has_table") from None
+        table = Table(
+            id=game_id,
+            ui=ui,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            seed=seed,
+            options=options,
+            status="lobby",
+            seats={first.seat: first},
+            active_at=self.clock(),
+        )
+        self.tables[game_id] = table
+        self._by_channel[channel_id] = game_id
+        async with table.lock:
+            await self.store.set_seats(table.id, seats.values(), self.clock())
+            table.seats = dict(seats)
+        return await self.start(game_id, host_id)
+
     def _check_lobby_limits(self, guild_id: int, host_id: int) -> None:
         """Refuse a new lobby past the server's limits: open lobbies per member (hosted by
         them) and per server."""
@@ -846,7 +902,9 @@ class Tables:
             ]
         posts = table.ui.owed(before, stage)
         if stage.is_over:
-            posts += ["end", "table"]
+            # A game whose tables are part of an event over several tables (a duplicate
+            # match, ``GameUI.standings_post`` false) posts no standings of its own.
+            posts += ["end", "table"] if getattr(table.ui, "standings_post", True) else ["table"]
         try:
             await self.store.append_moves(
                 table.id,
@@ -858,6 +916,7 @@ class Tables:
                 results=results,
                 guild_id=table.guild_id,
                 owed=posts,
+                rated=getattr(table.ui, "rated", True),
             )
         except StoreWriteError:  # the store logs the episode once
             self._rebuild_players(table)

@@ -1,0 +1,1135 @@
+"""Duplicate whist matches across channels (``shared/rules/whist.md`` §7): team of four
+(two tables), Mitchell progressive pairs (three tables or more) and Mnemonic duplicate
+(one table).
+
+A match's table is an ordinary core table of the engine game ``whist_duplicate`` (one
+channel, one game playing a list of trays; :class:`DuplicateUI` shows it), so stand-ins,
+restarts, the outbox and the leak checks are the core's. :class:`Matches` runs the match
+around those tables: ``/whist duplicate create|table|join|leave|start|results``, the
+tables' rounds (Mitchell's movement, Mnemonic's replay), each tray's results, the
+deadline, the final standings and the ratings. It keeps each match as one document in the
+store (``matches``): its format, seed, options, the tables' channels, who sits where, and
+every play of a tray at a table (N-S's tricks, or nothing yet, and whether a computer
+stood in for a member).
+
+What a member may see, and when (§7): a tray's records and other tables' results only in
+``/whist duplicate results``, only once the member has finished that tray (a Mnemonic tray:
+both its plays); nothing about a tray in any channel until every table has finished it;
+the final standings in every table's channel when the match ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.commands import command_text
+from bot.game import Rendered, TableInfo, finished_view
+from bot.games.whist import render
+from bot.games.whist.ui import WhistUI
+from bot.i18n import Lang, lang_of, seat_name, t
+from bot.store import SeatRecord, SeatResult
+from bot.tables import Outcome, TableOptions, UserError
+from engine.game import options_to_json
+from engine.whist import (
+    mitchell_schedule,
+    mnemonic_trump,
+    score_mitchell,
+    score_mnemonic,
+    score_team_of_four,
+)
+from engine.whist.duplicate_table import DUPLICATE_GAME, DuplicateOptions, replay_table
+from engine.whist.rules import SEATS, Phase, WhistView
+
+if TYPE_CHECKING:
+    from bot.app import Bot
+
+__all__ = ["UI", "DuplicateUI", "Matches", "duplicate_group", "scores"]
+
+log = logging.getLogger(__name__)
+
+GAME = "whist_duplicate"
+FORMATS = ("team", "mitchell", "mnemonic")
+TABLES = {"team": (2, 2), "mitchell": (3, 8), "mnemonic": (1, 1)}
+"""The numbers of tables each format allows (fewest, most)."""
+DEFAULT_TRAYS = {"team": 8, "mitchell": 3, "mnemonic": 8}
+"""Trays per table (team of four), per set (Mitchell) or per session (Mnemonic)."""
+MAX_TRAYS = 32
+SEAT_LETTERS = ("N", "E", "S", "W")
+
+
+# --- the match document -------------------------------------------------------------
+
+
+def rounds_of(data: dict[str, Any]) -> int:
+    """Return how many rounds the match has."""
+    return {"team": 1, "mitchell": data["tables"], "mnemonic": 2}[data["format"]]
+
+
+def plan(fmt: str, tables: int, trays: int) -> list[dict[str, Any]]:
+    """Return every play of the match, not played yet: per round, table and tray, the pairs
+    at N-S and E-W (numbered by their first table) and the tray's place in that table's
+    game of the round."""
+    plays = []
+    if fmt == "mitchell":
+        for row in mitchell_schedule(tables, trays):
+            for spot in row:
+                for index, tray in enumerate(spot.trays):
+                    plays.append(
+                        _play(spot.round, spot.table, tray, index, spot.ns_pair, spot.ew_pair)
+                    )
+    else:
+        for rnd in range(1, rounds_of({"format": fmt, "tables": tables}) + 1):
+            for table in range(1, tables + 1):
+                for index in range(trays):
+                    plays.append(_play(rnd, table, index + 1, index, table, table))
+    return plays
+
+
+def _play(rnd: int, table: int, tray: int, index: int, ns: int, ew: int) -> dict[str, Any]:
+    return {
+        "round": rnd,
+        "table": table,
+        "tray": tray,
+        "index": index,
+        "ns_pair": ns,
+        "ew_pair": ew,
+        "ns": None,
+        "done": False,
+        "dead": False,
+        "marked": False,
+        "game": None,
+    }
+
+
+def seated(data: dict[str, Any], play: dict[str, Any]) -> list[Any]:
+    """Return who sits at N E S W for ``play`` (``[user_id, name]`` or ``None``: a
+    computer): N-S pair ``ns_pair``'s and E-W pair ``ew_pair``'s members."""
+    ns = data["seating"][play["ns_pair"] - 1]
+    ew = data["seating"][play["ew_pair"] - 1]
+    return [ns[0], ew[1], ns[2], ew[3]]
+
+
+def members_of(data: dict[str, Any], play: dict[str, Any]) -> set[int]:
+    """Return the members who play ``play``."""
+    return {who[0] for who in seated(data, play) if who is not None}
+
+
+def finished_trays(data: dict[str, Any], user_id: int) -> set[int]:
+    """Return the trays the member has finished: every play of the tray they sit in is
+    done (a Mnemonic tray: both its plays)."""
+    mine: dict[int, bool] = {}
+    for play in data["plays"]:
+        if user_id in members_of(data, play):
+            mine[play["tray"]] = mine.get(play["tray"], True) and play["done"]
+    return {tray for tray, done in mine.items() if done}
+
+
+def settled_trays(data: dict[str, Any]) -> list[int]:
+    """Return the trays every table has finished (or that score the average there)."""
+    state: dict[int, bool] = {}
+    for play in data["plays"]:
+        state[play["tray"]] = state.get(play["tray"], True) and (play["done"] or play["dead"])
+    return sorted(tray for tray, done in state.items() if done)
+
+
+def _result(play: dict[str, Any]) -> int | None:
+    return play["ns"] if play["done"] else None
+
+
+def scores(data: dict[str, Any], trays: Iterable[int] | None = None) -> dict[str, Any]:
+    """Return the match's scores over ``trays`` (all: the match), by format: per side
+    (team X and Y; Mnemonic N-S and E-W) or per pair and direction (Mitchell), and the
+    winners."""
+    chosen = set(trays) if trays is not None else None
+    plays = [p for p in data["plays"] if chosen is None or p["tray"] in chosen]
+    fmt = data["format"]
+    if fmt == "team":
+        by = {(p["table"], p["tray"]): _result(p) for p in plays}
+        numbers = sorted({p["tray"] for p in plays})
+        team = score_team_of_four(
+            [by.get((1, n)) for n in numbers], [by.get((2, n)) for n in numbers]
+        )
+        winners = ["x"] if team.x > 0 else ["y"] if team.x < 0 else ["x", "y"]
+        return {"x": team.x, "y": team.y, "winners": winners}
+    if fmt == "mnemonic":
+        by = {(p["round"], p["tray"]): _result(p) for p in plays}
+        numbers = sorted({p["tray"] for p in plays})
+        session = score_mnemonic(
+            [by.get((1, n)) for n in numbers], [by.get((2, n)) for n in numbers]
+        )
+        winners = ["ns"] if session.ns > 0 else ["ew"] if session.ns < 0 else ["ns", "ew"]
+        return {"ns": session.ns, "ew": session.ew, "winners": winners}
+    mitchell = score_mitchell((p["tray"], p["ns_pair"], p["ew_pair"], _result(p)) for p in plays)
+    return {
+        "ns": {str(k): _hundredths(v) for k, v in mitchell.ns.items()},
+        "ew": {str(k): _hundredths(v) for k, v in mitchell.ew.items()},
+        "ns_winners": list(mitchell.ns_winners),
+        "ew_winners": list(mitchell.ew_winners),
+    }
+
+
+def _hundredths(value: Fraction) -> int:
+    """Return a score in hundredths, rounded (scores are shown to 2 decimals)."""
+    return round(value * 100)
+
+
+def _score_text(hundredths: int) -> str:
+    return f"{hundredths / 100:+.2f}"
+
+
+# --- the table's messages -------------------------------------------------------------
+
+
+class DuplicateUI(WhistUI):
+    """A table of a duplicate match: whist's hands and tricks; no standings of its own
+    (the match posts them), no ratings of its own (the match rates pairs and teams), and
+    no command group (``/whist duplicate`` opens its tables)."""
+
+    name = GAME
+    game = DUPLICATE_GAME
+    options = ()
+    rules_options = ()
+    command_group = False
+    standings_post = False
+    rated = False
+    matches: Matches | None = None
+
+    def seat_name(self, lang: Lang, seat: int, players: int) -> str:
+        """Return the hand the seat holds: North … West."""
+        return seat_name(lang, seat)
+
+    def options_text(self, options: DuplicateOptions, lang: Lang) -> str:
+        """Return the trays the table plays and the trump rule."""
+        parts = [t(lang, "whist.dup_trays_line", trays=", ".join(map(str, options.trays)))]
+        if options.turned:
+            parts.append(t(lang, "whist.dup_turned"))
+        if options.trump_suit is not None:
+            parts.append(
+                t(lang, "whist.dup_trump_fixed", suit=render.suit_name(lang, options.trump_suit))
+            )
+        return " · ".join(parts)
+
+    def table_message(self, info: TableInfo, view: WhistView, lang: Lang) -> Rendered:
+        """Return the public table: the tray in play, who holds each hand, the trump, the
+        trick and this tray's tricks — never an earlier tray's result (that waits until
+        every table has finished the tray)."""
+        seating = render.view_seating(view, info.seats, lang)
+        options = info.game_options
+        over = view.phase is Phase.OVER
+        lines = []
+        for hand in SEATS:
+            marks = []
+            if not over:
+                if hand == view.dealer:
+                    marks.append(t(lang, "whist.dealer"))
+                marks.append(t(lang, "whist.cards_left", n=view.counts[hand]))
+            lines.append(
+                f"**{seating.who(hand)}** — {', '.join(marks)}" if marks else seating.who(hand)
+            )
+        parts = ["\n".join(lines)]
+        if over:
+            title = t(lang, "whist.dup_table_over_title")
+            parts.append(t(lang, "whist.dup_table_over"))
+        else:
+            title = t(
+                lang,
+                "whist.dup_table_title",
+                tray=options.trays[view.deal - 1],
+                n=view.deal,
+                trays=len(options.trays),
+            )
+            parts.append(render.trump_line(view, lang))
+            parts.append("\n".join(render._trick_lines(view, seating, lang)))
+            a, b = seating.side(0), seating.side(1)
+            parts.append(
+                t(lang, "whist.tricks_line", a=a, b=b, ta=view.tricks[0], tb=view.tricks[1])
+            )
+            if view.to_act:
+                who = ", ".join(seating.actor(h) for h in view.to_act)
+                parts.append(t(lang, "whist.to_act", who=who))
+        embed = discord.Embed(
+            title=title, description="\n\n".join(p for p in parts if p)[:4000], colour=render.COLOUR
+        )
+        embed.set_footer(text=self.options_text(options, lang))
+        buttons = discord.ui.View(timeout=None)
+        if not over:
+            from bot import ids
+
+            buttons.add_item(
+                discord.ui.Button(
+                    label=t(lang, "render.button_my_hand"),
+                    style=discord.ButtonStyle.primary,
+                    custom_id=ids.table_button(info.game_id, "hand"),
+                )
+            )
+        return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+
+    def hand_message(
+        self,
+        info: TableInfo,
+        view: WhistView,
+        turn: int,
+        lang: Lang,
+        *,
+        pending: str = "",
+        notice: str | None = None,
+    ) -> Rendered:
+        """Return whist's hand, headed by the tray in play; once a tray is over here, the
+        member is told where its results are."""
+        shown = render.hand_message(info, view, turn, lang=lang, pending=pending, notice=notice)
+        options = info.game_options
+        if view.phase is Phase.OVER:
+            head = t(lang, "whist.dup_hand_over")
+        else:
+            head = t(
+                lang,
+                "whist.dup_hand_tray",
+                tray=options.trays[view.deal - 1],
+                n=view.deal,
+                trays=len(options.trays),
+            )
+            if view.results:
+                head += "\n" + t(lang, "whist.dup_hand_results")
+        shown.content = f"{head}\n{shown.content or ''}"[:2000]
+        return shown
+
+    def owed(self, before: Any, after: Any) -> list[str]:
+        """A tray's result is posted by the match, once every table has finished it."""
+        return []
+
+    def replay_steps(self, seed: int, options: Any, moves: Sequence[str]) -> list[Any]:
+        """Return one step per card, then the table's result."""
+        state = DUPLICATE_GAME.new_game(seed, options)
+        steps: list[Any] = []
+        for text in moves:
+            move = DUPLICATE_GAME.parse_move(text)
+            steps.append((move.seat, move.seat, str(move.action)))
+            state.apply(move.seat, move.action)
+        steps.append(state.result())
+        return steps
+
+    def rules(self, lang: Lang, with_picture: bool, variant: str = "") -> tuple[str, Any]:
+        """Return duplicate whist's rules."""
+        return t(lang, "whist.dup_rules"), None
+
+    async def attach(self, bot: Bot) -> None:
+        """Pick up the live matches after a (re)start."""
+        self.matches = Matches(bot)
+        bot.whist_matches = self.matches  # type: ignore[attr-defined]
+        await self.matches.load()
+
+    async def on_committed(self, outcome: Outcome) -> None:
+        """A table of a match changed: the match records what it finished."""
+        if self.matches is not None:
+            await self.matches.table_changed(outcome)
+
+
+UI = DuplicateUI()
+
+
+# --- the matches ----------------------------------------------------------------------
+
+
+class Matches:
+    """The live duplicate matches of one bot: their commands, rounds, results and ends."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._by_game: dict[int, int] = {}  # a table's game → its match
+
+    @property
+    def controller(self) -> Any:
+        return self.bot.controller
+
+    @property
+    def store(self) -> Any:
+        return self.bot.store
+
+    def _now(self) -> float:
+        return float(self.controller.tables.clock())
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    # --- loading ---------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """After a start: remember every live match's games, set its deadline, and catch
+        up with whatever its tables finished while the bot was not watching."""
+        for record in await self.store.live_matches(GAME):
+            self._index(record.id, record.data)
+            self._schedule_deadline(record.id, record.data)
+            if record.status == "playing":
+                self.controller._spawn(self._catch_up(record.id), f"match-{record.id}")
+
+    def _index(self, match_id: int, data: dict[str, Any]) -> None:
+        for play in data["plays"]:
+            if play["game"] is not None:
+                self._by_game[play["game"]] = match_id
+
+    async def _catch_up(self, match_id: int) -> None:
+        async with self._lock(match_id):
+            record = await self.store.match(match_id)
+            if record is None or record.status != "playing":
+                return
+            data = record.data
+            games = {p["game"] for p in data["plays"] if p["game"] is not None and not p["done"]}
+            for game_id in sorted(games):
+                table = self.controller.tables.tables.get(game_id)
+                if table is not None and table.state is not None:
+                    self._record(data, game_id, table.state)
+                    continue
+                stored = await self.store.game(game_id)
+                if stored is None:
+                    continue
+                if stored.status == "cancelled":
+                    self._dead(data, game_id)
+                    continue
+                options = DuplicateOptions(**_engine_options(stored.options))
+                self._record(data, game_id, replay_table(stored.seed, options, stored.moves))
+            await self._progress(match_id, data)
+
+    # --- commands --------------------------------------------------------------------
+
+    async def _open_match_here(self, guild_id: int, channel_id: int) -> Any:
+        """Return the live match one of whose tables is this channel, if any."""
+        for record in await self.store.live_matches(GAME):
+            if record.guild_id == guild_id and channel_id in record.data["channels"]:
+                return record
+        return None
+
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        fmt: str,
+        tables: int | None,
+        trays: int | None,
+        trump: str | None,
+        hours: int | None,
+        level: str | None,
+    ) -> None:
+        """``/whist duplicate create``: a match whose table 1 is this channel."""
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        if guild_id is None or channel_id is None:
+            raise UserError("errors.no_dms")
+        if fmt not in FORMATS:
+            raise UserError("whist.dup_no_format")
+        least, most = TABLES[fmt]
+        count = least if tables is None else tables
+        if not least <= count <= most:
+            raise UserError(f"whist.dup_tables_{fmt}", n=count)
+        per = DEFAULT_TRAYS[fmt] if trays is None else trays
+        total = per * count if fmt == "mitchell" else per
+        if per < 1 or total > MAX_TRAYS:
+            raise UserError("whist.dup_trays_range", n=MAX_TRAYS)
+        hours = 24 if hours is None else hours
+        if hours < 1:
+            raise UserError("whist.dup_deadline_past")
+        if trump not in (None, "turned", "C", "D", "H", "S"):
+            raise UserError("whist.dup_no_format")
+        levels = DUPLICATE_GAME.levels
+        chosen_level = level if level in levels else self.bot.settings.computer_level
+        if chosen_level not in levels:
+            chosen_level = DUPLICATE_GAME.default_level
+        if self.controller.tables.table_in(channel_id) is not None:
+            raise UserError("whist.dup_channel_busy")
+        if await self._open_match_here(guild_id, channel_id) is not None:
+            raise UserError("whist.dup_channel_in_match")
+        seed = self.controller.tables._seed_source()
+        declared = None if trump in (None, "turned") else trump
+        if fmt == "mnemonic" and declared is None:
+            declared = mnemonic_trump(seed).letter
+        now = self._now()
+        data: dict[str, Any] = {
+            "format": fmt,
+            "seed": seed,
+            "tables": count,
+            "trays": per,
+            "trump": declared,
+            "deadline": now + hours * 3600,
+            "level": chosen_level,
+            "turn_seconds": int(self.bot.settings.turn_seconds),
+            "creator": interaction.user.id,
+            "channels": [channel_id] + [None] * (count - 1),
+            "seating": [[None] * 4 for _ in range(count)],
+            "round": 0,
+            "plays": plan(fmt, count, per),
+            "marks": {},
+            "posted": [],
+            "gone": [],
+        }
+        match_id = await self.store.create_match(GAME, guild_id, data, now)
+        self._schedule_deadline(match_id, data)
+        lang = lang_of(interaction.guild_locale)
+        text = t(
+            lang,
+            "whist.dup_created",
+            match=match_id,
+            format=t(lang, f"whist.dup_format_{fmt}"),
+            tables=count,
+            trays=total,
+            deadline=int(data["deadline"]),
+        )
+        await interaction.response.send_message(text)
+
+    async def _match_for(self, match_id: int, guild_id: int | None) -> Any:
+        record = await self.store.match(match_id)
+        if record is None or record.game != GAME or record.guild_id != guild_id:
+            raise UserError("whist.dup_no_match", match=match_id)
+        return record
+
+    async def add_table(self, interaction: discord.Interaction, match_id: int) -> None:
+        """``/whist duplicate table``: this channel becomes the match's next table."""
+        channel_id = interaction.channel_id
+        async with self._lock(match_id):
+            record = await self._match_for(match_id, interaction.guild_id)
+            data = record.data
+            if record.status != "open":
+                raise UserError("whist.dup_started")
+            if interaction.user.id != data["creator"]:
+                raise UserError("whist.dup_creator_only")
+            if channel_id in data["channels"]:
+                raise UserError("whist.dup_channel_in_match")
+            if None not in data["channels"]:
+                raise UserError("whist.dup_tables_full", n=data["tables"])
+            if self.controller.tables.table_in(channel_id) is not None:
+                raise UserError("whist.dup_channel_busy")
+            if await self._open_match_here(record.guild_id, channel_id) is not None:
+                raise UserError("whist.dup_channel_in_match")
+            number = data["channels"].index(None) + 1
+            data["channels"][number - 1] = channel_id
+            await self.store.save_match(match_id, record.status, data, self._now())
+        lang = lang_of(interaction.guild_locale)
+        await interaction.response.send_message(
+            t(lang, "whist.dup_table_added", match=match_id, table=number)
+        )
+
+    async def join(self, interaction: discord.Interaction, seat: str) -> None:
+        """``/whist duplicate join seat:``: take a seat at this channel's table."""
+        record = await self._open_match_here(interaction.guild_id or 0, interaction.channel_id)
+        if record is None:
+            raise UserError("whist.dup_not_a_table")
+        user = interaction.user
+        async with self._lock(record.id):
+            record = await self.store.match(record.id)
+            data = record.data
+            if record.status != "open":
+                raise UserError("whist.dup_started")
+            if seat not in SEAT_LETTERS:
+                raise UserError("whist.dup_no_seat")
+            if any(who is not None and who[0] == user.id for row in data["seating"] for who in row):
+                raise UserError("whist.dup_already_seated")
+            table = data["channels"].index(interaction.channel_id)
+            index = SEAT_LETTERS.index(seat)
+            if data["seating"][table][index] is not None:
+                raise UserError("whist.dup_seat_taken")
+            data["seating"][table][index] = [user.id, user.display_name]
+            await self.store.save_match(record.id, record.status, data, self._now())
+        lang = lang_of(interaction.locale)
+        await interaction.response.send_message(
+            t(lang, "whist.dup_joined", table=table + 1, seat=seat_name(lang, index)),
+            ephemeral=True,
+        )
+
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """``/whist duplicate leave``: give up one's seat before the start."""
+        record = await self._open_match_here(interaction.guild_id or 0, interaction.channel_id)
+        if record is None:
+            raise UserError("whist.dup_not_a_table")
+        async with self._lock(record.id):
+            record = await self.store.match(record.id)
+            data = record.data
+            if record.status != "open":
+                raise UserError("whist.dup_started")
+            found = False
+            for row in data["seating"]:
+                for i, who in enumerate(row):
+                    if who is not None and who[0] == interaction.user.id:
+                        row[i] = None
+                        found = True
+            if not found:
+                raise UserError("whist.dup_not_seated")
+            await self.store.save_match(record.id, record.status, data, self._now())
+        await interaction.response.send_message(
+            t(lang_of(interaction.locale), "whist.dup_left"), ephemeral=True
+        )
+
+    async def start(self, interaction: discord.Interaction) -> None:
+        """``/whist duplicate start``: computers take the empty seats; round 1 starts."""
+        record = await self._open_match_here(interaction.guild_id or 0, interaction.channel_id)
+        if record is None:
+            raise UserError("whist.dup_not_a_table")
+        async with self._lock(record.id):
+            record = await self.store.match(record.id)
+            data = record.data
+            if record.status != "open":
+                raise UserError("whist.dup_started")
+            if interaction.user.id != data["creator"]:
+                raise UserError("whist.dup_creator_only")
+            if None in data["channels"]:
+                missing = data["channels"].count(None)
+                raise UserError("whist.dup_tables_missing", n=missing)
+            for channel_id in data["channels"]:
+                if self.controller.tables.table_in(channel_id) is not None:
+                    raise UserError("whist.dup_channel_busy")
+            await interaction.response.send_message(
+                t(lang_of(interaction.guild_locale), "whist.dup_starting", match=record.id)
+            )
+            data["round"] = 1
+            await self.store.save_match(record.id, "playing", data, self._now())
+            await self._start_round(record.id, data)
+            await self._progress(record.id, data)
+
+    async def results(self, interaction: discord.Interaction) -> None:
+        """``/whist duplicate results``: the member's view of their latest match."""
+        lang = lang_of(interaction.locale)
+        user_id = interaction.user.id
+        found = None
+        for record in await self.store.matches_in(interaction.guild_id or 0, GAME):
+            if any(
+                who is not None and who[0] == user_id
+                for row in record.data["seating"]
+                for who in row
+            ):
+                found = record
+                break
+        if found is None:
+            raise UserError("whist.dup_no_own_match")
+        text = await self.results_text(found, user_id, lang)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def results_text(self, record: Any, user_id: int, lang: Lang) -> str:
+        """Return what the member may know of the match now: per tray they have finished,
+        every finished play's result and record; their provisional total over those trays
+        (the final standings once the match is over)."""
+        data = record.data
+        done = sorted(finished_trays(data, user_id))
+        lines = [
+            t(
+                lang,
+                "whist.dup_results_title",
+                match=record.id,
+                format=t(lang, f"whist.dup_format_{data['format']}"),
+            )
+        ]
+        if not done:
+            lines.append(t(lang, "whist.dup_results_none"))
+        moves_of: dict[int, list[str]] = {}
+        for tray in done:
+            lines.append(f"**{t(lang, 'whist.dup_tray', tray=tray)}**")
+            for play in data["plays"]:
+                if play["tray"] != tray or not play["done"]:
+                    continue
+                game_id = play["game"]
+                if game_id not in moves_of:
+                    stored = await self.store.game(game_id)
+                    moves_of[game_id] = [] if stored is None else list(stored.moves)
+                cards = moves_of[game_id][52 * play["index"] : 52 * (play["index"] + 1)]
+                marked = " " + t(lang, "whist.dup_marked") if play["marked"] else ""
+                where = _where(data, play, lang)
+                lines.append(
+                    t(lang, "whist.dup_result_line", where=where, ns=play["ns"], ew=13 - play["ns"])
+                    + marked
+                )
+                tricks = [" ".join(cards[i : i + 4]) for i in range(0, len(cards), 4)]
+                lines.append("> " + " | ".join(tricks))
+        if done:
+            label = "whist.dup_final" if record.status == "finished" else "whist.dup_provisional"
+            lines.append(f"**{t(lang, label)}** " + _standing_text(data, scores(data, done), lang))
+        text = "\n".join(lines)
+        return text if len(text) <= 2000 else text[:1990] + " …"
+
+    # --- rounds ------------------------------------------------------------------------
+
+    async def _start_round(self, match_id: int, data: dict[str, Any]) -> None:
+        """Start the games of the round ``data["round"]`` at every table whose channel is
+        there; a table without one scores the average on the round's trays."""
+        rnd = data["round"]
+        guild_id = (await self.store.match(match_id)).guild_id
+        level = data["level"]
+        for table in range(1, data["tables"] + 1):
+            plays = sorted(
+                (p for p in data["plays"] if p["round"] == rnd and p["table"] == table),
+                key=lambda p: p["index"],
+            )
+            if not plays:
+                continue
+            channel_id = data["channels"][table - 1]
+            if table in data["gone"]:
+                for play in plays:
+                    play["dead"] = True
+                continue
+            options = DuplicateOptions(
+                match_seed=data["seed"],
+                trays=tuple(p["tray"] for p in plays),
+                turned=data["format"] == "mnemonic" and rnd == 2,
+                declared_trump=data["trump"],
+            )
+            seats = {}
+            for seat, who in enumerate(seated(data, plays[0])):
+                if who is None:
+                    seats[seat] = SeatRecord(seat, None, f"Computer ({level})", level)
+                else:
+                    seats[seat] = SeatRecord(seat, who[0], who[1], None)
+            table_options = TableOptions(
+                game=options_to_json(options),
+                turn_seconds=data["turn_seconds"],
+                level=level,
+                pictures=bool(self.bot.settings.pictures),
+            )
+            await self._announce(data, channel_id, guild_id, plays[0], rnd)
+            try:
+                opened = await self.controller.open_started(
+                    game=GAME,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=data["creator"],
+                    options=table_options,
+                    seats=seats,
+                    seed=random.Random(f"{data['seed']}:{rnd}:{table}").randrange(1 << 62),
+                )
+            except UserError:
+                log.warning("match %s: table %s could not start round %s", match_id, table, rnd)
+                for play in plays:
+                    play["dead"] = True
+                continue
+            for play in plays:
+                play["game"] = opened.id
+            self._by_game[opened.id] = match_id
+            await self.store.save_match(match_id, "playing", data, self._now())
+            if opened.state is not None:
+                self._record(data, opened.id, opened.state)
+        await self.store.save_match(match_id, "playing", data, self._now())
+
+    async def _announce(
+        self, data: dict[str, Any], channel_id: int, guild_id: int, play: dict[str, Any], rnd: int
+    ) -> None:
+        """Tell the table's channel who sits where this round, and which trays it plays."""
+        lang = self._lang(guild_id)
+        names = [
+            who[1] if who is not None else t(lang, "table.cpu_name", level=data["level"])
+            for who in seated(data, play)
+        ]
+        text = t(
+            lang,
+            "whist.dup_round",
+            round=rnd,
+            rounds=rounds_of(data),
+            table=play["table"],
+            ns=play["ns_pair"],
+            ew=play["ew_pair"],
+            seats=", ".join(
+                f"{seat_name(lang, s)}: {discord.utils.escape_markdown(n)}"
+                for s, n in enumerate(names)
+            ),
+        )
+        await self._say(channel_id, guild_id, text)
+
+    def _lang(self, guild_id: int) -> Lang:
+        guild = self.bot.get_guild(guild_id)
+        return lang_of(guild.preferred_locale if guild is not None else None)
+
+    async def _say(self, channel_id: int, guild_id: int, text: str) -> bool:
+        if channel_id in self.controller._gone:
+            return False
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        try:
+            await channel.send(content=text[:2000])
+        except discord.HTTPException as error:
+            log.warning("match post to channel %s failed: %s", channel_id, error)
+            return False
+        return True
+
+    # --- tables that change ------------------------------------------------------------
+
+    async def table_changed(self, outcome: Outcome) -> None:
+        """A table of a match changed: record a tray it finished, a stand-in, a table
+        whose channel is gone; then move the match on."""
+        table = outcome.table
+        match_id = self._by_game.get(table.id)
+        if match_id is None:
+            return  # being started: the round's start records it
+        async with self._lock(match_id):
+            record = await self.store.match(match_id)
+            if record is None or record.status != "playing":
+                return
+            data = record.data
+            if outcome.timed_out and table.state is not None:
+                index = len(table.state.results)  # the tray in play when it happened
+                if table.state.is_over and outcome.moves:
+                    index = len(table.state.results) - 1
+                marks = data["marks"].setdefault(str(table.id), [])
+                if index not in marks:
+                    marks.append(index)
+            if table.status in ("abandoned", "cancelled"):
+                number = next((p["table"] for p in data["plays"] if p["game"] == table.id), None)
+                if (
+                    number is not None
+                    and number not in data["gone"]
+                    and table.status == "abandoned"
+                ):
+                    data["gone"].append(number)
+                self._dead(data, table.id)
+            elif table.state is not None:
+                self._record(data, table.id, table.state)
+            await self._progress(match_id, data)
+
+    def _record(self, data: dict[str, Any], game_id: int, state: Any) -> None:
+        """Record the trays the game has finished (N-S's tricks; marked where a computer
+        stood in for a member)."""
+        marks = data["marks"].get(str(game_id), [])
+        results = state.tray_results
+        for play in data["plays"]:
+            if play["game"] == game_id and not play["done"] and play["index"] < len(results):
+                play["done"] = True
+                play["ns"] = results[play["index"]]
+                play["marked"] = play["index"] in marks
+
+    def _dead(self, data: dict[str, Any], game_id: int) -> None:
+        """The game ended without finishing its trays: they score the average there."""
+        number = None
+        for play in data["plays"]:
+            if play["game"] == game_id and not play["done"]:
+                play["dead"] = True
+                number = play["table"]
+        if number is not None and number in data["gone"]:
+            for play in data["plays"]:
+                if play["table"] == number and not play["done"]:
+                    play["dead"] = True
+
+    async def _progress(self, match_id: int, data: dict[str, Any]) -> None:
+        """Post the trays every table has now finished; move to the next round when every
+        table has finished this one; end the match after the last."""
+        guild_id = (await self.store.match(match_id)).guild_id
+        for tray in settled_trays(data):
+            if tray in data["posted"]:
+                continue
+            data["posted"].append(tray)
+            await self.store.save_match(match_id, "playing", data, self._now())
+            for channel_id in data["channels"]:
+                await self._say(
+                    channel_id, guild_id, self._tray_post(data, tray, self._lang(guild_id))
+                )
+        while True:
+            rnd = data["round"]
+            current = [p for p in data["plays"] if p["round"] == rnd]
+            if not all(p["done"] or p["dead"] for p in current):
+                break
+            if rnd >= rounds_of(data):
+                await self._finish(match_id, data)
+                return
+            data["round"] = rnd + 1
+            await self.store.save_match(match_id, "playing", data, self._now())
+            await self._start_round(match_id, data)
+        await self.store.save_match(match_id, "playing", data, self._now())
+
+    def _tray_post(self, data: dict[str, Any], tray: int, lang: Lang) -> str:
+        lines = [f"**{t(lang, 'whist.dup_tray_done', tray=tray)}**"]
+        for play in data["plays"]:
+            if play["tray"] != tray:
+                continue
+            where = _where(data, play, lang)
+            if play["done"]:
+                line = t(
+                    lang, "whist.dup_result_line", where=where, ns=play["ns"], ew=13 - play["ns"]
+                )
+                if play["marked"]:
+                    line += " " + t(lang, "whist.dup_marked")
+            else:
+                line = t(lang, "whist.dup_result_average", where=where)
+            lines.append(line)
+        return "\n".join(lines)
+
+    # --- the end -----------------------------------------------------------------------
+
+    def _schedule_deadline(self, match_id: int, data: dict[str, Any]) -> None:
+        self.controller.scheduler.at(
+            ("match", match_id), data["deadline"], lambda: self._deadline(match_id)
+        )
+
+    async def _deadline(self, match_id: int) -> None:
+        """The match's deadline: every table still playing stops, its unfinished trays score
+        the average, and the match ends."""
+        async with self._lock(match_id):
+            record = await self.store.match(match_id)
+            if record is None or record.status not in ("open", "playing"):
+                return
+            data = record.data
+            if record.status == "open":
+                await self.store.save_match(match_id, "closed", data, self._now())
+                for channel_id in data["channels"]:
+                    if channel_id is not None:
+                        await self._say(
+                            channel_id,
+                            record.guild_id,
+                            t(self._lang(record.guild_id), "whist.dup_expired", match=match_id),
+                        )
+                return
+            tables = self.controller.tables
+            for game_id in sorted({p["game"] for p in data["plays"] if p["game"] is not None}):
+                table = tables.tables.get(game_id)
+                if table is None:
+                    continue
+                if table.state is not None:
+                    self._record(data, game_id, table.state)
+                try:
+                    await tables.cancel(game_id, data["creator"], can_manage=True)
+                except UserError:
+                    continue
+                self.controller._forget(table)
+                await self.controller._edit_table_now(table)
+            for play in data["plays"]:
+                if not play["done"]:
+                    play["dead"] = True
+            await self._progress(match_id, data)
+
+    async def _finish(self, match_id: int, data: dict[str, Any]) -> None:
+        """Score the match, store its standings, post them to every table's channel and
+        move the ratings of its pairs or teams."""
+        record = await self.store.match(match_id)
+        guild_id = record.guild_id
+        final = scores(data)
+        data["standings"] = final
+        now = self._now()
+        await self.store.save_match(match_id, "finished", data, now)
+        self.controller.scheduler.cancel(("match", match_id))
+        lang = self._lang(guild_id)
+        text = f"**{t(lang, 'whist.dup_final_title', match=match_id)}**\n" + _standing_text(
+            data, final, lang
+        )
+        for channel_id in data["channels"]:
+            await self._say(channel_id, guild_id, text)
+        for group in _rated_groups(data, final):
+            if len(group) >= 2:
+                try:
+                    await self.store.rate(guild_id, GAME, group, now)
+                except Exception:
+                    log.exception("match %s: its ratings could not be stored", match_id)
+        log.info("match %s: finished", match_id)
+
+
+def _engine_options(stored: dict[str, Any]) -> dict[str, Any]:
+    game = stored.get("game", stored)
+    return {
+        k: v for k, v in game.items() if k in ("match_seed", "trays", "turned", "declared_trump")
+    }
+
+
+def _where(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
+    if data["format"] == "mitchell":
+        return t(
+            lang,
+            "whist.dup_where_pairs",
+            table=play["table"],
+            ns=play["ns_pair"],
+            ew=play["ew_pair"],
+        )
+    if data["format"] == "mnemonic":
+        return t(
+            lang, "whist.dup_where_replay" if play["round"] == 2 else "whist.dup_where_original"
+        )
+    return t(lang, "whist.dup_where_table", table=play["table"])
+
+
+def _names(data: dict[str, Any], seats: Sequence[tuple[int, int]], lang: Lang) -> str:
+    names = []
+    for table, seat in seats:
+        who = data["seating"][table - 1][seat]
+        names.append(
+            discord.utils.escape_markdown(who[1])
+            if who
+            else t(lang, "table.cpu_name", level=data["level"])
+        )
+    return " & ".join(names)
+
+
+_TEAMS = {"x": ((1, 0), (1, 2), (2, 1), (2, 3)), "y": ((1, 1), (1, 3), (2, 0), (2, 2))}
+_SIDES = {"ns": ((1, 0), (1, 2)), "ew": ((1, 1), (1, 3))}
+
+
+def _standing_text(data: dict[str, Any], result: dict[str, Any], lang: Lang) -> str:
+    fmt = data["format"]
+    lines = []
+    if fmt in ("team", "mnemonic"):
+        sides = _TEAMS if fmt == "team" else _SIDES
+        for side, seats in sides.items():
+            crown = " 🏆" if side in result["winners"] and len(result["winners"]) == 1 else ""
+            label = t(lang, f"whist.dup_side_{side}")
+            lines.append(f"{label} ({_names(data, seats, lang)}): **{result[side]:+d}**{crown}")
+        if len(result["winners"]) == 2:
+            lines.append(t(lang, "whist.dup_tie"))
+        return "\n".join(lines)
+    for direction, seats in (("ns", (0, 2)), ("ew", (1, 3))):
+        lines.append(t(lang, f"whist.dup_direction_{direction}"))
+        totals = result[direction]
+        for pair in sorted(totals, key=lambda p: (-totals[p], int(p))):
+            crown = " 🏆" if int(pair) in result[f"{direction}_winners"] else ""
+            who = _names(data, [(int(pair), s) for s in seats], lang)
+            label = t(lang, "whist.dup_pair", n=pair)
+            lines.append(f"{label} ({who}): **{_score_text(totals[pair])}**{crown}")
+    return "\n".join(lines)
+
+
+def _rated_groups(data: dict[str, Any], result: dict[str, Any]) -> list[list[SeatResult]]:
+    """Return the finished match's ratings to move, as groups ranked by score: the two
+    teams (sides), or each Mitchell direction's pairs."""
+
+    def entry(index: int, table: int, seat: int, score: int) -> SeatResult:
+        who = data["seating"][table - 1][seat]
+        if who is None:
+            return SeatResult(index, None, data["level"], score, 0.0)
+        return SeatResult(index, who[0], None, score, 0.0)
+
+    groups = []
+    if data["format"] in ("team", "mnemonic"):
+        sides = _TEAMS if data["format"] == "team" else _SIDES
+        group = []
+        for side, seats in sides.items():
+            for table, seat in seats:
+                group.append(entry(len(group), table, seat, result[side]))
+        groups.append(group)
+    else:
+        for direction, seats in (("ns", (0, 2)), ("ew", (1, 3))):
+            group = []
+            for pair, total in result[direction].items():
+                for seat in seats:
+                    group.append(entry(len(group), int(pair), seat, total))
+            groups.append(group)
+    return groups
+
+
+# --- the commands -----------------------------------------------------------------------
+
+
+def _choices(*pairs: tuple[str, str]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=command_text(key), value=value) for key, value in pairs]
+
+
+def duplicate_group(bot: Bot) -> app_commands.Group:
+    """Return ``/whist duplicate``: create, table, join, leave, start, results."""
+    controller = bot.controller
+
+    def matches() -> Matches:
+        found: Matches | None = getattr(bot, "whist_matches", None)
+        if found is None:
+            raise UserError("errors.game_gone")
+        return found
+
+    group = app_commands.Group(
+        name=command_text("whist.dup_command_name"),
+        description=command_text("whist.dup_command_description"),
+        guild_only=True,
+    )
+
+    @app_commands.command(
+        name=command_text("whist.dup_create_name"),
+        description=command_text("whist.dup_create_description"),
+    )
+    @app_commands.rename(
+        format=command_text("whist.dup_option_format_name"),
+        tables=command_text("whist.dup_option_tables_name"),
+        trays=command_text("whist.dup_option_trays_name"),
+        trump=command_text("whist.dup_option_trump_name"),
+        deadline_hours=command_text("whist.dup_option_deadline_name"),
+        level=command_text("whist.dup_option_level_name"),
+    )
+    @app_commands.describe(
+        format=command_text("whist.dup_option_format_description"),
+        tables=command_text("whist.dup_option_tables_description"),
+        trays=command_text("whist.dup_option_trays_description"),
+        trump=command_text("whist.dup_option_trump_description"),
+        deadline_hours=command_text("whist.dup_option_deadline_description"),
+        level=command_text("whist.dup_option_level_description"),
+    )
+    @app_commands.choices(
+        format=_choices(
+            ("whist.dup_format_team", "team"),
+            ("whist.dup_format_mitchell", "mitchell"),
+            ("whist.dup_format_mnemonic", "mnemonic"),
+        ),
+        trump=_choices(
+            ("whist.dup_trump_turned", "turned"),
+            ("whist.suit_C", "C"),
+            ("whist.suit_D", "D"),
+            ("whist.suit_H", "H"),
+            ("whist.suit_S", "S"),
+        ),
+        level=_choices(
+            ("whist.computers_random", "random"),
+            ("whist.computers_basic", "basic"),
+            ("whist.computers_expert", "expert"),
+        ),
+    )
+    async def create(
+        interaction: discord.Interaction,
+        format: str,
+        tables: app_commands.Range[int, 1, 16] | None = None,
+        trays: app_commands.Range[int, 1, 32] | None = None,
+        trump: str | None = None,
+        deadline_hours: app_commands.Range[int, -1000, 720] | None = None,
+        level: str | None = None,
+    ) -> None:
+        await controller.safely(
+            interaction,
+            matches().create(interaction, format, tables, trays, trump, deadline_hours, level),
+        )
+
+    @app_commands.command(
+        name=command_text("whist.dup_table_name"),
+        description=command_text("whist.dup_table_description"),
+    )
+    @app_commands.rename(match=command_text("whist.dup_option_match_name"))
+    @app_commands.describe(match=command_text("whist.dup_option_match_description"))
+    async def table(interaction: discord.Interaction, match: int) -> None:
+        await controller.safely(interaction, matches().add_table(interaction, match))
+
+    @app_commands.command(
+        name=command_text("whist.dup_join_name"),
+        description=command_text("whist.dup_join_description"),
+    )
+    @app_commands.rename(seat=command_text("whist.dup_option_seat_name"))
+    @app_commands.describe(seat=command_text("whist.dup_option_seat_description"))
+    @app_commands.choices(
+        seat=_choices(
+            ("common.seat_0", "N"),
+            ("common.seat_1", "E"),
+            ("common.seat_2", "S"),
+            ("common.seat_3", "W"),
+        )
+    )
+    async def join(interaction: discord.Interaction, seat: str) -> None:
+        await controller.safely(interaction, matches().join(interaction, seat))
+
+    @app_commands.command(
+        name=command_text("whist.dup_leave_name"),
+        description=command_text("whist.dup_leave_description"),
+    )
+    async def leave(interaction: discord.Interaction) -> None:
+        await controller.safely(interaction, matches().leave(interaction))
+
+    @app_commands.command(
+        name=command_text("whist.dup_start_name"),
+        description=command_text("whist.dup_start_description"),
+    )
+    async def start(interaction: discord.Interaction) -> None:
+        await controller.safely(interaction, matches().start(interaction))
+
+    @app_commands.command(
+        name=command_text("whist.dup_results_name"),
+        description=command_text("whist.dup_results_description"),
+    )
+    async def results(interaction: discord.Interaction) -> None:
+        await controller.safely(interaction, matches().results(interaction))
+
+    for command in (create, table, join, leave, start, results):
+        group.add_command(command)
+    return group
