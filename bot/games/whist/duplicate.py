@@ -31,7 +31,7 @@ import discord
 from discord import app_commands
 
 from bot.commands import command_text
-from bot.game import Rendered, TableInfo, finished_view
+from bot.game import OptionSpec, Rendered, TableInfo, finished_view
 from bot.games.whist import render
 from bot.games.whist.ui import WhistUI
 from bot.i18n import Lang, lang_of, seat_name, t
@@ -70,7 +70,7 @@ SEAT_LETTERS = ("N", "E", "S", "W")
 
 def rounds_of(data: dict[str, Any]) -> int:
     """Return how many rounds the match has."""
-    return {"team": 1, "mitchell": data["tables"], "mnemonic": 2}[data["format"]]
+    return int({"team": 1, "mitchell": data["tables"], "mnemonic": 2}[data["format"]])
 
 
 def plan(fmt: str, tables: int, trays: int) -> list[dict[str, Any]]:
@@ -194,9 +194,9 @@ class DuplicateUI(WhistUI):
     no command group (``/whist duplicate`` opens its tables)."""
 
     name = GAME
-    game = DUPLICATE_GAME
-    options = ()
-    rules_options = ()
+    game = DUPLICATE_GAME  # type: ignore[assignment]
+    options: tuple[OptionSpec, ...] = ()
+    rules_options: tuple[OptionSpec, ...] = ()
     command_group = False
     standings_post = False
     rated = False
@@ -206,7 +206,7 @@ class DuplicateUI(WhistUI):
         """Return the hand the seat holds: North … West."""
         return seat_name(lang, seat)
 
-    def options_text(self, options: DuplicateOptions, lang: Lang) -> str:
+    def options_text(self, options: DuplicateOptions, lang: Lang) -> str:  # type: ignore[override]
         """Return the trays the table plays and the trump rule."""
         parts = [t(lang, "whist.dup_trays_line", trays=", ".join(map(str, options.trays)))]
         if options.turned:
@@ -400,7 +400,7 @@ class Matches:
 
     # --- commands --------------------------------------------------------------------
 
-    async def _open_match_here(self, guild_id: int, channel_id: int) -> Any:
+    async def _open_match_here(self, guild_id: int | None, channel_id: int | None) -> Any:
         """Return the live match one of whose tables is this channel, if any."""
         for record in await self.store.live_matches(GAME):
             if record.guild_id == guild_id and channel_id in record.data["channels"]:
@@ -952,8 +952,12 @@ def _names(data: dict[str, Any], seats: Sequence[tuple[int, int]], lang: Lang) -
     return " & ".join(names)
 
 
-_TEAMS = {"x": ((1, 0), (1, 2), (2, 1), (2, 3)), "y": ((1, 1), (1, 3), (2, 0), (2, 2))}
-_SIDES = {"ns": ((1, 0), (1, 2)), "ew": ((1, 1), (1, 3))}
+_DIRECTIONS: tuple[tuple[str, tuple[int, int]], ...] = (("ns", (0, 2)), ("ew", (1, 3)))
+_TEAMS: dict[str, tuple[tuple[int, int], ...]] = {
+    "x": ((1, 0), (1, 2), (2, 1), (2, 3)),
+    "y": ((1, 1), (1, 3), (2, 0), (2, 2)),
+}
+_SIDES: dict[str, tuple[tuple[int, int], ...]] = {"ns": ((1, 0), (1, 2)), "ew": ((1, 1), (1, 3))}
 
 
 def _standing_text(data: dict[str, Any], result: dict[str, Any], lang: Lang) -> str:
@@ -968,12 +972,12 @@ def _standing_text(data: dict[str, Any], result: dict[str, Any], lang: Lang) -> 
         if len(result["winners"]) == 2:
             lines.append(t(lang, "whist.dup_tie"))
         return "\n".join(lines)
-    for direction, seats in (("ns", (0, 2)), ("ew", (1, 3))):
+    for direction, hands in _DIRECTIONS:
         lines.append(t(lang, f"whist.dup_direction_{direction}"))
         totals = result[direction]
         for pair in sorted(totals, key=lambda p: (-totals[p], int(p))):
             crown = " 🏆" if int(pair) in result[f"{direction}_winners"] else ""
-            who = _names(data, [(int(pair), s) for s in seats], lang)
+            who = _names(data, [(int(pair), s) for s in hands], lang)
             label = t(lang, "whist.dup_pair", n=pair)
             lines.append(f"{label} ({who}): **{_score_text(totals[pair])}**{crown}")
     return "\n".join(lines)
@@ -989,19 +993,19 @@ def _rated_groups(data: dict[str, Any], result: dict[str, Any]) -> list[list[Sea
             return SeatResult(index, None, data["level"], score, 0.0)
         return SeatResult(index, who[0], None, score, 0.0)
 
-    groups = []
+    groups: list[list[SeatResult]] = []
     if data["format"] in ("team", "mnemonic"):
         sides = _TEAMS if data["format"] == "team" else _SIDES
-        group = []
+        group: list[SeatResult] = []
         for side, seats in sides.items():
             for table, seat in seats:
                 group.append(entry(len(group), table, seat, result[side]))
         groups.append(group)
     else:
-        for direction, seats in (("ns", (0, 2)), ("ew", (1, 3))):
+        for direction, hands in _DIRECTIONS:
             group = []
             for pair, total in result[direction].items():
-                for seat in seats:
+                for seat in hands:
                     group.append(entry(len(group), int(pair), seat, total))
             groups.append(group)
     return groups
@@ -1130,6 +1134,14 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
     async def results(interaction: discord.Interaction) -> None:
         await controller.safely(interaction, matches().results(interaction))
 
-    for command in (create, table, join, leave, start, results):
+    commands: list[app_commands.Command[Any, ..., None]] = [
+        create,
+        table,
+        join,
+        leave,
+        start,
+        results,
+    ]
+    for command in commands:
         group.add_command(command)
     return group
