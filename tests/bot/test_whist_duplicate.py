@@ -1,0 +1,178 @@
+"""Duplicate whist matches across channels, end to end through simcord (``shared/rules/
+whist.md`` §7): a team of four at two channels, a three-table Mitchell with its movement,
+a Mnemonic session; what each member and each channel may see, and when; the deadline,
+a deleted channel, a member who vanishes and a restart mid-round. Computers (the fast
+``random`` level) fill most seats and the matches are small (2 trays a table, 1 a set)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.app import Bot
+from engine.whist import score_team_of_four
+from engine.whist.duplicate_table import DuplicateOptions, replay_table
+from tests.bot.secrets_scan import scan_duplicate_results, scan_secrets
+from tests.bot.test_whist_table import bodies_are_valid
+from tests.bot.whole_game import Game, Player, Recorder, play
+
+SEED = 77
+
+
+def channel_texts(env: simcord.Env, channel: simcord.ChannelHandle) -> list[str]:
+    """Return every public message's text in the channel (content and embeds), oldest
+    first."""
+    texts = []
+    for message in env.backend.messages.get(channel.id, {}).values():
+        if message.is_ephemeral:
+            continue
+        parts = [message.content or ""]
+        for embed in message.embeds or []:
+            parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+        texts.append("\n".join(parts))
+    return texts
+
+
+def posts_about(env: simcord.Env, channel: simcord.ChannelHandle, tray: int) -> list[str]:
+    return [text for text in channel_texts(env, channel) if f"Tray {tray}: every table" in text]
+
+
+async def reply(
+    actor: simcord.MemberActor, channel: simcord.ChannelHandle, command: str, **options: Any
+) -> str:
+    """Run a slash command; return the reply's text."""
+    result = await actor.slash(channel, command, **options)
+    assert result.response is not None
+    return str(result.response.content)
+
+
+async def seat_table(
+    env: simcord.Env,
+    bot: Bot,
+    channel: simcord.ChannelHandle,
+    actors: list[simcord.MemberActor],
+    spectator: simcord.MemberActor,
+) -> Game:
+    """Return the live table of the channel, its members' hands open."""
+    table = bot.controller.tables.table_in(channel.id)
+    assert table is not None and table.message_id is not None
+    message = simcord.ResponseMessage(env, env.backend.get_message(channel.id, table.message_id))
+    game = Game(env, bot, channel, [Player(a) for a in actors], spectator, message, table.id)
+    for player in game.players:
+        await game.open_hand(player)
+    return game
+
+
+def trays_done(n: int) -> Any:
+    return lambda state: len(state.tray_results) >= n
+
+
+async def stored_results(bot: Bot, game_id: int) -> tuple[int, ...]:
+    """Return a table's N-S tricks per tray, replayed by the engine from the stored moves."""
+    record = await bot.store.game(game_id)
+    assert record is not None
+    options = DuplicateOptions(**record.options["game"])
+    return replay_table(record.seed, options, record.moves).tray_results
+
+
+def ratings(bot: Bot) -> dict[str, int]:
+    with sqlite3.connect(f"file:{bot.settings.database}?mode=ro", uri=True) as db:
+        return dict(db.execute("SELECT player, games FROM ratings WHERE game = 'whist_duplicate'"))
+
+
+@pytest.fixture
+def club(env: simcord.Env, dupe_bot: Bot) -> Any:
+    dupe_bot.controller.tables._seed_source = lambda: SEED
+    guild = env.create_guild("Whist Club")
+    members = {
+        n: guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol", "dave", "eve")
+    }
+    return guild, members
+
+
+async def test_team_of_four_across_two_channels(
+    env: simcord.Env, dupe_bot: Bot, club: Any, recorder: Recorder
+) -> None:
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    # Bad input: a specific private answer, and nothing created.
+    assert "exactly 2 tables" in await reply(
+        alice, one, "whist duplicate create", format="team", tables=3
+    )
+    assert "future" in await reply(
+        alice, one, "whist duplicate create", format="team", deadline_hours=0
+    )
+    assert await dupe_bot.store.live_matches("whist_duplicate") == []
+    created = await reply(
+        alice, one, "whist duplicate create", format="team", trays=2, computers="random"
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    assert f"Duplicate match {match.id}" in created
+    assert "no table of an open match" in await reply(bob, two, "whist duplicate join", seat="N")
+    assert "Only the member who created" in await reply(
+        bob, two, "whist duplicate table", match=match.id
+    )
+    assert "already a table" in await reply(alice, one, "whist duplicate table", match=match.id)
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    # X1 (alice) sits N-S at table 1; Y2 (bob) sits N-S at table 2.
+    assert "table 1, North" in await reply(alice, one, "whist duplicate join", seat="N")
+    assert "already have a seat" in await reply(alice, two, "whist duplicate join", seat="S")
+    assert "table 2, North" in await reply(bob, two, "whist duplicate join", seat="N")
+    assert "taken" in await reply(eve, two, "whist duplicate join", seat="N")
+    assert "Only the member who created" in await reply(bob, two, "whist duplicate start")
+    await reply(alice, one, "whist duplicate start")
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    second = await seat_table(env, dupe_bot, two, [bob], eve)
+    # A member of the other table cannot open a hand here.
+    refused = await bob.click(
+        first.message(first.table_message.id).message, custom_id=_hand_id(first)
+    )
+    assert refused.ephemeral and "not playing" in str(refused.response.content).lower()
+
+    await play(first, until=trays_done(1))
+    # Alice has finished tray 1: she sees her table's result and record, no other table's.
+    mine = await reply(alice, one, "whist duplicate results")
+    assert "**Tray 1**" in mine and "Table 1: N-S" in mine and "Table 2" not in mine
+    assert "Provisional" in mine
+    assert "not finished a tray yet" in await reply(bob, two, "whist duplicate results")
+    assert posts_about(env, one, 1) == posts_about(env, two, 1) == []
+
+    await play(second, until=trays_done(1))
+    for channel in (one, two):
+        (post,) = posts_about(env, channel, 1)
+        assert "Table 1: N-S" in post and "Table 2: N-S" in post
+    assert "Table 2: N-S" in await reply(alice, one, "whist duplicate results")
+    await play(first)
+    assert posts_about(env, one, 2) == []
+    await play(second)
+
+    table1 = await stored_results(dupe_bot, first.game_id)
+    table2 = await stored_results(dupe_bot, second.game_id)
+    expected = score_team_of_four(table1, table2)
+    finished = await dupe_bot.store.match(match.id)
+    assert finished is not None and finished.status == "finished"
+    assert finished.data["standings"]["x"] == expected.x
+    for channel in (one, two):
+        (final,) = [t for t in channel_texts(env, channel) if "final standings" in t]
+        assert "Team X (alice & " in final and f"**{expected.x:+d}**" in final
+        assert len(posts_about(env, channel, 2)) == 1
+    assert {str(alice.id), str(bob.id), "cpu:random"} <= set(ratings(dupe_bot))
+    board = await alice.slash(one, "leaderboard", game="whist_duplicate")
+    assert board.response is not None
+    assert f"<@{alice.id}>" in str(board.response.message.embeds[0].description)
+    problems, read = scan_duplicate_results(env, recorder, plays_per_tray=2)
+    assert problems == [] and read >= 6
+    channels = {first.game_id: one.id, second.game_id: two.id}
+    leaks, _ = scan_secrets(env, recorder, channels)
+    assert leaks == []
+    bodies_are_valid(env)
+
+
+def _hand_id(game: Game) -> str:
+    from tests.bot.whole_game import hand_button
+
+    return hand_button(game.message(game.table_message.id))
