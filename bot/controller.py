@@ -1162,7 +1162,7 @@ class Controller:
             return RETRY if fate in (NO_FILES, MESSAGE_GONE) else fate
         self._pictured[table.id] = None if picture is None else picture[0]
         self._remember_shown(table, _fingerprint(shown))
-        if table.status in ("lobby", "playing"):
+        if table.status in ("lobby", "playing") or fresh:
             await self.tables.set_message(table, message.id)
         else:
             table.message_id = message.id

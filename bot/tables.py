@@ -715,9 +715,29 @@ class Tables:
             moves = list(state.moves)
             now = self.clock()
             deadline = _deadline_for(seats, state, now, _seconds(table, state))
-            await self.store.start_game(
-                table.id, seats.values(), now, deadline, [(m.seat, str(m), True) for m in moves]
-            )
+            logged = [(m.seat, str(m), True) for m in moves]
+            if state.is_over:
+                # Computers in every seat played the whole game (a duplicate match's table
+                # of computers): it starts and finishes at once.
+                await self.store.start_game(table.id, seats.values(), now, None)
+                posts = table.ui.owed(table.ui.game.new_game(table.seed, state.options), state)
+                posts += _final_posts(table)
+                await self.store.append_moves(
+                    table.id,
+                    0,
+                    logged,
+                    now,
+                    None,
+                    results=_seat_results(seats, state),
+                    guild_id=table.guild_id,
+                    owed=posts,
+                    rated=getattr(table.ui, "rated", True),
+                )
+                table.seats, table.state, table.players = seats, state, players
+                table.status = "finished"
+                self._forget(table)
+                return Outcome(table, moves=moves, posts=posts, turn_changed=True, finished=True)
+            await self.store.start_game(table.id, seats.values(), now, deadline, logged)
             table.seats = seats
             table.state = state
             table.players = players
@@ -888,23 +908,10 @@ class Tables:
         results = None
         if stage.is_over:
             deadline = None
-            result = stage.result()
-            results = [
-                SeatResult(
-                    seat,
-                    record.user_id,
-                    record.level,
-                    result.scores[seat],
-                    result.share(seat),
-                    tuple(result.rounds[seat]) if result.rounds else (),
-                )
-                for seat, record in sorted(table.seats.items())
-            ]
+            results = _seat_results(table.seats, stage)
         posts = table.ui.owed(before, stage)
         if stage.is_over:
-            # A game whose tables are part of an event over several tables (a duplicate
-            # match, ``GameUI.standings_post`` false) posts no standings of its own.
-            posts += ["end", "table"] if getattr(table.ui, "standings_post", True) else ["table"]
+            posts += _final_posts(table)
         try:
             await self.store.append_moves(
                 table.id,
@@ -1101,6 +1108,29 @@ def _seconds(table: Table, state: Any) -> int:
     seconds = getattr(table.ui, "decision_seconds", None)
     turn = table.options.turn_seconds
     return turn if seconds is None else int(seconds(state, turn))
+
+
+def _seat_results(seats: Mapping[int, SeatRecord], state: Any) -> list[SeatResult]:
+    """Return each seat's result of a finished game."""
+    result = state.result()
+    return [
+        SeatResult(
+            seat,
+            record.user_id,
+            record.level,
+            result.scores[seat],
+            result.share(seat),
+            tuple(result.rounds[seat]) if result.rounds else (),
+        )
+        for seat, record in sorted(seats.items())
+    ]
+
+
+def _final_posts(table: Table) -> list[str]:
+    """Return the posts a game's end makes due: the standings and the last table edit. A
+    game whose tables are part of an event over several tables (a duplicate match,
+    ``GameUI.standings_post`` false) posts no standings of its own."""
+    return ["end", "table"] if getattr(table.ui, "standings_post", True) else ["table"]
 
 
 def _deadline_for(

@@ -13,7 +13,7 @@ import pytest
 import simcord
 
 from bot.app import Bot
-from engine.whist import score_team_of_four
+from engine.whist import score_mitchell, score_team_of_four
 from engine.whist.duplicate_table import DuplicateOptions, replay_table
 from tests.bot.secrets_scan import scan_duplicate_results, scan_secrets
 from tests.bot.test_whist_table import bodies_are_valid
@@ -84,7 +84,17 @@ def ratings(bot: Bot) -> dict[str, int]:
 
 
 @pytest.fixture
-def club(env: simcord.Env, dupe_bot: Bot) -> Any:
+def club(env: simcord.Env, dupe_bot: Bot, recorder: Recorder) -> Any:
+    """Return a server and its members; the recorder knows every table the bot starts,
+    one of computers that finishes as it starts too."""
+    tables = dupe_bot.controller.tables
+    start = tables.start
+
+    async def recorded_start(game_id: int, user_id: int) -> Any:
+        recorder.know(tables.tables[game_id])
+        return await start(game_id, user_id)
+
+    tables.start = recorded_start  # type: ignore[method-assign]
     dupe_bot.controller.tables._seed_source = lambda: SEED
     guild = env.create_guild("Whist Club")
     members = {
@@ -176,3 +186,87 @@ def _hand_id(game: Game) -> str:
     from tests.bot.whole_game import hand_button
 
     return hand_button(game.message(game.table_message.id))
+
+
+async def test_mitchell_moves_pairs_and_sets_and_names_two_winners(
+    env: simcord.Env, dupe_bot: Bot, club: Any, recorder: Recorder
+) -> None:
+    guild, m = club
+    channels = [guild.create_text_channel(f"table-{n}") for n in (1, 2, 3)]
+    one, two, three = channels
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    assert "3 to 8 tables" in await reply(
+        alice, one, "whist duplicate create", format="mitchell", tables=2
+    )
+    await reply(
+        alice, one, "whist duplicate create", format="mitchell", trays=1, computers="random"
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    assert "has no channel yet" in await reply(alice, one, "whist duplicate start")
+    await reply(alice, three, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")  # N-S pair 1
+    await reply(bob, two, "whist duplicate join", seat="E")  # E-W pair 2
+    await reply(alice, one, "whist duplicate start")
+
+    # Round 1: set t at table t; table 3 (computers only) has finished already.
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    second = await seat_table(env, dupe_bot, two, [bob], eve)
+    assert first.table is not None and first.table.state.options.trays == (1,)
+    assert second.table is not None and second.table.state.options.trays == (2,)
+    await play(first)
+    mine = await reply(alice, one, "whist duplicate results")
+    assert "**Tray 1**" in mine and "Table 1 (N-S 1, E-W 1)" in mine and "**Tray 2**" not in mine
+    assert not any(": every table" in t for c in channels for t in channel_texts(env, c))
+    await play(second)
+
+    # Round 2: E-W pairs one table up, sets one table down; N-S pairs stay.
+    assert any(
+        "Round 2 of 3, table 3** — N-S pair 3, E-W pair 2" in t for t in channel_texts(env, three)
+    )
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    third = await seat_table(env, dupe_bot, three, [bob], eve)
+    assert first.table is not None and first.table.state.options.trays == (2,)
+    assert third.table is not None and third.table.state.options.trays == (1,)
+    assert third.table.seats[1].user_id == bob.id
+    await play(third)
+    # Tray 1 has now been played at tables 1 and 3, not yet at table 2: no channel hears of it.
+    assert not any("Tray 1: every table" in t for c in channels for t in channel_texts(env, c))
+    assert "Table 3 (N-S 3, E-W 2)" in await reply(bob, three, "whist duplicate results")
+    await play(first)
+
+    # Round 3: bob's pair moves on to table 1.
+    first = await seat_table(env, dupe_bot, one, [alice, bob], eve)
+    assert first.table is not None and first.table.seats[1].user_id == bob.id
+    await play(first)
+
+    finished = await dupe_bot.store.match(match.id)
+    assert finished is not None and finished.status == "finished"
+    plays = [
+        (
+            p["tray"],
+            p["ns_pair"],
+            p["ew_pair"],
+            (await stored_results(dupe_bot, p["game"]))[p["index"]],
+        )
+        for p in finished.data["plays"]
+    ]
+    # The movement of §7 with three tables, one tray a set: (tray, N-S pair, E-W pair).
+    rounds = [
+        [(1, 1, 1), (2, 2, 2), (3, 3, 3)],
+        [(2, 1, 3), (3, 2, 1), (1, 3, 2)],
+        [(3, 1, 2), (1, 2, 3), (2, 3, 1)],
+    ]
+    assert sorted(p[:3] for p in plays) == sorted(p for r in rounds for p in r)
+    expected = score_mitchell(plays)
+    standings = finished.data["standings"]
+    assert standings["ns_winners"] == list(expected.ns_winners)
+    assert standings["ew_winners"] == list(expected.ew_winners)
+    for channel in channels:
+        texts = channel_texts(env, channel)
+        (final,) = [t for t in texts if "final standings" in t]
+        assert "North-South" in final and "East-West" in final and final.count("🏆") >= 2
+        assert all(len([t for t in texts if f"Tray {n}: every table" in t]) == 1 for n in (1, 2, 3))
+    problems, read = scan_duplicate_results(env, recorder, plays_per_tray=3)
+    assert problems == [] and read >= 9
+    bodies_are_valid(env)
