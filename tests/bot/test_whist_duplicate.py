@@ -13,7 +13,8 @@ import pytest
 import simcord
 
 from bot.app import Bot
-from engine.whist import score_mitchell, score_team_of_four
+from engine.cards import Suit
+from engine.whist import score_mitchell, score_mnemonic, score_team_of_four, turn_tray
 from engine.whist.duplicate_table import DuplicateOptions, replay_table
 from tests.bot.secrets_scan import scan_duplicate_results, scan_secrets
 from tests.bot.test_whist_table import bodies_are_valid
@@ -269,4 +270,58 @@ async def test_mitchell_moves_pairs_and_sets_and_names_two_winners(
         assert all(len([t for t in texts if f"Tray {n}: every table" in t]) == 1 for n in (1, 2, 3))
     problems, read = scan_duplicate_results(env, recorder, plays_per_tray=3)
     assert problems == [] and read >= 9
+    bodies_are_valid(env)
+
+
+async def test_mnemonic_replays_the_trays_turned_and_shows_nothing_before(
+    env: simcord.Env, dupe_bot: Bot, club: Any, recorder: Recorder
+) -> None:
+    guild, m = club
+    here = guild.create_text_channel("mnemonic")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    assert "one table" in await reply(
+        alice, here, "whist duplicate create", format="mnemonic", tables=2
+    )
+    await reply(
+        alice,
+        here,
+        "whist duplicate create",
+        format="mnemonic",
+        trays=2,
+        trump="H",
+        computers="random",
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, here, "whist duplicate join", seat="N")
+    await reply(bob, here, "whist duplicate join", seat="E")
+    await reply(alice, here, "whist duplicate start")
+    original = await seat_table(env, dupe_bot, here, [alice, bob], eve)
+    state = original.table.state  # type: ignore[union-attr]
+    assert state.trump is Suit.HEARTS and state.public_view().turnup is None
+    trays = state.trays
+    await play(original)
+    # The original play is over, the replay not: nobody has finished a tray yet.
+    assert "not finished a tray yet" in await reply(alice, here, "whist duplicate results")
+    assert posts_about(env, here, 1) == []
+    replay = await seat_table(env, dupe_bot, here, [alice, bob], eve)
+    turned = replay.table.state  # type: ignore[union-attr]
+    assert turned.trays == tuple(turn_tray(t) for t in trays)
+    assert turned.options.turned and turned.trump is Suit.HEARTS
+    # Players keep their seats: alice (N) now holds the hand first held at W.
+    assert replay.table.seats[0].user_id == alice.id  # type: ignore[union-attr]
+    assert turned.hand(0) == trays[0].hands[3]
+    await play(replay)
+
+    first = await stored_results(dupe_bot, original.game_id)
+    second = await stored_results(dupe_bot, replay.game_id)
+    expected = score_mnemonic(first, second)
+    done = await dupe_bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    assert done.data["standings"]["ns"] == expected.ns
+    mine = await reply(alice, here, "whist duplicate results")
+    assert "Original play: N-S" in mine and "Replay: N-S" in mine and "Final:" in mine
+    (final,) = [t for t in channel_texts(env, here) if "final standings" in t]
+    assert "N-S (alice & " in final and f"**{expected.ns:+d}**" in final
+    problems, read = scan_duplicate_results(env, recorder, plays_per_tray=2)
+    assert problems == [] and read >= 4
     bodies_are_valid(env)
