@@ -6,7 +6,10 @@ a deleted channel, a member who vanishes and a restart mid-round. Computers (the
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +19,7 @@ from bot.app import Bot
 from engine.cards import Suit
 from engine.whist import score_mitchell, score_mnemonic, score_team_of_four, turn_tray
 from engine.whist.duplicate_table import DuplicateOptions, replay_table
+from tests.bot.helpers import make_bot
 from tests.bot.secrets_scan import scan_duplicate_results, scan_secrets
 from tests.bot.test_whist_table import bodies_are_valid
 from tests.bot.whole_game import Game, Player, Recorder, play
@@ -85,7 +89,9 @@ def ratings(bot: Bot) -> dict[str, int]:
 
 
 @pytest.fixture
-def club(env: simcord.Env, dupe_bot: Bot, recorder: Recorder) -> Any:
+def club(
+    env: simcord.Env, dupe_bot: Bot, recorder: Recorder, caplog: pytest.LogCaptureFixture
+) -> Iterator[Any]:
     """Return a server and its members; the recorder knows every table the bot starts,
     one of computers that finishes as it starts too."""
     tables = dupe_bot.controller.tables
@@ -325,3 +331,95 @@ async def test_mnemonic_replays_the_trays_turned_and_shows_nothing_before(
     problems, read = scan_duplicate_results(env, recorder, plays_per_tray=2)
     assert problems == [] and read >= 4
     bodies_are_valid(env)
+
+
+async def test_a_vanished_member_a_restart_and_a_deleted_channel(
+    env: simcord.Env, dupe_bot: Bot, club: Any, db: Path
+) -> None:
+    """Alice stops answering: computers play for her and her table's result is marked. The
+    bot restarts mid-round and goes on. Table 2's channel is deleted mid-tray: its
+    unfinished tray scores the average, and the match still ends."""
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    await play(first, idle=0, until=trays_done(1))
+    stored = await dupe_bot.store.match(match.id)
+    assert stored is not None and stored.data["plays"][0]["marked"]
+    assert "(a computer stood in)" in await reply(alice, one, "whist duplicate results")
+
+    # A restart mid-round: the new bot picks the match up where it was.
+    bot = make_bot(db)
+    await env.restart_bot(bot)
+    await env.settle()
+    second = await seat_table(env, bot, two, [bob], eve)
+    await play(second, until=trays_done(1))
+    for channel in (one, two):
+        (post,) = posts_about(env, channel, 1)
+        assert "Table 1: N-S" in post and "(a computer stood in)" in post and "Table 2: N-S" in post
+    # Table 2's channel goes mid-tray: its table is abandoned; tray 2 scores the average there.
+    env.backend.delete_channel(two.id)
+    await env.settle()
+    first = await seat_table(env, bot, one, [alice], eve)
+    await play(first)
+    done = await bot.store.match(match.id)
+    assert done is not None and done.status == "finished" and 2 in done.data["gone"]
+    (post,) = posts_about(env, one, 2)
+    assert "Table 2: not finished — the average (0)" in post
+    table1 = await stored_results(bot, first.game_id)
+    second_results = await stored_results(bot, second.game_id)
+    expected = score_team_of_four(table1, [second_results[0], None])
+    assert done.data["standings"]["x"] == expected.x
+    assert any("final standings" in t for t in channel_texts(env, one))
+
+
+async def test_the_deadline_closes_the_match_and_unfinished_trays_score_the_average(
+    env: simcord.Env, dupe_bot: Bot, club: Any
+) -> None:
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    await reply(
+        alice,
+        one,
+        "whist duplicate create",
+        format="team",
+        trays=2,
+        deadline_hours=1,
+        computers="random",
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    tables = dupe_bot.controller.tables
+    await reply(alice, one, "whist duplicate start")
+    # Long turns: nobody's time runs out before the deadline.
+    for channel in (one, two):
+        table = tables.table_in(channel.id)
+        assert table is not None
+        table.options = dataclasses.replace(table.options, turn_seconds=86400)
+        table.deadline = tables.clock() + 86400
+        tables._schedule(table)
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    await play(first, until=trays_done(1))
+    second = tables.table_in(two.id)
+    assert second is not None
+    await env.advance_time(3601)
+    done = await dupe_bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    assert tables.table_in(one.id) is None and tables.table_in(two.id) is None
+    assert done.data["standings"] == {"x": 0, "y": 0, "winners": ["x", "y"]}
+    for channel in (one, two):
+        (post,) = posts_about(env, channel, 1)
+        assert "Table 1: N-S" in post and "Table 2: not finished — the average (0)" in post
+        (final,) = [t for t in channel_texts(env, channel) if "final standings" in t]
+        assert "A tie." in final
+    record = await dupe_bot.store.game(second.id)
+    assert record is not None and record.status == "cancelled"
