@@ -661,8 +661,8 @@ class Matches:
                 (p for p in data["plays"] if p["round"] == rnd and p["table"] == table),
                 key=lambda p: p["index"],
             )
-            if not plays:
-                continue
+            if not plays or all(p["dead"] for p in plays):
+                continue  # the deadline has passed
             channel_id = data["channels"][table - 1]
             if table in data["gone"]:
                 for play in plays:
@@ -686,7 +686,7 @@ class Matches:
                 level=level,
                 pictures=bool(self.bot.settings.pictures),
             )
-            await self._announce(data, channel_id, guild_id, plays[0], rnd)
+            await self._announce(match_id, data, channel_id, guild_id, plays[0], rnd)
             try:
                 opened = await self.controller.open_started(
                     game=GAME,
@@ -711,7 +711,13 @@ class Matches:
         await self.store.save_match(match_id, "playing", data, self._now())
 
     async def _announce(
-        self, data: dict[str, Any], channel_id: int, guild_id: int, play: dict[str, Any], rnd: int
+        self,
+        match_id: int,
+        data: dict[str, Any],
+        channel_id: int,
+        guild_id: int,
+        play: dict[str, Any],
+        rnd: int,
     ) -> None:
         """Tell the table's channel who sits where this round, and which trays it plays."""
         lang = self._lang(guild_id)
@@ -732,18 +738,26 @@ class Matches:
                 for s, n in enumerate(names)
             ),
         )
-        await self._say(channel_id, guild_id, text)
+        nonce = f"m{match_id}:r{rnd}t{play['table']}"
+        await self._say(channel_id, guild_id, text, nonce=nonce)
 
     def _lang(self, guild_id: int) -> Lang:
         guild = self.bot.get_guild(guild_id)
         return lang_of(guild.preferred_locale if guild is not None else None)
 
-    async def _say(self, channel_id: int, guild_id: int, text: str) -> bool:
-        if channel_id in self.controller._gone:
+    async def _say(
+        self, channel_id: int | None, guild_id: int, text: str, *, nonce: str | None = None
+    ) -> bool:
+        """Post ``text`` in the channel (``nonce``: one post, however often it is sent);
+        return whether it went out. A deleted channel gets nothing."""
+        if channel_id is None or channel_id in self.controller._gone:
             return False
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         try:
-            await channel.send(content=text[:2000])
+            if nonce is None:
+                await channel.send(content=text[:2000])
+            else:
+                await channel.send(content=text[:2000], nonce=nonce)
         except discord.HTTPException as error:
             log.warning("match post to channel %s failed: %s", channel_id, error)
             return False
@@ -813,20 +827,21 @@ class Matches:
         for tray in settled_trays(data):
             if tray in data["posted"]:
                 continue
+            # Sent, then recorded as sent: a restart in between sends it again, and the
+            # nonce makes Discord return the first message instead of a second one.
+            text = self._tray_post(data, tray, self._lang(guild_id))
+            for channel_id in data["channels"]:
+                await self._say(channel_id, guild_id, text, nonce=f"m{match_id}:tray{tray}")
             data["posted"].append(tray)
             await self.store.save_match(match_id, "playing", data, self._now())
-            for channel_id in data["channels"]:
-                await self._say(
-                    channel_id, guild_id, self._tray_post(data, tray, self._lang(guild_id))
-                )
         while True:
+            if all(p["done"] or p["dead"] for p in data["plays"]):
+                await self._finish(match_id, data)
+                return
             rnd = data["round"]
             current = [p for p in data["plays"] if p["round"] == rnd]
             if not all(p["done"] or p["dead"] for p in current):
                 break
-            if rnd >= rounds_of(data):
-                await self._finish(match_id, data)
-                return
             data["round"] = rnd + 1
             await self.store.save_match(match_id, "playing", data, self._now())
             await self._start_round(match_id, data)
@@ -893,27 +908,30 @@ class Matches:
             await self._progress(match_id, data)
 
     async def _finish(self, match_id: int, data: dict[str, Any]) -> None:
-        """Score the match, store its standings, post them to every table's channel and
-        move the ratings of its pairs or teams."""
+        """Score the match, post its standings to every table's channel, move the ratings
+        of its pairs or teams once, and store it as finished (a restart before that posts
+        the standings again under the same nonce, and does not rate twice)."""
         record = await self.store.match(match_id)
         guild_id = record.guild_id
         final = scores(data)
         data["standings"] = final
-        now = self._now()
-        await self.store.save_match(match_id, "finished", data, now)
-        self.controller.scheduler.cancel(("match", match_id))
         lang = self._lang(guild_id)
         text = f"**{t(lang, 'whist.dup_final_title', match=match_id)}**\n" + _standing_text(
             data, final, lang
         )
         for channel_id in data["channels"]:
-            await self._say(channel_id, guild_id, text)
-        for group in _rated_groups(data, final):
-            if len(group) >= 2:
-                try:
-                    await self.store.rate(guild_id, GAME, group, now)
-                except Exception:
-                    log.exception("match %s: its ratings could not be stored", match_id)
+            await self._say(channel_id, guild_id, text, nonce=f"m{match_id}:final")
+        now = self._now()
+        if not data.get("rated"):
+            for group in _rated_groups(data, final):
+                if len(group) >= 2:
+                    try:
+                        await self.store.rate(guild_id, GAME, group, now)
+                    except Exception:
+                        log.exception("match %s: its ratings could not be stored", match_id)
+            data["rated"] = True
+        await self.store.save_match(match_id, "finished", data, now)
+        self.controller.scheduler.cancel(("match", match_id))
         log.info("match %s: finished", match_id)
 
 
