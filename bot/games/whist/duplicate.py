@@ -396,6 +396,8 @@ class Matches:
                     continue
                 options = DuplicateOptions(**_engine_options(stored.options))
                 self._record(data, game_id, replay_table(stored.seed, options, stored.moves))
+            # A round whose start a restart cut short starts its other tables now.
+            await self._start_round(match_id, data)
             await self._progress(match_id, data)
 
     # --- commands --------------------------------------------------------------------
@@ -663,6 +665,8 @@ class Matches:
             )
             if not plays or all(p["dead"] for p in plays):
                 continue  # the deadline has passed
+            if any(p["game"] is not None for p in plays):
+                continue  # started already (a restart resumes the round)
             channel_id = data["channels"][table - 1]
             if table in data["gone"]:
                 for play in plays:
@@ -686,6 +690,18 @@ class Matches:
                 level=level,
                 pictures=bool(self.bot.settings.pictures),
             )
+            adopted = self.controller.tables.table_in(channel_id)
+            if (
+                adopted is not None
+                and adopted.game == GAME
+                and adopted.options.game.get("match_seed") == data["seed"]
+                and tuple(adopted.options.game.get("trays", ())) == options.trays
+            ):
+                # Started before a restart, not yet recorded: the round goes on there.
+                for play in plays:
+                    play["game"] = adopted.id
+                self._by_game[adopted.id] = match_id
+                continue
             await self._announce(match_id, data, channel_id, guild_id, plays[0], rnd)
             try:
                 opened = await self.controller.open_started(
@@ -778,9 +794,9 @@ class Matches:
                 return
             data = record.data
             if outcome.timed_out and table.state is not None:
-                index = len(table.state.results)  # the tray in play when it happened
-                if table.state.is_over and outcome.moves:
-                    index = len(table.state.results) - 1
+                # The tray of the first card a computer played for the member (each tray
+                # is 52 cards).
+                index = (table.state.move_count - len(outcome.moves)) // 52
                 marks = data["marks"].setdefault(str(table.id), [])
                 if index not in marks:
                     marks.append(index)
