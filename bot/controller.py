@@ -23,7 +23,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -42,6 +42,9 @@ from bot.tables import (
     engine_options,
     player_view,
 )
+
+if TYPE_CHECKING:
+    from bot.matches import Matches
 
 __all__ = ["Controller"]
 
@@ -316,6 +319,8 @@ class Controller:
         self._waiting: dict[tuple[object, ...], Table] = {}
         self._no_files: dict[int, float] = {}  # channel → until when it gets text only
         self._gone: set[int] = set()  # deleted channels
+        # Events over several tables (duplicate matches), set by the bot once loaded.
+        self.matches: Matches | None = None
         self.removed_grace = removed_grace
 
     # --- helpers -------------------------------------------------------------------
@@ -335,7 +340,11 @@ class Controller:
 
     def public_lang(self, table: Table) -> Lang:
         """Return the language of the table's public messages: its server's."""
-        guild = self.bot.get_guild(table.guild_id)
+        return self.public_lang_of(table.guild_id)
+
+    def public_lang_of(self, guild_id: int) -> Lang:
+        """Return the language of a server's public messages."""
+        guild = self.bot.get_guild(guild_id)
         return lang_of(guild.preferred_locale if guild is not None else None)
 
     def _hand(
@@ -714,15 +723,16 @@ class Controller:
         await self._committed(outcome)
 
     async def _committed(self, outcome: Outcome) -> None:
-        """Tell the table's game of a committed change (optional ``GameUI.on_committed``:
-        a duplicate match records a finished tray, moves its pairs, closes)."""
-        hook = getattr(outcome.table.ui, "on_committed", None)
-        if hook is None:
+        """Tell the event over several tables the table belongs to, if any, of a committed
+        change (``bot.matches``: a duplicate match records a finished tray, moves its
+        pairs, ends)."""
+        matches = self.matches
+        if matches is None:
             return
         try:
-            await hook(outcome)
+            await matches.table_changed(outcome)
         except Exception:
-            log.exception("game %s: its game's after-change hook failed", outcome.table.id)
+            log.exception("game %s: its match could not record the change", outcome.table.id)
 
     async def open_started(self, **arranged: Any) -> Table:
         """Open a table with every seat taken and start it (``Tables.open_started``'s

@@ -4,13 +4,15 @@
 
 A match's table is an ordinary core table of the engine game ``whist_duplicate`` (one
 channel, one game playing a list of trays; :class:`DuplicateUI` shows it), so stand-ins,
-restarts, the outbox and the leak checks are the core's. :class:`Matches` runs the match
-around those tables: ``/whist duplicate create|table|join|leave|start|results``, the
-tables' rounds (Mitchell's movement, Mnemonic's replay), each tray's results, the
-deadline, the final standings and the ratings. It keeps each match as one document in the
-store (``matches``): its format, seed, options, the tables' channels, who sits where, and
-every play of a tray at a table (N-S's tricks, or nothing yet, and whether a computer
-stood in for a member).
+restarts, the outbox and the leak checks are the core's. :class:`DuplicateRules` is the
+match around those tables as pure functions of its document — the tables' rounds
+(Mitchell's movement, Mnemonic's replay), each tray's results, the deadline, the final
+standings and the ratings — returning what is to be done as values, which the core's
+``bot.matches.Matches`` carries out (posts, tables to open or close, ratings). The
+document (the store's ``matches`` table) holds the format, seed, options, the tables'
+channels, who sits where, and every play of a tray at a table (N-S's tricks, or nothing
+yet, and whether a computer stood in for a member). ``/whist duplicate create|table|join|
+leave|start|results`` are this module's commands (``WhistUI.subcommands``).
 
 What a member may see, and when (§7): a tray's records and other tables' results only in
 ``/whist duplicate results``, only once the member has finished that tray (a Mnemonic tray:
@@ -20,10 +22,10 @@ the final standings in every table's channel when the match ends.
 
 from __future__ import annotations
 
-import asyncio
-import logging
+import copy
+import functools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -35,8 +37,9 @@ from bot.game import OptionSpec, Rendered, TableInfo, finished_view
 from bot.games.whist import render
 from bot.games.whist.ui import WhistUI
 from bot.i18n import Lang, lang_of, seat_name, t
+from bot.matches import Effect, Matches, Open, Rate, Say, Status
 from bot.store import SeatRecord, SeatResult
-from bot.tables import Outcome, TableOptions, UserError
+from bot.tables import TableOptions, UserError
 from engine.game import options_to_json
 from engine.whist import (
     mitchell_schedule,
@@ -45,15 +48,13 @@ from engine.whist import (
     score_mnemonic,
     score_team_of_four,
 )
-from engine.whist.duplicate_table import DUPLICATE_GAME, DuplicateOptions, replay_table
+from engine.whist.duplicate_table import DUPLICATE_GAME, DuplicateOptions
 from engine.whist.rules import SEATS, Phase, WhistView
 
 if TYPE_CHECKING:
     from bot.app import Bot
 
 __all__ = ["UI", "DuplicateUI", "Matches", "duplicate_group", "scores"]
-
-log = logging.getLogger(__name__)
 
 GAME = "whist_duplicate"
 FORMATS = ("team", "mitchell", "mnemonic")
@@ -200,7 +201,7 @@ class DuplicateUI(WhistUI):
     command_group = False
     standings_post = False
     rated = False
-    matches: Matches | None = None
+    match_rules: DuplicateRules  # set below, once the rules are defined
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
         """Return the hand the seat holds: North … West."""
@@ -320,354 +321,132 @@ class DuplicateUI(WhistUI):
         """Return duplicate whist's rules."""
         return t(lang, "whist.dup_rules"), None
 
-    async def attach(self, bot: Bot) -> None:
-        """Pick up the live matches after a (re)start."""
-        self.matches = Matches(bot)
-        bot.whist_matches = self.matches  # type: ignore[attr-defined]
-        await self.matches.load()
-
-    async def on_committed(self, outcome: Outcome) -> None:
-        """A table of a match changed: the match records what it finished."""
-        if self.matches is not None:
-            await self.matches.table_changed(outcome)
-
 
 UI = DuplicateUI()
 
 
-# --- the matches ----------------------------------------------------------------------
+# --- the match rules: pure functions of the match's document ----------------------------
 
 
-class Matches:
-    """The live duplicate matches of one bot: their commands, rounds, results and ends."""
+class DuplicateRules:
+    """A duplicate match's rounds, results and end, as the core's ``MatchRules``: each
+    change edits the match's document and returns what is to be done (``bot.matches``)."""
 
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._by_game: dict[int, int] = {}  # a table's game → its match
+    game = GAME
 
-    @property
-    def controller(self) -> Any:
-        return self.bot.controller
+    def games(self, data: dict[str, Any]) -> set[int]:
+        """Return the tables (game ids) the match has opened."""
+        return {p["game"] for p in data["plays"] if p["game"] is not None}
 
-    @property
-    def store(self) -> Any:
-        return self.bot.store
+    def deadline(self, data: dict[str, Any]) -> float | None:
+        """Return when the match closes."""
+        return float(data["deadline"])
 
-    def _now(self) -> float:
-        return float(self.controller.tables.clock())
+    def start(self, data: dict[str, Any]) -> list[Effect]:
+        """Start the match: round 1 at every table."""
+        data["round"] = 1
+        return [Status("playing"), *self._round(data)]
 
-    def _lock(self, match_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
+    def opened(
+        self, data: dict[str, Any], key: str, game_id: int | None, state: Any
+    ) -> list[Effect]:
+        """A table of the round is open (or could not be: its trays score the average)."""
+        rnd, table = (int(part) for part in key.removeprefix("r").split("t"))
+        plays = [p for p in data["plays"] if p["round"] == rnd and p["table"] == table]
+        for play in plays:
+            if game_id is None:
+                play["dead"] = True
+            else:
+                play["game"] = game_id
+        if game_id is not None and state is not None:
+            _record(data, game_id, state)
+        return self._progress(data)
 
-    # --- loading ---------------------------------------------------------------------
-
-    async def load(self) -> None:
-        """After a start: remember every live match's games, set its deadline, and catch
-        up with whatever its tables finished while the bot was not watching."""
-        for record in await self.store.live_matches(GAME):
-            self._index(record.id, record.data)
-            self._schedule_deadline(record.id, record.data)
-            if record.status == "playing":
-                self.controller._spawn(self._catch_up(record.id), f"match-{record.id}")
-
-    def _index(self, match_id: int, data: dict[str, Any]) -> None:
-        for play in data["plays"]:
-            if play["game"] is not None:
-                self._by_game[play["game"]] = match_id
-
-    async def _catch_up(self, match_id: int) -> None:
-        async with self._lock(match_id):
-            record = await self.store.match(match_id)
-            if record is None or record.status != "playing":
-                return
-            data = record.data
-            games = {p["game"] for p in data["plays"] if p["game"] is not None and not p["done"]}
-            for game_id in sorted(games):
-                table = self.controller.tables.tables.get(game_id)
-                if table is not None and table.state is not None:
-                    self._record(data, game_id, table.state)
-                    continue
-                stored = await self.store.game(game_id)
-                if stored is None:
-                    continue
-                if stored.status == "cancelled":
-                    self._dead(data, game_id)
-                    continue
-                options = DuplicateOptions(**_engine_options(stored.options))
-                self._record(data, game_id, replay_table(stored.seed, options, stored.moves))
-            # A round whose start a restart cut short starts its other tables now.
-            await self._start_round(match_id, data)
-            await self._progress(match_id, data)
-
-    # --- commands --------------------------------------------------------------------
-
-    async def _open_match_here(self, guild_id: int | None, channel_id: int | None) -> Any:
-        """Return the live match one of whose tables is this channel, if any."""
-        for record in await self.store.live_matches(GAME):
-            if record.guild_id == guild_id and channel_id in record.data["channels"]:
-                return record
-        return None
-
-    async def create(
+    def changed(
         self,
-        interaction: discord.Interaction,
-        fmt: str,
-        tables: int | None,
-        trays: int | None,
-        trump: str | None,
-        hours: int | None,
-        level: str | None,
-    ) -> None:
-        """``/whist duplicate create``: a match whose table 1 is this channel."""
-        guild_id, channel_id = interaction.guild_id, interaction.channel_id
-        if guild_id is None or channel_id is None:
-            raise UserError("errors.no_dms")
-        if fmt not in FORMATS:
-            raise UserError("whist.dup_no_format")
-        least, most = TABLES[fmt]
-        count = least if tables is None else tables
-        if not least <= count <= most:
-            raise UserError(f"whist.dup_tables_{fmt}", n=count)
-        per = DEFAULT_TRAYS[fmt] if trays is None else trays
-        total = per * count if fmt == "mitchell" else per
-        if per < 1 or total > MAX_TRAYS:
-            raise UserError("whist.dup_trays_range", n=MAX_TRAYS)
-        hours = 24 if hours is None else hours
-        if hours < 1:
-            raise UserError("whist.dup_deadline_past")
-        if trump not in (None, "turned", "C", "D", "H", "S"):
-            raise UserError("whist.dup_no_format")
-        levels = DUPLICATE_GAME.levels
-        chosen_level = level if level in levels else self.bot.settings.computer_level
-        if chosen_level not in levels:
-            chosen_level = DUPLICATE_GAME.default_level
-        if self.controller.tables.table_in(channel_id) is not None:
-            raise UserError("whist.dup_channel_busy")
-        if await self._open_match_here(guild_id, channel_id) is not None:
-            raise UserError("whist.dup_channel_in_match")
-        seed = self.controller.tables._seed_source()
-        declared = None if trump in (None, "turned") else trump
-        if fmt == "mnemonic" and declared is None:
-            declared = mnemonic_trump(seed).letter
-        now = self._now()
-        data: dict[str, Any] = {
-            "format": fmt,
-            "seed": seed,
-            "tables": count,
-            "trays": per,
-            "trump": declared,
-            "deadline": now + hours * 3600,
-            "level": chosen_level,
-            "turn_seconds": int(self.bot.settings.turn_seconds),
-            "creator": interaction.user.id,
-            "channels": [channel_id] + [None] * (count - 1),
-            "seating": [[None] * 4 for _ in range(count)],
-            "round": 0,
-            "plays": plan(fmt, count, per),
-            "marks": {},
-            "posted": [],
-            "gone": [],
-        }
-        match_id = await self.store.create_match(GAME, guild_id, data, now)
-        self._schedule_deadline(match_id, data)
-        lang = lang_of(interaction.guild_locale)
-        text = t(
-            lang,
-            "whist.dup_created",
-            match=match_id,
-            format=t(lang, f"whist.dup_format_{fmt}"),
-            tables=count,
-            trays=total,
-            deadline=int(data["deadline"]),
-        )
-        await interaction.response.send_message(text)
+        data: dict[str, Any],
+        game_id: int,
+        state: Any,
+        *,
+        ended: bool,
+        stood_in: int | None,
+    ) -> list[Effect]:
+        """A table changed: a tray it finished is recorded (marked if a computer stood in
+        for a member during it); a table abandoned (its channel gone) or closed scores the
+        average on what it had left."""
+        if stood_in is not None:
+            marks = data["marks"].setdefault(str(game_id), [])
+            index = stood_in // 52  # every tray is 52 cards
+            if index not in marks:
+                marks.append(index)
+        if ended:
+            number = next((p["table"] for p in data["plays"] if p["game"] == game_id), None)
+            if number is not None and number not in data["gone"]:
+                data["gone"].append(number)
+            _dead(data, game_id)
+        elif state is not None:
+            _record(data, game_id, state)
+        return self._progress(data)
 
-    async def _match_for(self, match_id: int, guild_id: int | None) -> Any:
-        record = await self.store.match(match_id)
-        if record is None or record.game != GAME or record.guild_id != guild_id:
-            raise UserError("whist.dup_no_match", match=match_id)
-        return record
-
-    async def add_table(self, interaction: discord.Interaction, match_id: int) -> None:
-        """``/whist duplicate table``: this channel becomes the match's next table."""
-        channel_id = interaction.channel_id
-        async with self._lock(match_id):
-            record = await self._match_for(match_id, interaction.guild_id)
-            data = record.data
-            if record.status != "open":
-                raise UserError("whist.dup_started")
-            if interaction.user.id != data["creator"]:
-                raise UserError("whist.dup_creator_only")
-            if channel_id in data["channels"]:
-                raise UserError("whist.dup_channel_in_match")
-            if None not in data["channels"]:
-                raise UserError("whist.dup_tables_full", n=data["tables"])
-            if self.controller.tables.table_in(channel_id) is not None:
-                raise UserError("whist.dup_channel_busy")
-            if await self._open_match_here(record.guild_id, channel_id) is not None:
-                raise UserError("whist.dup_channel_in_match")
-            number = data["channels"].index(None) + 1
-            data["channels"][number - 1] = channel_id
-            await self.store.save_match(match_id, record.status, data, self._now())
-        lang = lang_of(interaction.guild_locale)
-        await interaction.response.send_message(
-            t(lang, "whist.dup_table_added", match=match_id, table=number)
-        )
-
-    async def join(self, interaction: discord.Interaction, seat: str) -> None:
-        """``/whist duplicate join seat:``: take a seat at this channel's table."""
-        record = await self._open_match_here(interaction.guild_id or 0, interaction.channel_id)
-        if record is None:
-            raise UserError("whist.dup_not_a_table")
-        user = interaction.user
-        async with self._lock(record.id):
-            record = await self.store.match(record.id)
-            data = record.data
-            if record.status != "open":
-                raise UserError("whist.dup_started")
-            if seat not in SEAT_LETTERS:
-                raise UserError("whist.dup_no_seat")
-            if any(who is not None and who[0] == user.id for row in data["seating"] for who in row):
-                raise UserError("whist.dup_already_seated")
-            table = data["channels"].index(interaction.channel_id)
-            index = SEAT_LETTERS.index(seat)
-            if data["seating"][table][index] is not None:
-                raise UserError("whist.dup_seat_taken")
-            data["seating"][table][index] = [user.id, user.display_name]
-            await self.store.save_match(record.id, record.status, data, self._now())
-        lang = lang_of(interaction.locale)
-        await interaction.response.send_message(
-            t(lang, "whist.dup_joined", table=table + 1, seat=seat_name(lang, index)),
-            ephemeral=True,
-        )
-
-    async def leave(self, interaction: discord.Interaction) -> None:
-        """``/whist duplicate leave``: give up one's seat before the start."""
-        record = await self._open_match_here(interaction.guild_id or 0, interaction.channel_id)
-        if record is None:
-            raise UserError("whist.dup_not_a_table")
-        async with self._lock(record.id):
-            record = await self.store.match(record.id)
-            data = record.data
-            if record.status != "open":
-                raise UserError("whist.dup_started")
-            found = False
-            for row in data["seating"]:
-                for i, who in enumerate(row):
-                    if who is not None and who[0] == interaction.user.id:
-                        row[i] = None
-                        found = True
-            if not found:
-                raise UserError("whist.dup_not_seated")
-            await self.store.save_match(record.id, record.status, data, self._now())
-        await interaction.response.send_message(
-            t(lang_of(interaction.locale), "whist.dup_left"), ephemeral=True
-        )
-
-    async def start(self, interaction: discord.Interaction) -> None:
-        """``/whist duplicate start``: computers take the empty seats; round 1 starts."""
-        record = await self._open_match_here(interaction.guild_id or 0, interaction.channel_id)
-        if record is None:
-            raise UserError("whist.dup_not_a_table")
-        async with self._lock(record.id):
-            record = await self.store.match(record.id)
-            data = record.data
-            if record.status != "open":
-                raise UserError("whist.dup_started")
-            if interaction.user.id != data["creator"]:
-                raise UserError("whist.dup_creator_only")
-            if None in data["channels"]:
-                missing = data["channels"].count(None)
-                raise UserError("whist.dup_tables_missing", n=missing)
-            for channel_id in data["channels"]:
-                if self.controller.tables.table_in(channel_id) is not None:
-                    raise UserError("whist.dup_channel_busy")
-            await interaction.response.send_message(
-                t(lang_of(interaction.guild_locale), "whist.dup_starting", match=record.id)
-            )
-            data["round"] = 1
-            await self.store.save_match(record.id, "playing", data, self._now())
-            await self._start_round(record.id, data)
-            await self._progress(record.id, data)
-
-    async def results(self, interaction: discord.Interaction) -> None:
-        """``/whist duplicate results``: the member's view of their latest match."""
-        lang = lang_of(interaction.locale)
-        user_id = interaction.user.id
-        found = None
-        for record in await self.store.matches_in(interaction.guild_id or 0, GAME):
-            if any(
-                who is not None and who[0] == user_id
-                for row in record.data["seating"]
-                for who in row
-            ):
-                found = record
-                break
-        if found is None:
-            raise UserError("whist.dup_no_own_match")
-        text = await self.results_text(found, user_id, lang)
-        await interaction.response.send_message(text, ephemeral=True)
-
-    async def results_text(self, record: Any, user_id: int, lang: Lang) -> str:
-        """Return what the member may know of the match now: per tray they have finished,
-        every finished play's result and record; their provisional total over those trays
-        (the final standings once the match is over)."""
-        data = record.data
-        done = sorted(finished_trays(data, user_id))
-        lines = [
-            t(
-                lang,
-                "whist.dup_results_title",
-                match=record.id,
-                format=t(lang, f"whist.dup_format_{data['format']}"),
-            )
-        ]
-        if not done:
-            lines.append(t(lang, "whist.dup_results_none"))
-        moves_of: dict[int, list[str]] = {}
-        for tray in done:
-            lines.append(f"**{t(lang, 'whist.dup_tray', tray=tray)}**")
-            for play in data["plays"]:
-                if play["tray"] != tray or not play["done"]:
-                    continue
-                game_id = play["game"]
-                if game_id not in moves_of:
-                    stored = await self.store.game(game_id)
-                    moves_of[game_id] = [] if stored is None else list(stored.moves)
-                cards = moves_of[game_id][52 * play["index"] : 52 * (play["index"] + 1)]
-                marked = " " + t(lang, "whist.dup_marked") if play["marked"] else ""
-                where = _where(data, play, lang)
-                lines.append(
-                    t(lang, "whist.dup_result_line", where=where, ns=play["ns"], ew=13 - play["ns"])
-                    + marked
-                )
-                tricks = [" ".join(cards[i : i + 4]) for i in range(0, len(cards), 4)]
-                lines.append("> " + " | ".join(tricks))
-        if done:
-            label = "whist.dup_final" if record.status == "finished" else "whist.dup_provisional"
-            lines.append(f"**{t(lang, label)}** " + _standing_text(data, scores(data, done), lang))
-        text = "\n".join(lines)
-        return text if len(text) <= 2000 else text[:1990] + " …"
-
-    # --- rounds ------------------------------------------------------------------------
-
-    async def _start_round(self, match_id: int, data: dict[str, Any]) -> None:
-        """Start the games of the round ``data["round"]`` at every table whose channel is
-        there; a table without one scores the average on the round's trays."""
+    def resume(
+        self,
+        data: dict[str, Any],
+        states: Mapping[int, Any],
+        live: Mapping[int, tuple[int, Mapping[str, Any]]],
+    ) -> list[Effect]:
+        """After a restart: record what the tables did meanwhile; a table of the round
+        opened but not recorded is found again by its channel and trays; a round whose
+        start was cut short opens its other tables; a post not recorded as sent is sent
+        again (under the same nonce)."""
+        data["posting"] = []
+        for game_id, state in states.items():
+            if state is None:
+                _dead(data, game_id)
+            else:
+                _record(data, game_id, state)
         rnd = data["round"]
-        guild_id = (await self.store.match(match_id)).guild_id
+        for table in range(1, data["tables"] + 1):
+            plays = _table_plays(data, rnd, table)
+            found = live.get(data["channels"][table - 1])
+            if not plays or any(p["game"] is not None for p in plays) or found is None:
+                continue
+            game_id, options = found
+            trays = tuple(options.get("trays", ()))
+            if options.get("match_seed") == data["seed"] and trays == tuple(
+                p["tray"] for p in plays
+            ):
+                for play in plays:
+                    play["game"] = game_id
+        return self._round(data) + self._progress(data)
+
+    def expired(self, data: dict[str, Any], states: Mapping[int, Any]) -> list[Effect]:
+        """The deadline: what the live tables finished counts; every other play scores
+        the average; the match ends."""
+        for game_id, state in states.items():
+            _record(data, game_id, state)
+        for play in data["plays"]:
+            if not play["done"]:
+                play["dead"] = True
+        if data["round"] == 0:
+            return [
+                Status("closed"),
+                *(
+                    Say(c, _text("whist.dup_expired", match=data["id"]), f"m{data['id']}:closed")
+                    for c in data["channels"]
+                ),
+            ]
+        return self._progress(data)
+
+    def _round(self, data: dict[str, Any]) -> list[Effect]:
+        """Open the round's tables not opened yet, each announced in its channel; a table
+        whose channel is gone scores the average."""
+        rnd = data["round"]
+        effects: list[Effect] = []
         level = data["level"]
         for table in range(1, data["tables"] + 1):
-            plays = sorted(
-                (p for p in data["plays"] if p["round"] == rnd and p["table"] == table),
-                key=lambda p: p["index"],
-            )
-            if not plays or all(p["dead"] for p in plays):
-                continue  # the deadline has passed
-            if any(p["game"] is not None for p in plays):
-                continue  # started already (a restart resumes the round)
-            channel_id = data["channels"][table - 1]
+            plays = _table_plays(data, rnd, table)
+            if not plays or any(p["game"] is not None or p["dead"] for p in plays):
+                continue
             if table in data["gone"]:
                 for play in plays:
                     play["dead"] = True
@@ -684,278 +463,431 @@ class Matches:
                     seats[seat] = SeatRecord(seat, None, f"Computer ({level})", level)
                 else:
                     seats[seat] = SeatRecord(seat, who[0], who[1], None)
-            table_options = TableOptions(
-                game=options_to_json(options),
-                turn_seconds=data["turn_seconds"],
-                level=level,
-                pictures=bool(self.bot.settings.pictures),
+            channel_id = data["channels"][table - 1]
+            match_id = data["id"]
+            effects.append(
+                Say(
+                    channel_id,
+                    functools.partial(_round_text, data, plays[0]),
+                    f"m{match_id}:r{rnd}t{table}",
+                )
             )
-            adopted = self.controller.tables.table_in(channel_id)
-            if (
-                adopted is not None
-                and adopted.game == GAME
-                and adopted.options.game.get("match_seed") == data["seed"]
-                and tuple(adopted.options.game.get("trays", ())) == options.trays
-            ):
-                # Started before a restart, not yet recorded: the round goes on there.
-                for play in plays:
-                    play["game"] = adopted.id
-                self._by_game[adopted.id] = match_id
-                continue
-            await self._announce(match_id, data, channel_id, guild_id, plays[0], rnd)
-            try:
-                opened = await self.controller.open_started(
-                    game=GAME,
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    host_id=data["creator"],
-                    options=table_options,
-                    seats=seats,
-                    seed=random.Random(f"{data['seed']}:{rnd}:{table}").randrange(1 << 62),
+            effects.append(
+                Open(
+                    f"r{rnd}t{table}",
+                    channel_id,
+                    data["creator"],
+                    seats,
+                    TableOptions(
+                        game=options_to_json(options),
+                        turn_seconds=data["turn_seconds"],
+                        level=level,
+                        pictures=data["pictures"],
+                    ),
+                    random.Random(f"{data['seed']}:{rnd}:{table}").randrange(1 << 62),
                 )
-            except UserError:
-                log.warning("match %s: table %s could not start round %s", match_id, table, rnd)
-                for play in plays:
-                    play["dead"] = True
-                continue
-            for play in plays:
-                play["game"] = opened.id
-            self._by_game[opened.id] = match_id
-            await self.store.save_match(match_id, "playing", data, self._now())
-            if opened.state is not None:
-                self._record(data, opened.id, opened.state)
-        await self.store.save_match(match_id, "playing", data, self._now())
+            )
+        return effects
 
-    async def _announce(
-        self,
-        match_id: int,
-        data: dict[str, Any],
-        channel_id: int,
-        guild_id: int,
-        play: dict[str, Any],
-        rnd: int,
-    ) -> None:
-        """Tell the table's channel who sits where this round, and which trays it plays."""
-        lang = self._lang(guild_id)
-        names = [
-            who[1] if who is not None else t(lang, "table.cpu_name", level=data["level"])
-            for who in seated(data, play)
-        ]
-        text = t(
-            lang,
-            "whist.dup_round",
-            round=rnd,
-            rounds=rounds_of(data),
-            table=play["table"],
-            ns=play["ns_pair"],
-            ew=play["ew_pair"],
-            seats=", ".join(
-                f"{seat_name(lang, s)}: {discord.utils.escape_markdown(n)}"
-                for s, n in enumerate(names)
-            ),
-        )
-        nonce = f"m{match_id}:r{rnd}t{play['table']}"
-        await self._say(channel_id, guild_id, text, nonce=nonce)
-
-    def _lang(self, guild_id: int) -> Lang:
-        guild = self.bot.get_guild(guild_id)
-        return lang_of(guild.preferred_locale if guild is not None else None)
-
-    async def _say(
-        self, channel_id: int | None, guild_id: int, text: str, *, nonce: str | None = None
-    ) -> bool:
-        """Post ``text`` in the channel (``nonce``: one post, however often it is sent);
-        return whether it went out. A deleted channel gets nothing."""
-        if channel_id is None or channel_id in self.controller._gone:
-            return False
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        try:
-            if nonce is None:
-                await channel.send(content=text[:2000])
-            else:
-                await channel.send(content=text[:2000], nonce=nonce)
-        except discord.HTTPException as error:
-            log.warning("match post to channel %s failed: %s", channel_id, error)
-            return False
-        return True
-
-    # --- tables that change ------------------------------------------------------------
-
-    async def table_changed(self, outcome: Outcome) -> None:
-        """A table of a match changed: record a tray it finished, a stand-in, a table
-        whose channel is gone; then move the match on."""
-        table = outcome.table
-        match_id = self._by_game.get(table.id)
-        if match_id is None:
-            return  # being started: the round's start records it
-        async with self._lock(match_id):
-            record = await self.store.match(match_id)
-            if record is None or record.status != "playing":
-                return
-            data = record.data
-            if outcome.timed_out and table.state is not None:
-                # The tray of the first card a computer played for the member (each tray
-                # is 52 cards).
-                index = (table.state.move_count - len(outcome.moves)) // 52
-                marks = data["marks"].setdefault(str(table.id), [])
-                if index not in marks:
-                    marks.append(index)
-            if table.status in ("abandoned", "cancelled"):
-                number = next((p["table"] for p in data["plays"] if p["game"] == table.id), None)
-                if (
-                    number is not None
-                    and number not in data["gone"]
-                    and table.status == "abandoned"
-                ):
-                    data["gone"].append(number)
-                self._dead(data, table.id)
-            elif table.state is not None:
-                self._record(data, table.id, table.state)
-            await self._progress(match_id, data)
-
-    def _record(self, data: dict[str, Any], game_id: int, state: Any) -> None:
-        """Record the trays the game has finished (N-S's tricks; marked where a computer
-        stood in for a member)."""
-        marks = data["marks"].get(str(game_id), [])
-        results = state.tray_results
-        for play in data["plays"]:
-            if play["game"] == game_id and not play["done"] and play["index"] < len(results):
-                play["done"] = True
-                play["ns"] = results[play["index"]]
-                play["marked"] = play["index"] in marks
-
-    def _dead(self, data: dict[str, Any], game_id: int) -> None:
-        """The game ended without finishing its trays: they score the average there."""
-        number = None
-        for play in data["plays"]:
-            if play["game"] == game_id and not play["done"]:
-                play["dead"] = True
-                number = play["table"]
-        if number is not None and number in data["gone"]:
-            for play in data["plays"]:
-                if play["table"] == number and not play["done"]:
-                    play["dead"] = True
-
-    async def _progress(self, match_id: int, data: dict[str, Any]) -> None:
-        """Post the trays every table has now finished; move to the next round when every
-        table has finished this one; end the match after the last."""
-        guild_id = (await self.store.match(match_id)).guild_id
+    def _progress(self, data: dict[str, Any]) -> list[Effect]:
+        """Post each tray every table has now finished; when every table has finished the
+        round, the next round; after the last, the final standings."""
+        effects: list[Effect] = []
+        match_id = data["id"]
+        posting = data.setdefault("posting", [])
         for tray in settled_trays(data):
-            if tray in data["posted"]:
+            if tray in data["posted"] or tray in posting:
                 continue
-            # Sent, then recorded as sent: a restart in between sends it again, and the
-            # nonce makes Discord return the first message instead of a second one.
-            text = self._tray_post(data, tray, self._lang(guild_id))
-            for channel_id in data["channels"]:
-                await self._say(channel_id, guild_id, text, nonce=f"m{match_id}:tray{tray}")
-            data["posted"].append(tray)
-            await self.store.save_match(match_id, "playing", data, self._now())
-        while True:
-            if all(p["done"] or p["dead"] for p in data["plays"]):
-                await self._finish(match_id, data)
-                return
-            rnd = data["round"]
-            current = [p for p in data["plays"] if p["round"] == rnd]
-            if not all(p["done"] or p["dead"] for p in current):
-                break
+            posting.append(tray)  # recorded as posted once sent (a restart sends it again)
+            text = functools.partial(_tray_post, data, tray)
+            channels = data["channels"]
+            for i, channel_id in enumerate(channels):
+                done = functools.partial(_posted, tray=tray) if i == len(channels) - 1 else None
+                effects.append(Say(channel_id, text, f"m{match_id}:tray{tray}", sent=done))
+        if all(p["done"] or p["dead"] for p in data["plays"]):
+            return effects + self._finish(data)
+        rnd = data["round"]
+        if all(p["done"] or p["dead"] for p in data["plays"] if p["round"] == rnd):
             data["round"] = rnd + 1
-            await self.store.save_match(match_id, "playing", data, self._now())
-            await self._start_round(match_id, data)
-        await self.store.save_match(match_id, "playing", data, self._now())
+            effects += self._round(data)
+        return effects
 
-    def _tray_post(self, data: dict[str, Any], tray: int, lang: Lang) -> str:
-        lines = [f"**{t(lang, 'whist.dup_tray_done', tray=tray)}**"]
-        for play in data["plays"]:
-            if play["tray"] != tray:
-                continue
-            where = _where(data, play, lang)
-            if play["done"]:
-                line = t(
-                    lang, "whist.dup_result_line", where=where, ns=play["ns"], ew=13 - play["ns"]
-                )
-                if play["marked"]:
-                    line += " " + t(lang, "whist.dup_marked")
-            else:
-                line = t(lang, "whist.dup_result_average", where=where)
-            lines.append(line)
-        return "\n".join(lines)
-
-    # --- the end -----------------------------------------------------------------------
-
-    def _schedule_deadline(self, match_id: int, data: dict[str, Any]) -> None:
-        self.controller.scheduler.at(
-            ("match", match_id), data["deadline"], lambda: self._deadline(match_id)
-        )
-
-    async def _deadline(self, match_id: int) -> None:
-        """The match's deadline: every table still playing stops, its unfinished trays score
-        the average, and the match ends."""
-        async with self._lock(match_id):
-            record = await self.store.match(match_id)
-            if record is None or record.status not in ("open", "playing"):
-                return
-            data = record.data
-            if record.status == "open":
-                await self.store.save_match(match_id, "closed", data, self._now())
-                for channel_id in data["channels"]:
-                    if channel_id is not None:
-                        await self._say(
-                            channel_id,
-                            record.guild_id,
-                            t(self._lang(record.guild_id), "whist.dup_expired", match=match_id),
-                        )
-                return
-            tables = self.controller.tables
-            for game_id in sorted({p["game"] for p in data["plays"] if p["game"] is not None}):
-                table = tables.tables.get(game_id)
-                if table is None:
-                    continue
-                if table.state is not None:
-                    self._record(data, game_id, table.state)
-                try:
-                    await tables.cancel(game_id, data["creator"], can_manage=True)
-                except UserError:
-                    continue
-                self.controller._forget(table)
-                await self.controller._edit_table_now(table)
-            for play in data["plays"]:
-                if not play["done"]:
-                    play["dead"] = True
-            await self._progress(match_id, data)
-
-    async def _finish(self, match_id: int, data: dict[str, Any]) -> None:
-        """Score the match, post its standings to every table's channel, move the ratings
-        of its pairs or teams once, and store it as finished (a restart before that posts
-        the standings again under the same nonce, and does not rate twice)."""
-        record = await self.store.match(match_id)
-        guild_id = record.guild_id
+    def _finish(self, data: dict[str, Any]) -> list[Effect]:
         final = scores(data)
         data["standings"] = final
-        lang = self._lang(guild_id)
-        text = f"**{t(lang, 'whist.dup_final_title', match=match_id)}**\n" + _standing_text(
-            data, final, lang
-        )
-        for channel_id in data["channels"]:
-            await self._say(channel_id, guild_id, text, nonce=f"m{match_id}:final")
-        now = self._now()
+        text = functools.partial(_final_text, data, final)
+        effects: list[Effect] = [
+            Say(channel_id, text, f"m{data['id']}:final") for channel_id in data["channels"]
+        ]
         if not data.get("rated"):
-            for group in _rated_groups(data, final):
-                if len(group) >= 2:
-                    try:
-                        await self.store.rate(guild_id, GAME, group, now)
-                    except Exception:
-                        log.exception("match %s: its ratings could not be stored", match_id)
             data["rated"] = True
-        await self.store.save_match(match_id, "finished", data, now)
-        self.controller.scheduler.cancel(("match", match_id))
-        log.info("match %s: finished", match_id)
+            effects += [
+                Rate(tuple(group)) for group in _rated_groups(data, final) if len(group) > 1
+            ]
+        return [*effects, Status("finished")]
 
 
-def _engine_options(stored: dict[str, Any]) -> dict[str, Any]:
-    game = stored.get("game", stored)
-    return {
-        k: v for k, v in game.items() if k in ("match_seed", "trays", "turned", "declared_trump")
+RULES = DuplicateRules()
+UI.match_rules = RULES
+
+
+def _posted(data: dict[str, Any], tray: int) -> None:
+    if tray not in data["posted"]:
+        data["posted"].append(tray)
+    if tray in data.get("posting", ()):
+        data["posting"].remove(tray)
+
+
+def _text(key: str, **params: Any) -> Callable[[Lang], str]:
+    return lambda lang: t(lang, key, **params)
+
+
+def _table_plays(data: dict[str, Any], rnd: int, table: int) -> list[dict[str, Any]]:
+    return sorted(
+        (p for p in data["plays"] if p["round"] == rnd and p["table"] == table),
+        key=lambda p: p["index"],
+    )
+
+
+def _record(data: dict[str, Any], game_id: int, state: Any) -> None:
+    """Record the trays the table has finished (N-S's tricks; marked where a computer stood
+    in for a member)."""
+    marks = data["marks"].get(str(game_id), [])
+    results = state.tray_results
+    for play in data["plays"]:
+        if play["game"] == game_id and not play["done"] and play["index"] < len(results):
+            play["done"] = True
+            play["ns"] = results[play["index"]]
+            play["marked"] = play["index"] in marks
+
+
+def _dead(data: dict[str, Any], game_id: int) -> None:
+    """The table ended without finishing its trays: they score the average there, and so
+    does every later play at a table whose channel is gone."""
+    for play in data["plays"]:
+        if play["game"] == game_id and not play["done"]:
+            play["dead"] = True
+    for play in data["plays"]:
+        if play["table"] in data["gone"] and not play["done"] and play["game"] is None:
+            play["dead"] = True
+
+
+def _round_text(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
+    names = [
+        who[1] if who is not None else t(lang, "table.cpu_name", level=data["level"])
+        for who in seated(data, play)
+    ]
+    return t(
+        lang,
+        "whist.dup_round",
+        round=play["round"],
+        rounds=rounds_of(data),
+        table=play["table"],
+        ns=play["ns_pair"],
+        ew=play["ew_pair"],
+        seats=", ".join(
+            f"{seat_name(lang, s)}: {discord.utils.escape_markdown(n)}" for s, n in enumerate(names)
+        ),
+    )
+
+
+def _tray_post(data: dict[str, Any], tray: int, lang: Lang) -> str:
+    lines = [f"**{t(lang, 'whist.dup_tray_done', tray=tray)}**"]
+    for play in data["plays"]:
+        if play["tray"] != tray:
+            continue
+        where = _where(data, play, lang)
+        if play["done"]:
+            line = t(lang, "whist.dup_result_line", where=where, ns=play["ns"], ew=13 - play["ns"])
+            if play["marked"]:
+                line += " " + t(lang, "whist.dup_marked")
+        else:
+            line = t(lang, "whist.dup_result_average", where=where)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _final_text(data: dict[str, Any], final: dict[str, Any], lang: Lang) -> str:
+    title = t(lang, "whist.dup_final_title", match=data["id"])
+    return f"**{title}**\n" + _standing_text(data, final, lang)
+
+
+# --- the commands' work ------------------------------------------------------------------
+
+
+def _matches(bot: Bot) -> Matches:
+    found: Matches | None = getattr(bot, "matches", None)
+    if found is None:
+        raise UserError("errors.game_gone")
+    return found
+
+
+async def _match_here(bot: Bot, guild_id: int | None, channel_id: int | None) -> Any:
+    """Return the live match one of whose tables is this channel, if any."""
+    for record in await _matches(bot).live(GAME):
+        if record.guild_id == guild_id and channel_id in record.data["channels"]:
+            return record
+    return None
+
+
+async def do_create(
+    bot: Bot,
+    interaction: discord.Interaction,
+    fmt: str,
+    tables: int | None,
+    trays: int | None,
+    trump: str | None,
+    hours: int | None,
+    level: str | None,
+) -> None:
+    """``/whist duplicate create``: a match whose table 1 is this channel."""
+    guild_id, channel_id = interaction.guild_id, interaction.channel_id
+    if guild_id is None or channel_id is None:
+        raise UserError("errors.no_dms")
+    if fmt not in FORMATS or trump not in (None, "turned", "C", "D", "H", "S"):
+        raise UserError("whist.dup_no_format")
+    least, most = TABLES[fmt]
+    count = least if tables is None else tables
+    if not least <= count <= most:
+        raise UserError(f"whist.dup_tables_{fmt}", n=count)
+    per = DEFAULT_TRAYS[fmt] if trays is None else trays
+    total = per * count if fmt == "mitchell" else per
+    if per < 1 or total > MAX_TRAYS:
+        raise UserError("whist.dup_trays_range", n=MAX_TRAYS)
+    hours = 24 if hours is None else hours
+    if hours < 1:
+        raise UserError("whist.dup_deadline_past")
+    levels = DUPLICATE_GAME.levels
+    chosen = level if level in levels else bot.settings.computer_level
+    if chosen not in levels:
+        chosen = DUPLICATE_GAME.default_level
+    controller = bot.controller
+    if controller.tables.table_in(channel_id) is not None:
+        raise UserError("whist.dup_channel_busy")
+    if await _match_here(bot, guild_id, channel_id) is not None:
+        raise UserError("whist.dup_channel_in_match")
+    seed = controller.tables._seed_source()
+    declared = None if trump in (None, "turned") else trump
+    if fmt == "mnemonic" and declared is None:
+        declared = mnemonic_trump(seed).letter
+    data: dict[str, Any] = {
+        "id": None,
+        "format": fmt,
+        "seed": seed,
+        "tables": count,
+        "trays": per,
+        "trump": declared,
+        "deadline": controller.tables.clock() + hours * 3600,
+        "level": chosen,
+        "turn_seconds": int(bot.settings.turn_seconds),
+        "pictures": bool(bot.settings.pictures),
+        "creator": interaction.user.id,
+        "channels": [channel_id] + [None] * (count - 1),
+        "seating": [[None] * 4 for _ in range(count)],
+        "round": 0,
+        "plays": plan(fmt, count, per),
+        "marks": {},
+        "posted": [],
+        "gone": [],
     }
+    matches = _matches(bot)
+    match_id = await matches.create(GAME, guild_id, data)
+
+    def numbered(record: Any) -> list[Effect]:
+        record.data["id"] = record.id
+        return []
+
+    await matches.update(match_id, numbered)
+    lang = lang_of(interaction.guild_locale)
+    text = t(
+        lang,
+        "whist.dup_created",
+        match=match_id,
+        format=t(lang, f"whist.dup_format_{fmt}"),
+        tables=count,
+        trays=total,
+        deadline=int(data["deadline"]),
+    )
+    await interaction.response.send_message(text)
+
+
+async def do_add_table(bot: Bot, interaction: discord.Interaction, match_id: int) -> None:
+    """``/whist duplicate table``: this channel becomes the match's next table."""
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        raise UserError("errors.no_dms")
+    record = await _matches(bot).get(match_id)
+    if record is None or record.game != GAME or record.guild_id != interaction.guild_id:
+        raise UserError("whist.dup_no_match", match=match_id)
+    if bot.controller.tables.table_in(channel_id) is not None:
+        raise UserError("whist.dup_channel_busy")
+    if await _match_here(bot, record.guild_id, channel_id) is not None:
+        raise UserError("whist.dup_channel_in_match")
+    added = 0
+
+    def add(record: Any) -> list[Effect]:
+        nonlocal added
+        data = record.data
+        if record.status != "open":
+            raise UserError("whist.dup_started")
+        if interaction.user.id != data["creator"]:
+            raise UserError("whist.dup_creator_only")
+        if channel_id in data["channels"]:
+            raise UserError("whist.dup_channel_in_match")
+        if None not in data["channels"]:
+            raise UserError("whist.dup_tables_full", n=data["tables"])
+        added = data["channels"].index(None) + 1
+        data["channels"][added - 1] = channel_id
+        return []
+
+    await _matches(bot).update(match_id, add)
+    lang = lang_of(interaction.guild_locale)
+    await interaction.response.send_message(
+        t(lang, "whist.dup_table_added", match=match_id, table=added)
+    )
+
+
+async def _here(bot: Bot, interaction: discord.Interaction) -> Any:
+    record = await _match_here(bot, interaction.guild_id, interaction.channel_id)
+    if record is None:
+        raise UserError("whist.dup_not_a_table")
+    return record
+
+
+async def do_join(bot: Bot, interaction: discord.Interaction, seat: str) -> None:
+    """``/whist duplicate join seat:``: take a seat at this channel's table."""
+    record = await _here(bot, interaction)
+    user = interaction.user
+    table = record.data["channels"].index(interaction.channel_id)
+    if seat not in SEAT_LETTERS:
+        raise UserError("whist.dup_no_seat")
+    index = SEAT_LETTERS.index(seat)
+
+    def sit(record: Any) -> list[Effect]:
+        data = record.data
+        if record.status != "open":
+            raise UserError("whist.dup_started")
+        if any(who is not None and who[0] == user.id for row in data["seating"] for who in row):
+            raise UserError("whist.dup_already_seated")
+        if data["seating"][table][index] is not None:
+            raise UserError("whist.dup_seat_taken")
+        data["seating"][table][index] = [user.id, user.display_name]
+        return []
+
+    await _matches(bot).update(record.id, sit)
+    lang = lang_of(interaction.locale)
+    await interaction.response.send_message(
+        t(lang, "whist.dup_joined", table=table + 1, seat=seat_name(lang, index)), ephemeral=True
+    )
+
+
+async def do_leave(bot: Bot, interaction: discord.Interaction) -> None:
+    """``/whist duplicate leave``: give up one's seat before the start."""
+    record = await _here(bot, interaction)
+
+    def stand(record: Any) -> list[Effect]:
+        if record.status != "open":
+            raise UserError("whist.dup_started")
+        found = False
+        for row in record.data["seating"]:
+            for i, who in enumerate(row):
+                if who is not None and who[0] == interaction.user.id:
+                    row[i] = None
+                    found = True
+        if not found:
+            raise UserError("whist.dup_not_seated")
+        return []
+
+    await _matches(bot).update(record.id, stand)
+    await interaction.response.send_message(
+        t(lang_of(interaction.locale), "whist.dup_left"), ephemeral=True
+    )
+
+
+async def do_start(bot: Bot, interaction: discord.Interaction) -> None:
+    """``/whist duplicate start``: computers take the empty seats; round 1 starts."""
+    record = await _here(bot, interaction)
+    tables = bot.controller.tables
+
+    def begin(record: Any) -> list[Effect]:
+        data = record.data
+        if record.status != "open":
+            raise UserError("whist.dup_started")
+        if interaction.user.id != data["creator"]:
+            raise UserError("whist.dup_creator_only")
+        if None in data["channels"]:
+            raise UserError("whist.dup_tables_missing", n=data["channels"].count(None))
+        if any(tables.table_in(c) is not None for c in data["channels"]):
+            raise UserError("whist.dup_channel_busy")
+        return RULES.start(data)
+
+    begin(copy.deepcopy(record))  # refused now, before the answer, if it is refused
+    # The answer comes first: the tables' messages follow it in their channels.
+    await interaction.response.send_message(
+        t(lang_of(interaction.guild_locale), "whist.dup_starting", match=record.id)
+    )
+    await _matches(bot).update(record.id, begin)
+
+
+async def do_results(bot: Bot, interaction: discord.Interaction) -> None:
+    """``/whist duplicate results``: the member's view of their latest match."""
+    lang = lang_of(interaction.locale)
+    user_id = interaction.user.id
+    found = None
+    for record in await _matches(bot).in_guild(interaction.guild_id or 0, GAME):
+        seating = record.data["seating"]
+        if any(who is not None and who[0] == user_id for row in seating for who in row):
+            found = record
+            break
+    if found is None:
+        raise UserError("whist.dup_no_own_match")
+    moves: dict[int, list[str]] = {}
+    for play in found.data["plays"]:
+        game_id = play["game"]
+        if play["done"] and game_id not in moves:
+            stored = await bot.store.game(game_id)
+            moves[game_id] = [] if stored is None else list(stored.moves)
+    await interaction.response.send_message(
+        results_text(found.id, found.status, found.data, user_id, moves, lang), ephemeral=True
+    )
+
+
+def results_text(
+    match_id: int,
+    status: str,
+    data: dict[str, Any],
+    user_id: int,
+    moves: Mapping[int, Sequence[str]],
+    lang: Lang,
+) -> str:
+    """Return what the member may know of the match now: per tray they have finished,
+    every finished play's result and record (the cards, trick by trick); their provisional
+    total over those trays (final once the match is over)."""
+    done = sorted(finished_trays(data, user_id))
+    fmt = t(lang, f"whist.dup_format_{data['format']}")
+    lines = [t(lang, "whist.dup_results_title", match=match_id, format=fmt)]
+    if not done:
+        lines.append(t(lang, "whist.dup_results_none"))
+    for tray in done:
+        lines.append(f"**{t(lang, 'whist.dup_tray', tray=tray)}**")
+        for play in data["plays"]:
+            if play["tray"] != tray or not play["done"]:
+                continue
+            cards = list(moves.get(play["game"], ()))[52 * play["index"] : 52 * (play["index"] + 1)]
+            marked = " " + t(lang, "whist.dup_marked") if play["marked"] else ""
+            where = _where(data, play, lang)
+            lines.append(
+                t(lang, "whist.dup_result_line", where=where, ns=play["ns"], ew=13 - play["ns"])
+                + marked
+            )
+            lines.append(
+                "> " + " | ".join(" ".join(cards[i : i + 4]) for i in range(0, len(cards), 4))
+            )
+    if done:
+        label = "whist.dup_final" if status == "finished" else "whist.dup_provisional"
+        lines.append(f"**{t(lang, label)}** " + _standing_text(data, scores(data, done), lang))
+    text = "\n".join(lines)
+    return text if len(text) <= 2000 else text[:1990] + " …"
 
 
 def _where(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
@@ -1056,12 +988,6 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
     """Return ``/whist duplicate``: create, table, join, leave, start, results."""
     controller = bot.controller
 
-    def matches() -> Matches:
-        found: Matches | None = getattr(bot, "whist_matches", None)
-        if found is None:
-            raise UserError("errors.game_gone")
-        return found
-
     group = app_commands.Group(
         name=command_text("whist.dup_command_name"),
         description=command_text("whist.dup_command_description"),
@@ -1118,7 +1044,7 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
     ) -> None:
         await controller.safely(
             interaction,
-            matches().create(interaction, format, tables, trays, trump, deadline_hours, level),
+            do_create(bot, interaction, format, tables, trays, trump, deadline_hours, level),
         )
 
     @app_commands.command(
@@ -1128,7 +1054,7 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
     @app_commands.rename(match=command_text("whist.dup_option_match_name"))
     @app_commands.describe(match=command_text("whist.dup_option_match_description"))
     async def table(interaction: discord.Interaction, match: int) -> None:
-        await controller.safely(interaction, matches().add_table(interaction, match))
+        await controller.safely(interaction, do_add_table(bot, interaction, match))
 
     @app_commands.command(
         name=command_text("whist.dup_join_name"),
@@ -1145,28 +1071,28 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
         )
     )
     async def join(interaction: discord.Interaction, seat: str) -> None:
-        await controller.safely(interaction, matches().join(interaction, seat))
+        await controller.safely(interaction, do_join(bot, interaction, seat))
 
     @app_commands.command(
         name=command_text("whist.dup_leave_name"),
         description=command_text("whist.dup_leave_description"),
     )
     async def leave(interaction: discord.Interaction) -> None:
-        await controller.safely(interaction, matches().leave(interaction))
+        await controller.safely(interaction, do_leave(bot, interaction))
 
     @app_commands.command(
         name=command_text("whist.dup_start_name"),
         description=command_text("whist.dup_start_description"),
     )
     async def start(interaction: discord.Interaction) -> None:
-        await controller.safely(interaction, matches().start(interaction))
+        await controller.safely(interaction, do_start(bot, interaction))
 
     @app_commands.command(
         name=command_text("whist.dup_results_name"),
         description=command_text("whist.dup_results_description"),
     )
     async def results(interaction: discord.Interaction) -> None:
-        await controller.safely(interaction, matches().results(interaction))
+        await controller.safely(interaction, do_results(bot, interaction))
 
     commands: list[app_commands.Command[Any, ..., None]] = [
         create,
