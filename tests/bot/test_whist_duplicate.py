@@ -274,6 +274,8 @@ async def test_mitchell_moves_pairs_and_sets_and_names_two_winners(
         (final,) = [t for t in texts if "final standings" in t]
         assert "North-South" in final and "East-West" in final and final.count("🏆") >= 2
         assert all(len([t for t in texts if f"Tray {n}: every table" in t]) == 1 for n in (1, 2, 3))
+    # Ratings moved once, for the pairs of each direction.
+    assert ratings(dupe_bot)[str(alice.id)] == ratings(dupe_bot)[str(bob.id)] == 1
     problems, read = scan_duplicate_results(env, recorder, plays_per_tray=3)
     assert problems == [] and read >= 9
     bodies_are_valid(env)
