@@ -239,10 +239,13 @@ class Community:
         if interaction.guild_id is None:
             raise UserError("errors.history_server_only")
         games = await self.bot.store.recent_games(interaction.guild_id, None, limit=HISTORY_SIZE)
+        lang = lang_of(interaction.locale)
+        events: list[str] = []
+        matches = getattr(self.bot, "matches", None)
+        if matches is not None:  # events over several tables: a duplicate match's standings
+            events = await matches.finished_lines(interaction.guild_id, lang)
         await interaction.response.send_message(
-            embed=render.history_page(
-                games, interaction.guild_id, lang=lang_of(interaction.locale)
-            ),
+            embed=render.history_page(games, interaction.guild_id, lang=lang, events=events),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )

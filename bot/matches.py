@@ -144,6 +144,10 @@ class MatchRules(Protocol):
         """The deadline: ``states`` of the tables still live (they are closed next)."""
         ...
 
+    def summary(self, match_id: int, data: dict[str, Any], lang: Lang) -> str:
+        """Return a finished event's line in ``/history``: what it was and who won."""
+        ...
+
 
 def _status_after(effects: list[Effect], status: str) -> str:
     for effect in effects:
@@ -195,6 +199,15 @@ class Matches:
     async def in_guild(self, guild_id: int, game: str) -> list[MatchRecord]:
         """Return the server's latest events of ``game``, newest first."""
         return await self.store.matches_in(guild_id, game)
+
+    async def finished_lines(self, guild_id: int, lang: Lang, limit: int = 5) -> list[str]:
+        """Return the server's latest finished events, one line each, newest first."""
+        lines: list[str] = []
+        for game, rules in self.rules.items():
+            for record in await self.store.matches_in(guild_id, game):
+                if record.status == "finished" and len(lines) < limit:
+                    lines.append(rules.summary(record.id, record.data, lang))
+        return lines
 
     # --- changing --------------------------------------------------------------------
 

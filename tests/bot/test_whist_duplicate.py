@@ -178,6 +178,10 @@ async def test_team_of_four_across_two_channels(
         assert "Team X (alice & " in final and f"**{expected.x:+d}**" in final
         assert len(posts_about(env, channel, 2)) == 1
     assert {str(alice.id), str(bob.id), "cpu:random"} <= set(ratings(dupe_bot))
+    history = await alice.slash(one, "history")
+    assert history.response is not None
+    listed = str(history.response.message.embeds[0].description)
+    assert f"**Duplicate match {match.id}** — Team of four" in listed and "🏆" in listed
     board = await alice.slash(one, "leaderboard", game="whist_duplicate")
     assert board.response is not None
     assert f"<@{alice.id}>" in str(board.response.message.embeds[0].description)
@@ -274,6 +278,10 @@ async def test_mitchell_moves_pairs_and_sets_and_names_two_winners(
         (final,) = [t for t in texts if "final standings" in t]
         assert "North-South" in final and "East-West" in final and final.count("🏆") >= 2
         assert all(len([t for t in texts if f"Tray {n}: every table" in t]) == 1 for n in (1, 2, 3))
+    history = await alice.slash(one, "history")
+    assert history.response is not None
+    listed = str(history.response.message.embeds[0].description)
+    assert f"**Duplicate match {match.id}** — Mitchell pairs\n🏆 Pair" in listed
     # Ratings moved once, for the pairs of each direction.
     assert ratings(dupe_bot)[str(alice.id)] == ratings(dupe_bot)[str(bob.id)] == 1
     problems, read = scan_duplicate_results(env, recorder, plays_per_tray=3)

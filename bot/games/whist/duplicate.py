@@ -437,6 +437,13 @@ class DuplicateRules:
             ]
         return self._progress(data)
 
+    def summary(self, match_id: int, data: dict[str, Any], lang: Lang) -> str:
+        """Return the finished match's ``/history`` line: its format and the winners."""
+        final = data.get("standings") or scores(data)
+        fmt = t(lang, f"whist.dup_format_{data['format']}")
+        head = t(lang, "whist.dup_history", match=match_id, format=fmt)
+        return f"{head}\n{_winners_text(data, final, lang)}"
+
     def _round(self, data: dict[str, Any]) -> list[Effect]:
         """Open the round's tables not opened yet, each announced in its channel; a table
         whose channel is gone scores the average."""
@@ -947,6 +954,26 @@ def _standing_text(data: dict[str, Any], result: dict[str, Any], lang: Lang) -> 
             label = t(lang, "whist.dup_pair", n=pair)
             lines.append(f"{label} ({who}): **{_score_text(totals[pair])}**{crown}")
     return "\n".join(lines)
+
+
+def _winners_text(data: dict[str, Any], result: dict[str, Any], lang: Lang) -> str:
+    """Return who won, in one line: the team or side with its score, or each direction's
+    best pairs."""
+    fmt = data["format"]
+    if fmt in ("team", "mnemonic"):
+        sides = _TEAMS if fmt == "team" else _SIDES
+        parts = []
+        for side in result["winners"]:
+            label = t(lang, f"whist.dup_side_{side}")
+            parts.append(f"{label} ({_names(data, sides[side], lang)}) {result[side]:+d}")
+        return "🏆 " + " · ".join(parts)
+    parts = []
+    for direction, hands in _DIRECTIONS:
+        for pair in result[f"{direction}_winners"]:
+            who = _names(data, [(int(pair), s) for s in hands], lang)
+            total = _score_text(result[direction][str(pair)])
+            parts.append(f"{t(lang, 'whist.dup_pair', n=pair)} ({who}) {total}")
+    return "🏆 " + " · ".join(parts)
 
 
 def _rated_groups(data: dict[str, Any], result: dict[str, Any]) -> list[list[SeatResult]]:
