@@ -103,3 +103,17 @@ def test_the_deadline_scores_the_average_and_ends_the_match() -> None:
     assert effects[-1] == Status("finished")
     # Tray 1's replay never happened: every tray scores 0 (the average).
     assert data["standings"]["ns"] == 0 and data["standings"]["winners"] == ["ns", "ew"]
+
+
+def test_a_restart_finds_a_table_opened_but_not_recorded_and_opens_the_rest() -> None:
+    data = match("mitchell", 3, 1)
+    opens = [e for e in RULES.start(data) if isinstance(e, Open)]
+    RULES.opened(data, opens[0].key, 1, None)
+    # The bot stopped after opening table 2 and before recording it; table 3 never opened.
+    live = {102: (2, dict(opens[1].options.game)), 103: (9, {"match_seed": 4, "trays": [3]})}
+    effects = RULES.resume(data, {1: played(opens[0], 0)}, live)
+    assert [p["game"] for p in data["plays"] if p["round"] == 1] == [1, 2, None]
+    assert [e.key for e in effects if isinstance(e, Open)] == ["r1t3"]
+    # A table closed without a result (its channel gone) scores the average on its tray.
+    RULES.resume(data, {2: None}, {})
+    assert data["plays"][1]["dead"] and not data["plays"][0]["dead"]
