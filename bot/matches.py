@@ -200,6 +200,15 @@ class Matches:
         """Return the server's latest events of ``game``, newest first."""
         return await self.store.matches_in(guild_id, game)
 
+    async def hidden(self, game_id: int) -> bool:
+        """Return whether the table belongs to an event still open or running: its record
+        is the event's to show (``/replay`` and ``/history`` wait for the event's end)."""
+        match_id = self._by_game.get(game_id)
+        if match_id is None:
+            return False
+        record = await self.store.match(match_id)
+        return record is not None and record.status in ("open", "playing")
+
     async def finished_lines(self, guild_id: int, lang: Lang, limit: int = 5) -> list[str]:
         """Return the server's latest finished events, one line each, newest first."""
         lines: list[str] = []

@@ -728,7 +728,7 @@ class Tables:
                     logged,
                     now,
                     None,
-                    results=_seat_results(seats, state),
+                    results=_seat_results(table, seats, state),
                     guild_id=table.guild_id,
                     owed=posts,
                     rated=getattr(table.ui, "rated", True),
@@ -908,7 +908,7 @@ class Tables:
         results = None
         if stage.is_over:
             deadline = None
-            results = _seat_results(table.seats, stage)
+            results = _seat_results(table, table.seats, stage)
         posts = table.ui.owed(before, stage)
         if stage.is_over:
             posts += _final_posts(table)
@@ -1110,8 +1110,12 @@ def _seconds(table: Table, state: Any) -> int:
     return turn if seconds is None else int(seconds(state, turn))
 
 
-def _seat_results(seats: Mapping[int, SeatRecord], state: Any) -> list[SeatResult]:
-    """Return each seat's result of a finished game."""
+def _seat_results(table: Table, seats: Mapping[int, SeatRecord], state: Any) -> list[SeatResult]:
+    """Return each seat's result of a finished game. A game whose tables' results are an
+    event's to tell (a duplicate match's, ``GameUI.scores_public`` false: they compare with
+    tables still playing the same trays) stores none: no score, no win, no rounds."""
+    if not getattr(table.ui, "scores_public", True):
+        return [SeatResult(seat, r.user_id, r.level, 0, 0.0) for seat, r in sorted(seats.items())]
     result = state.result()
     return [
         SeatResult(

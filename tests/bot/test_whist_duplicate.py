@@ -165,7 +165,14 @@ async def test_team_of_four_across_two_channels(
     assert "Table 2: N-S" in await reply(alice, one, "whist duplicate results")
     await play(first)
     assert posts_about(env, one, 2) == []
+    # Table 1 is over, table 2 is not: its game is not to be replayed or listed yet.
+    early = await reply(bob, two, "replay", game=first.game_id)
+    assert "match still being played" in early
+    listed = await bob.slash(two, "history")
+    assert f"#{first.game_id}**" not in str(listed.response.message.embeds[0].description)
     await play(second)
+    replayed = await alice.slash(one, "replay", game=first.game_id)
+    assert replayed.response is not None and replayed.response.message.embeds
 
     table1 = await stored_results(dupe_bot, first.game_id)
     table2 = await stored_results(dupe_bot, second.game_id)

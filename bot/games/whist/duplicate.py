@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import ids
 from bot.commands import command_text
 from bot.game import OptionSpec, Rendered, TableInfo, finished_view
 from bot.games.whist import render
@@ -190,9 +191,10 @@ def _score_text(hundredths: int) -> str:
 
 
 class DuplicateUI(WhistUI):
-    """A table of a duplicate match: whist's hands and tricks; no standings of its own
-    (the match posts them), no ratings of its own (the match rates pairs and teams), and
-    no command group (``/whist duplicate`` opens its tables)."""
+    """A table of a duplicate match: whist's hands and tricks; no standings, scores or
+    ratings of its own (the match posts its standings and rates pairs and teams, once
+    every table has played), and no command group (``/whist duplicate`` opens its
+    tables)."""
 
     name = GAME
     game = DUPLICATE_GAME  # type: ignore[assignment]
@@ -201,6 +203,7 @@ class DuplicateUI(WhistUI):
     command_group = False
     standings_post = False
     rated = False
+    scores_public = False
     match_rules: DuplicateRules  # set below, once the rules are defined
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
@@ -262,8 +265,6 @@ class DuplicateUI(WhistUI):
         embed.set_footer(text=self.options_text(options, lang))
         buttons = discord.ui.View(timeout=None)
         if not over:
-            from bot import ids
-
             buttons.add_item(
                 discord.ui.Button(
                     label=t(lang, "render.button_my_hand"),
