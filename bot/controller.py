@@ -553,6 +553,7 @@ class Controller:
         table = await self.tables.cancel(game_id, interaction.user.id, can_manage=can_manage)
         log.info("game %s: cancelled", table.id)
         self._forget(table)
+        await self._committed(Outcome(table, closed=True))
         if (
             from_table
             and interaction.message is not None
