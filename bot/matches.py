@@ -149,13 +149,6 @@ class MatchRules(Protocol):
         ...
 
 
-def _status_after(effects: list[Effect], status: str) -> str:
-    for effect in effects:
-        if isinstance(effect, Status):
-            status = effect.status
-    return status
-
-
 @dataclass
 class _Running:
     record: MatchRecord
@@ -266,9 +259,11 @@ class Matches:
             await self._run(_Running(record, record.status, effects))
 
     async def _run(self, running: _Running) -> None:
+        """Store the document, then carry out the effects in order (an opened table's
+        own effects after the others); the document is stored again after each effect
+        that changes it, so a restart resumes from the last one done."""
         record = running.record
         rules = self.rules[record.game]
-        running.status = _status_after(running.queue, running.status)
         await self._save(running)
         while running.queue:
             effect = running.queue.pop(0)
@@ -278,9 +273,7 @@ class Matches:
                     effect.sent(record.data)
                     await self._save(running)
             elif isinstance(effect, Open):
-                more = await self._open(record, effect, rules)
-                running.status = _status_after(more, running.status)
-                running.queue += more
+                running.queue += await self._open(record, effect, rules)
                 await self._save(running)
             elif isinstance(effect, Close):
                 await self._close(effect.game_id)
