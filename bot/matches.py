@@ -361,6 +361,8 @@ class Matches:
         its rules catch up with what its tables did while the bot was not watching."""
         for game, rules in self.rules.items():
             for record in await self.store.live_matches(game):
+                if not self.controller.tables._owns(record.guild_id):
+                    continue  # another process runs that server's shard
                 for game_id in rules.games(record.data):
                     self._by_game[game_id] = record.id
                 self._schedule(record.id, game, record.data)
