@@ -3,6 +3,7 @@ turn-up, Mnemonic's turned replay and fixed trump, each tray's result, and its o
 
 from __future__ import annotations
 
+import io
 import json
 import random
 
@@ -89,3 +90,12 @@ def test_options_round_trip_through_json_and_refuse_what_no_match_has() -> None:
             DuplicateOptions(**bad)  # type: ignore[arg-type]
     with pytest.raises(OptionsError):
         games.get("whist_duplicate").seated(options, 3)
+
+
+def test_the_text_table_plays_the_trays_with_computers() -> None:
+    out = io.StringIO()
+    terminal = games.get("whist_duplicate").terminal()
+    assert terminal.main(["--trays", "2", "--seed", "4"], stdout=out) == 0
+    lines = out.getvalue().splitlines()
+    assert [line.split(" (")[0] for line in lines] == ["Tray 1", "Tray 2"]
+    assert terminal.main(["--level", "nobody"], stdout=io.StringIO()) == 2
