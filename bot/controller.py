@@ -738,11 +738,16 @@ class Controller:
     async def open_started(self, **arranged: Any) -> Table:
         """Open a table with every seat taken and start it (``Tables.open_started``'s
         arguments), post its table message in its channel and show the start."""
+        if arranged["channel_id"] in self._gone:
+            raise UserError("errors.game_gone")
         outcome = await self.tables.open_started(**arranged)
         table = outcome.table
         log.info("game %s: opened and started in channel %s", table.id, table.channel_id)
         async with self._editing.setdefault(table.id, asyncio.Lock()):
-            await self._repost_table(table, fresh=True)
+            fate = await self._repost_table(table, fresh=True)
+        if fate == CHANNEL_GONE:  # deleted meanwhile: the table is abandoned at once
+            await self.channel_gone(table.channel_id)
+            raise UserError("errors.game_gone")
         await self.on_outcome(outcome)
         return table
 

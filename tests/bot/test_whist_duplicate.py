@@ -439,3 +439,30 @@ async def test_the_deadline_closes_the_match_and_unfinished_trays_score_the_aver
         assert "A tie." in final
     record = await dupe_bot.store.game(second.id)
     assert record is not None and record.status == "cancelled"
+
+
+async def test_a_mitchell_table_whose_channel_is_gone_scores_the_average_every_round(
+    env: simcord.Env, dupe_bot: Bot, club: Any
+) -> None:
+    guild, m = club
+    one, two, three = (guild.create_text_channel(f"table-{n}") for n in (1, 2, 3))
+    alice, eve = m["alice"], m["eve"]
+    await reply(
+        alice, one, "whist duplicate create", format="mitchell", trays=1, computers="random"
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    for channel in (two, three):
+        await reply(alice, channel, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    env.backend.delete_channel(three.id)
+    await env.settle()
+    await reply(alice, one, "whist duplicate start")
+    for _ in range(3):  # alice's N-S pair stays at table 1 for the three rounds
+        await play(await seat_table(env, dupe_bot, one, [alice], eve))
+    done = await dupe_bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    at_three = [p for p in done.data["plays"] if p["table"] == 3]
+    assert len(at_three) == 3 and all(p["dead"] and p["game"] is None for p in at_three)
+    assert all(p["done"] for p in done.data["plays"] if p["table"] != 3)
+    (final,) = [t for t in channel_texts(env, one) if "final standings" in t]
+    assert "North-South" in final
