@@ -411,6 +411,13 @@ async def test_the_deadline_closes_the_match_and_unfinished_trays_score_the_aver
         computers="random",
     )
     (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    # A member runs as many matches at once as they may host lobbies (3).
+    extra = [guild.create_text_channel(f"extra-{n}") for n in (1, 2, 3)]
+    for channel in extra[:2]:
+        await reply(alice, channel, "whist duplicate create", format="mnemonic")
+    assert "already run 3 matches" in await reply(
+        alice, extra[2], "whist duplicate create", format="mnemonic"
+    )
     await reply(alice, two, "whist duplicate table", match=match.id)
     await reply(alice, one, "whist duplicate join", seat="N")
     await reply(bob, two, "whist duplicate join", seat="N")
@@ -439,6 +446,10 @@ async def test_the_deadline_closes_the_match_and_unfinished_trays_score_the_aver
         assert "A tie." in final
     record = await dupe_bot.store.game(second.id)
     assert record is not None and record.status == "cancelled"
+    # The matches that never started closed at their own deadline, 24 hours on.
+    await env.advance_time(24 * 3600)
+    assert await dupe_bot.store.live_matches("whist_duplicate") == []
+    assert any("before it started" in t for t in channel_texts(env, extra[0]))
 
 
 async def test_a_mitchell_table_whose_channel_is_gone_scores_the_average_every_round(

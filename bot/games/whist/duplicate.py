@@ -55,7 +55,15 @@ from engine.whist.rules import SEATS, Phase, WhistView
 if TYPE_CHECKING:
     from bot.app import Bot
 
-__all__ = ["UI", "DuplicateUI", "Matches", "duplicate_group", "scores"]
+__all__ = [
+    "RULES",
+    "UI",
+    "DuplicateRules",
+    "DuplicateUI",
+    "duplicate_group",
+    "results_text",
+    "scores",
+]
 
 GAME = "whist_duplicate"
 FORMATS = ("team", "mitchell", "mnemonic")
@@ -674,6 +682,12 @@ async def do_create(
         raise UserError("whist.dup_channel_busy")
     if await _match_here(bot, guild_id, channel_id) is not None:
         raise UserError("whist.dup_channel_in_match")
+    # A member hosts as many matches at once as lobbies (the server's lobby limit).
+    most = controller.tables.limits.per_member
+    live = await _matches(bot).live(GAME)
+    mine = [r for r in live if r.guild_id == guild_id and r.data["creator"] == interaction.user.id]
+    if most and len(mine) >= most:
+        raise UserError("whist.dup_too_many", n=most)
     seed = controller.tables._seed_source()
     declared = None if trump in (None, "turned") else trump
     if fmt == "mnemonic" and declared is None:
