@@ -21,6 +21,7 @@ from bot.config import Settings
 from bot.controller import Controller, release
 from bot.errors import answer_error, too_late
 from bot.lateness import Lateness
+from bot.matches import Matches
 from bot.scheduler import Scheduler
 from bot.store import ShardSlice, Store, open_store
 from bot.tables import LobbyLimits
@@ -134,6 +135,7 @@ class Bot(commands.Bot):
     ``setup_hook``; it hosts every game of ``bot.games``."""
 
     store: Store
+    matches: Matches
     scheduler: Scheduler
     controller: Controller
     community: Community
@@ -220,8 +222,17 @@ class Bot(commands.Bot):
                 pictures.draw_in_a_process()
         self.controller.start_delivering_owed()
         self.community = Community(self, lambda: games.GAMES)
+        # Events over several tables (a duplicate whist match): the games whose GameUI
+        # has ``match_rules``; the live ones catch up with what their tables did.
+        rules = {ui.name: ui.match_rules for ui in games.GAMES if hasattr(ui, "match_rules")}
+        self.matches = Matches(self.controller, self.store, rules, self.controller.public_lang_of)
+        self.controller.matches = self.matches
+        await self.matches.load()
         for ui in games.GAMES:
-            self.tree.add_command(game_group(self, ui))
+            # A game whose tables another game's commands open (the tables of a duplicate
+            # whist match) has no command group of its own (``command_group`` false).
+            if getattr(ui, "command_group", True):
+                self.tree.add_command(game_group(self, ui))
         for command in self.community.commands():
             self.tree.add_command(command)
         self.tree.error(self._on_tree_error)

@@ -295,4 +295,10 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
         ),
     ):
         group.add_command(command)
+    # A game may add commands of its own to its group (whist: ``duplicate``, the matches
+    # over several tables): ``subcommands(bot)``, optional.
+    extra = getattr(ui, "subcommands", None)
+    if extra is not None:
+        for command in extra(bot):
+            group.add_command(command)
     return group

@@ -239,10 +239,15 @@ class Community:
         if interaction.guild_id is None:
             raise UserError("errors.history_server_only")
         games = await self.bot.store.recent_games(interaction.guild_id, None, limit=HISTORY_SIZE)
+        lang = lang_of(interaction.locale)
+        events: list[str] = []
+        matches = getattr(self.bot, "matches", None)
+        if matches is not None:  # events over several tables: a duplicate match's standings
+            events = await matches.finished_lines(interaction.guild_id, lang)
+            # A table of a match still being played keeps its result to itself.
+            games = [g for g in games if not await matches.hidden(g.record.id)]
         await interaction.response.send_message(
-            embed=render.history_page(
-                games, interaction.guild_id, lang=lang_of(interaction.locale)
-            ),
+            embed=render.history_page(games, interaction.guild_id, lang=lang, events=events),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -269,6 +274,10 @@ class Community:
             raise UserError("errors.still_playing", game=game_id)
         if record.status != "finished":
             raise UserError("errors.game_cancelled", game=game_id)
+        matches = getattr(self.bot, "matches", None)
+        if matches is not None and await matches.hidden(game_id):
+            # The same trays may still be played at another table of its match.
+            raise UserError("errors.replay_in_match", game=game_id)
         ui = self.game(record.game)
         table_options = TableOptions.from_json(record.options, game_fields(ui))
         options = engine_options(ui, table_options, len(record.seats))

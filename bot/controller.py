@@ -23,7 +23,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -42,6 +42,9 @@ from bot.tables import (
     engine_options,
     player_view,
 )
+
+if TYPE_CHECKING:
+    from bot.matches import Matches
 
 __all__ = ["Controller"]
 
@@ -316,6 +319,8 @@ class Controller:
         self._waiting: dict[tuple[object, ...], Table] = {}
         self._no_files: dict[int, float] = {}  # channel → until when it gets text only
         self._gone: set[int] = set()  # deleted channels
+        # Events over several tables (duplicate matches), set by the bot once loaded.
+        self.matches: Matches | None = None
         self.removed_grace = removed_grace
 
     # --- helpers -------------------------------------------------------------------
@@ -335,7 +340,11 @@ class Controller:
 
     def public_lang(self, table: Table) -> Lang:
         """Return the language of the table's public messages: its server's."""
-        guild = self.bot.get_guild(table.guild_id)
+        return self.public_lang_of(table.guild_id)
+
+    def public_lang_of(self, guild_id: int) -> Lang:
+        """Return the language of a server's public messages."""
+        guild = self.bot.get_guild(guild_id)
         return lang_of(guild.preferred_locale if guild is not None else None)
 
     def _hand(
@@ -544,6 +553,7 @@ class Controller:
         table = await self.tables.cancel(game_id, interaction.user.id, can_manage=can_manage)
         log.info("game %s: cancelled", table.id)
         self._forget(table)
+        await self._committed(Outcome(table, closed=True))
         if (
             from_table
             and interaction.message is not None
@@ -703,6 +713,7 @@ class Controller:
                 if seat not in answered:  # “The game is over.”, no buttons
                     await self._refresh_hand(table, seat, outcome.timed_out.get(seat))
             self._forget(table)
+            await self._committed(outcome)
             return
         self.refresh_table(table)
         if outcome.turn_changed or outcome.timed_out or outcome.others_changed:
@@ -710,6 +721,35 @@ class Controller:
                 if seat not in answered:
                     coro = self._refresh_hand(table, seat, outcome.timed_out.get(seat))
                     self._spawn(coro, f"hand-{table.id}-{seat}")
+        await self._committed(outcome)
+
+    async def _committed(self, outcome: Outcome) -> None:
+        """Tell the event over several tables the table belongs to, if any, of a committed
+        change (``bot.matches``: a duplicate match records a finished tray, moves its
+        pairs, ends)."""
+        matches = self.matches
+        if matches is None:
+            return
+        try:
+            await matches.table_changed(outcome)
+        except Exception:
+            log.exception("game %s: its match could not record the change", outcome.table.id)
+
+    async def open_started(self, **arranged: Any) -> Table:
+        """Open a table with every seat taken and start it (``Tables.open_started``'s
+        arguments), post its table message in its channel and show the start."""
+        if arranged["channel_id"] in self._gone:
+            raise UserError("errors.game_gone")
+        outcome = await self.tables.open_started(**arranged)
+        table = outcome.table
+        log.info("game %s: opened and started in channel %s", table.id, table.channel_id)
+        async with self._editing.setdefault(table.id, asyncio.Lock()):
+            fate = await self._repost_table(table, fresh=True)
+        if fate == CHANNEL_GONE:  # deleted meanwhile: the table is abandoned at once
+            await self.channel_gone(table.channel_id)
+            raise UserError("errors.game_gone")
+        await self.on_outcome(outcome)
+        return table
 
     # --- channels and servers that go away ---------------------------------------------
 
@@ -749,6 +789,7 @@ class Controller:
             return
         if abandoned:
             self._forget(table)
+            await self._committed(Outcome(table, closed=True))
 
     async def _strike_waiting(self, key: tuple[object, ...], table: Table) -> None:
         """Strike off a post waiting to be sent again: there is nowhere to send it."""
@@ -1112,9 +1153,10 @@ class Controller:
         if table.id in self.tables.tables:
             self._shown[table.id] = fingerprint
 
-    async def _repost_table(self, table: Table) -> str:
+    async def _repost_table(self, table: Table, *, fresh: bool = False) -> str:
         """The table message was deleted: post it anew (the store keeps the new id), so
-        the table goes on, its lobby can be joined, and the channel is not blocked."""
+        the table goes on, its lobby can be joined, and the channel is not blocked. With
+        ``fresh``, the table has no message yet (it started without a lobby)."""
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         made = _moves_made(table)
         lang = self.public_lang(table)
@@ -1136,11 +1178,12 @@ class Controller:
             return RETRY if fate in (NO_FILES, MESSAGE_GONE) else fate
         self._pictured[table.id] = None if picture is None else picture[0]
         self._remember_shown(table, _fingerprint(shown))
-        if table.status in ("lobby", "playing"):
+        if table.status in ("lobby", "playing") or fresh:
             await self.tables.set_message(table, message.id)
         else:
             table.message_id = message.id
-        log.info("game %s: its table message was deleted; posted again", table.id)
+        if not fresh:
+            log.info("game %s: its table message was deleted; posted again", table.id)
         await self._record_shown(table, made)
         return SENT
 

@@ -230,7 +230,10 @@ class GameUI(Protocol):
     Optional, looked up with ``getattr``: ``default_turn_seconds`` (an int), the turn time
     a new table of the game gets when neither ``/<game> start`` nor the server's defaults
     nor the bot's configuration chooses one (Dukes Up!'s rules: 180 s); otherwise the
-    configuration's default (120 s) applies."""
+    configuration's default (120 s) applies. For events over several tables (a duplicate
+    whist match, ``bot.matches``): ``subcommands(bot)``, ``command_group``,
+    ``standings_post``, ``rated``, ``scores_public`` and ``match_rules`` (see
+    ``docs/adding-a-game.md``)."""
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
         """Return the seat's name (``North``), in ``lang``."""

@@ -295,9 +295,15 @@ def player_stats(
 
 
 def history_page(
-    games: Sequence[FinishedGame], guild_id: int, *, lang: Lang = "en"
+    games: Sequence[FinishedGame],
+    guild_id: int,
+    *,
+    lang: Lang = "en",
+    events: Sequence[str] = (),
 ) -> discord.Embed:
-    """Return the server's recent games: when, where, who, and who won."""
+    """Return the server's recent games: when, where, who, and who won; then the finished
+    events over several tables (``events``: a duplicate match's line each, as its game's
+    match rules write it)."""
     lines = []
     for game in games:
         record = game.record
@@ -343,10 +349,12 @@ def history_page(
                 best=best,
             )
         )
+    lines += events
+    description = "\n\n".join(lines) or t(lang, "render.no_games_server")
+    if len(description) > 4096:  # Discord's limit for an embed's description
+        description = description[:4094] + " …"
     return discord.Embed(
-        title=t(lang, "render.history_title"),
-        description="\n\n".join(lines) or t(lang, "render.no_games_server"),
-        colour=COLOUR,
+        title=t(lang, "render.history_title"), description=description, colour=COLOUR
     )
 
 

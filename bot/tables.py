@@ -460,6 +460,62 @@ class Tables:
         self._schedule_expiry(table)
         return table
 
+    async def open_started(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: TableOptions,
+        seats: Mapping[int, SeatRecord],
+        seed: int | None = None,
+    ) -> Outcome:
+        """Open a table of ``game`` in the channel with every seat taken (``seats``, members
+        and computers) and start it at once: no lobby. For a game whose tables another
+        part of the game arranges (a duplicate match's tables and rounds); ``host_id`` is
+        who may cancel it."""
+        ui = self.games(game)
+        try:
+            engine_options(ui, options)
+        except OptionsError as error:
+            raise UserError.of(ui.refusal(error)) from error
+        if self.table_in(channel_id) is not None:
+            raise UserError("errors.channel_has_table")
+        seed = self._seed_source() if seed is None else seed
+        first = seats[min(seats)]
+        try:
+            game_id = await self.store.create_game(
+                game=ui.name,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                seed=seed,
+                options=options.to_json(),
+                now=self.clock(),
+                host_seat=first,
+            )
+        except LiveTableExistsError:
+            raise UserError("errors.channel_has_table") from None
+        table = Table(
+            id=game_id,
+            ui=ui,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            seed=seed,
+            options=options,
+            status="lobby",
+            seats={first.seat: first},
+            active_at=self.clock(),
+        )
+        self.tables[game_id] = table
+        self._by_channel[channel_id] = game_id
+        async with table.lock:
+            await self.store.set_seats(table.id, seats.values(), self.clock())
+            table.seats = dict(seats)
+        return await self.start(game_id, host_id)
+
     def _check_lobby_limits(self, guild_id: int, host_id: int) -> None:
         """Refuse a new lobby past the server's limits: open lobbies per member (hosted by
         them) and per server."""
@@ -659,9 +715,29 @@ class Tables:
             moves = list(state.moves)
             now = self.clock()
             deadline = _deadline_for(seats, state, now, _seconds(table, state))
-            await self.store.start_game(
-                table.id, seats.values(), now, deadline, [(m.seat, str(m), True) for m in moves]
-            )
+            logged = [(m.seat, str(m), True) for m in moves]
+            if state.is_over:
+                # Computers in every seat played the whole game (a duplicate match's table
+                # of computers): it starts and finishes at once.
+                await self.store.start_game(table.id, seats.values(), now, None)
+                posts = table.ui.owed(table.ui.game.new_game(table.seed, state.options), state)
+                posts += _final_posts(table)
+                await self.store.append_moves(
+                    table.id,
+                    0,
+                    logged,
+                    now,
+                    None,
+                    results=_seat_results(table, seats, state),
+                    guild_id=table.guild_id,
+                    owed=posts,
+                    rated=getattr(table.ui, "rated", True),
+                )
+                table.seats, table.state, table.players = seats, state, players
+                table.status = "finished"
+                self._forget(table)
+                return Outcome(table, moves=moves, posts=posts, turn_changed=True, finished=True)
+            await self.store.start_game(table.id, seats.values(), now, deadline, logged)
             table.seats = seats
             table.state = state
             table.players = players
@@ -832,21 +908,10 @@ class Tables:
         results = None
         if stage.is_over:
             deadline = None
-            result = stage.result()
-            results = [
-                SeatResult(
-                    seat,
-                    record.user_id,
-                    record.level,
-                    result.scores[seat],
-                    result.share(seat),
-                    tuple(result.rounds[seat]) if result.rounds else (),
-                )
-                for seat, record in sorted(table.seats.items())
-            ]
+            results = _seat_results(table, table.seats, stage)
         posts = table.ui.owed(before, stage)
         if stage.is_over:
-            posts += ["end", "table"]
+            posts += _final_posts(table)
         try:
             await self.store.append_moves(
                 table.id,
@@ -858,6 +923,7 @@ class Tables:
                 results=results,
                 guild_id=table.guild_id,
                 owed=posts,
+                rated=getattr(table.ui, "rated", True),
             )
         except StoreWriteError:  # the store logs the episode once
             self._rebuild_players(table)
@@ -1042,6 +1108,33 @@ def _seconds(table: Table, state: Any) -> int:
     seconds = getattr(table.ui, "decision_seconds", None)
     turn = table.options.turn_seconds
     return turn if seconds is None else int(seconds(state, turn))
+
+
+def _seat_results(table: Table, seats: Mapping[int, SeatRecord], state: Any) -> list[SeatResult]:
+    """Return each seat's result of a finished game. A game whose tables' results are an
+    event's to tell (a duplicate match's, ``GameUI.scores_public`` false: they compare with
+    tables still playing the same trays) stores none: no score, no win, no rounds."""
+    if not getattr(table.ui, "scores_public", True):
+        return [SeatResult(seat, r.user_id, r.level, 0, 0.0) for seat, r in sorted(seats.items())]
+    result = state.result()
+    return [
+        SeatResult(
+            seat,
+            record.user_id,
+            record.level,
+            result.scores[seat],
+            result.share(seat),
+            tuple(result.rounds[seat]) if result.rounds else (),
+        )
+        for seat, record in sorted(seats.items())
+    ]
+
+
+def _final_posts(table: Table) -> list[str]:
+    """Return the posts a game's end makes due: the standings and the last table edit. A
+    game whose tables are part of an event over several tables (a duplicate match,
+    ``GameUI.standings_post`` false) posts no standings of its own."""
+    return ["end", "table"] if getattr(table.ui, "standings_post", True) else ["table"]
 
 
 def _deadline_for(

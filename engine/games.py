@@ -7,10 +7,11 @@ from contextlib import contextmanager
 
 from engine import doppelkopf, dukes_up, dupe, whist
 from engine.game import Game
+from engine.whist.duplicate_table import DUPLICATE_GAME
 
 __all__ = ["GAMES", "get", "names", "registered"]
 
-GAMES: list[Game] = [dupe.GAME, doppelkopf.GAME, whist.GAME, dukes_up.GAME]
+GAMES: list[Game] = [dupe.GAME, doppelkopf.GAME, whist.GAME, dukes_up.GAME, DUPLICATE_GAME]
 
 
 def get(name: str) -> Game:

@@ -28,9 +28,10 @@ def _hosted() -> list[GameUI]:
     from bot.games.doppelkopf.ui import UI as DOPPELKOPF
     from bot.games.dukes_up.ui import UI as DUKES_UP
     from bot.games.dupe.ui import UI as DUPE
+    from bot.games.whist.duplicate import UI as WHIST_DUPLICATE
     from bot.games.whist.ui import UI as WHIST
 
-    return [DUPE, DOPPELKOPF, WHIST, DUKES_UP]
+    return [DUPE, DOPPELKOPF, WHIST, DUKES_UP, WHIST_DUPLICATE]
 
 
 def _games() -> list[GameUI]:

@@ -23,6 +23,7 @@ from bot.store.records import (
     FinishedGame,
     GameRecord,
     LeaderboardRow,
+    MatchRecord,
     PlayerStats,
     SeatRecord,
     SeatResult,
@@ -110,9 +111,12 @@ class Store(Protocol):
         results: Sequence[SeatResult | tuple[Any, ...]] | None = None,
         guild_id: int = 0,
         owed: Sequence[str] = (),
+        rated: bool = True,
     ) -> None:
         """Append moves from ply ``first_ply`` and set the deadline; with ``results`` also
-        close the game and update the ratings; record the ``owed`` posts: one transaction."""
+        close the game and update the ratings (unless not ``rated``: a game whose ratings
+        an event over several tables moves, see :meth:`rate`); record the ``owed`` posts:
+        one transaction."""
         ...
 
     async def posted(self, game_id: int, post: str) -> None:
@@ -184,4 +188,33 @@ class Store(Protocol):
         self, guild_id: int, options: dict[str, Any], user_id: int, now: float, game: str
     ) -> None:
         """Store the server's defaults for new tables of ``game``."""
+        ...
+
+    async def rate(
+        self, guild_id: int, game: str, results: Sequence[SeatResult], now: float
+    ) -> None:
+        """Move the ratings in ``game`` of the players of an event decided elsewhere (a
+        duplicate match: its pairs or teams), ranked by ``results``' scores."""
+        ...
+
+    async def create_match(self, game: str, guild_id: int, data: dict[str, Any], now: float) -> int:
+        """Store a new event over several tables (status ``open``); return its id."""
+        ...
+
+    async def save_match(
+        self, match_id: int, status: str, data: dict[str, Any], now: float
+    ) -> None:
+        """Replace the event's status and document."""
+        ...
+
+    async def match(self, match_id: int) -> MatchRecord | None:
+        """Return the event, or ``None``."""
+        ...
+
+    async def live_matches(self, game: str) -> list[MatchRecord]:
+        """Return every event of ``game`` still open or playing, oldest first."""
+        ...
+
+    async def matches_in(self, guild_id: int, game: str) -> list[MatchRecord]:
+        """Return the server's events of ``game``, newest first (at most 20)."""
         ...

@@ -32,7 +32,16 @@ __all__ = [
 ]
 
 # The store's tables, each after the tables it refers to.
-TABLES = ("games", "seats", "moves", "results", "outbox", "ratings", "guild_defaults")
+TABLES = (
+    "games",
+    "seats",
+    "moves",
+    "results",
+    "outbox",
+    "ratings",
+    "guild_defaults",
+    "matches",
+)
 
 GAME_COLUMNS = (
     "id, game, guild_id, channel_id, host_id, seed, options, status, message_id, deadline, "

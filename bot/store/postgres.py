@@ -55,6 +55,7 @@ from bot.store.records import (
     GameRecord,
     LeaderboardRow,
     LiveTableExistsError,
+    MatchRecord,
     PlayerStats,
     SeatRecord,
     SeatResult,
@@ -520,6 +521,7 @@ class PostgresStore:
         results: Sequence[SeatResult | tuple[Any, ...]] | None = None,
         guild_id: int = 0,
         owed: Sequence[str] = (),
+        rated: bool = True,
     ) -> None:
         """Append ``(seat, move, by_computer)`` entries from ply ``first_ply`` and set the
         current decision's deadline, in one transaction. A ply that exists already raises,
@@ -571,9 +573,75 @@ class PostgresStore:
                     [(game_id, post) for post in owed],
                 )
             if rows is not None:
-                await _finish(conn, game_id, guild_id, rows, now)
+                await _finish(conn, game_id, guild_id, rows, now, rated=rated)
 
         await self._write(work)
+
+    async def rate(
+        self, guild_id: int, game: str, results: Sequence[SeatResult], now: float
+    ) -> None:
+        """Move the ratings in ``game`` of an event's players, ranked by their scores."""
+        rows = [SeatResult(*row) for row in results]
+
+        async def work(conn: Connection) -> None:
+            await _rate(conn, guild_id, game, rows, now)
+
+        await self._write(work)
+
+    async def create_match(self, game: str, guild_id: int, data: dict[str, Any], now: float) -> int:
+        """Store a new event over several tables (status ``open``); return its id."""
+
+        async def work(conn: Connection) -> int:
+            return int(
+                await conn.fetchval(
+                    "INSERT INTO matches (game, guild_id, status, data, created_at, updated_at)"
+                    " VALUES ($1, $2, 'open', $3, $4, $4) RETURNING id",
+                    game,
+                    guild_id,
+                    json.dumps(data),
+                    now,
+                )
+            )
+
+        return await self._run(work, write=True)
+
+    async def save_match(
+        self, match_id: int, status: str, data: dict[str, Any], now: float
+    ) -> None:
+        """Replace the event's status and document."""
+        await self._execute(
+            "UPDATE matches SET status = $1, data = $2, updated_at = $3 WHERE id = $4",
+            status,
+            json.dumps(data),
+            now,
+            match_id,
+        )
+
+    async def match(self, match_id: int) -> MatchRecord | None:
+        """Return the event, or ``None``."""
+        found = await self._matches("id = $1", match_id)
+        return found[0] if found else None
+
+    async def live_matches(self, game: str) -> list[MatchRecord]:
+        """Return every event of ``game`` still open or playing, oldest first."""
+        return await self._matches("game = $1 AND status IN ('open', 'playing') ORDER BY id", game)
+
+    async def matches_in(self, guild_id: int, game: str) -> list[MatchRecord]:
+        """Return the server's events of ``game``, newest first (at most 20)."""
+        return await self._matches(
+            "guild_id = $1 AND game = $2 ORDER BY id DESC LIMIT 20", guild_id, game
+        )
+
+    async def _matches(self, where: str, *args: Any) -> list[MatchRecord]:
+        async def work(conn: Connection) -> list[Any]:
+            return list(
+                await conn.fetch(
+                    f"SELECT id, game, guild_id, status, data FROM matches WHERE {where}", *args
+                )
+            )
+
+        rows = await self._read(work)
+        return [MatchRecord(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     async def posted(self, game_id: int, post: str) -> None:
         """Record that the owed public post ``post`` of the game has been sent."""
@@ -884,7 +952,13 @@ async def _fill(conn: Connection, records: list[GameRecord], *, moves: bool) -> 
 
 
 async def _finish(
-    conn: Connection, game_id: int, guild_id: int, results: Sequence[SeatResult], now: float
+    conn: Connection,
+    game_id: int,
+    guild_id: int,
+    results: Sequence[SeatResult],
+    now: float,
+    *,
+    rated: bool = True,
 ) -> None:
     """Write the game's results, close it, and move its players' ratings."""
     await conn.executemany(
@@ -900,6 +974,14 @@ async def _finish(
     game = await conn.fetchval("SELECT game FROM games WHERE id = $1", game_id)
     if game is None:
         raise StoreError(f"There is no table {game_id}.")
+    if rated:
+        await _rate(conn, guild_id, game, results, now)
+
+
+async def _rate(
+    conn: Connection, guild_id: int, game: str, results: Sequence[SeatResult], now: float
+) -> None:
+    """Move the ratings in ``game`` of the players of ``results``."""
     keys = rated_players(results)
     if not keys:
         return

@@ -14,6 +14,7 @@ __all__ = [
     "GameRecord",
     "LeaderboardRow",
     "LiveTableExistsError",
+    "MatchRecord",
     "PlayerStats",
     "SeatRecord",
     "SeatResult",
@@ -87,6 +88,17 @@ class GameRecord:
     seats: dict[int, SeatRecord] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
     owed: list[str] = field(default_factory=list)
+
+
+class MatchRecord(NamedTuple):
+    """An event played over several tables (a duplicate whist match) as stored: the game
+    that runs it, its server, its status and the game's own document (``data``)."""
+
+    id: int
+    game: str
+    guild_id: int
+    status: str
+    data: dict[str, Any]
 
 
 class SeatResult(NamedTuple):

@@ -45,6 +45,7 @@ from bot.store.records import (
     GameRecord,
     LeaderboardRow,
     LiveTableExistsError,
+    MatchRecord,
     PlayerStats,
     SeatRecord,
     SeatResult,
@@ -394,6 +395,7 @@ class SQLiteStore:
         results: Sequence[SeatResult | tuple[Any, ...]] | None = None,
         guild_id: int = 0,
         owed: Sequence[str] = (),
+        rated: bool = True,
     ) -> None:
         """Append ``(seat, move, by_computer)`` entries from ply ``first_ply`` and set the
         current decision's deadline, in one transaction. A ply that exists already raises,
@@ -424,13 +426,63 @@ class SQLiteStore:
             return
         rows = [SeatResult(*row) for row in results]
         statements.extend(_finish_statements(game_id, guild_id, rows, now))
-
+        if not rated:
+            await self._write(statements)
+            return
         await self._write(
             statements,
             then=lambda conn: _rating_statements(
                 conn, _game_name(conn, game_id), guild_id, rows, now
             ),
         )
+
+    async def rate(
+        self, guild_id: int, game: str, results: Sequence[SeatResult], now: float
+    ) -> None:
+        """Move the ratings in ``game`` of an event's players, ranked by their scores."""
+        rows = [SeatResult(*row) for row in results]
+        await self._write([], then=lambda conn: _rating_statements(conn, game, guild_id, rows, now))
+
+    async def create_match(self, game: str, guild_id: int, data: dict[str, Any], now: float) -> int:
+        """Store a new event over several tables (status ``open``); return its id."""
+        return await self._run(_create_match, (game, guild_id, json.dumps(data), now, now))
+
+    async def save_match(
+        self, match_id: int, status: str, data: dict[str, Any], now: float
+    ) -> None:
+        """Replace the event's status and document."""
+        await self._write(
+            [
+                (
+                    "UPDATE matches SET status = ?, data = ?, updated_at = ? WHERE id = ?",
+                    (status, json.dumps(data), now, match_id),
+                )
+            ]
+        )
+
+    async def match(self, match_id: int) -> MatchRecord | None:
+        """Return the event, or ``None``."""
+        found = await self._matches("id = ?", (match_id,))
+        return found[0] if found else None
+
+    async def live_matches(self, game: str) -> list[MatchRecord]:
+        """Return every event of ``game`` still open or playing, oldest first."""
+        return await self._matches(
+            "game = ? AND status IN ('open', 'playing') ORDER BY id", (game,)
+        )
+
+    async def matches_in(self, guild_id: int, game: str) -> list[MatchRecord]:
+        """Return the server's events of ``game``, newest first (at most 20)."""
+        return await self._matches(
+            "guild_id = ? AND game = ? ORDER BY id DESC LIMIT 20", (guild_id, game)
+        )
+
+    async def _matches(self, where: str, args: tuple[Any, ...]) -> list[MatchRecord]:
+        (rows,) = await self._run(
+            _read_all,
+            [(f"SELECT id, game, guild_id, status, data FROM matches WHERE {where}", args)],
+        )
+        return [MatchRecord(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     async def posted(self, game_id: int, post: str) -> None:
         """Record that the owed public post ``post`` of the game has been sent."""
@@ -679,6 +731,18 @@ def _create_game(conn: sqlite3.Connection, row: tuple[Any, ...], seat: tuple[Any
     return game_id
 
 
+def _create_match(conn: sqlite3.Connection, row: tuple[Any, ...]) -> int:
+    with _writing(conn):
+        cursor = conn.execute(
+            "INSERT INTO matches (game, guild_id, status, data, created_at, updated_at)"
+            " VALUES (?, ?, 'open', ?, ?, ?)",
+            row,
+        )
+        match_id = cursor.lastrowid
+        assert match_id is not None
+    return match_id
+
+
 def _read_all(
     conn: sqlite3.Connection, reads: Sequence[tuple[str, Sequence[Any]]]
 ) -> list[list[Any]]:
@@ -797,4 +861,4 @@ def _rating_statements(
 
 
 # The calls that write: one succeeding ends an episode of refused writes.
-_WRITERS: frozenset[Callable[..., Any]] = frozenset({_transaction, _create_game})
+_WRITERS: frozenset[Callable[..., Any]] = frozenset({_transaction, _create_game, _create_match})

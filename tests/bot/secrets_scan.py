@@ -20,9 +20,9 @@ from engine.cards import parse_card
 from engine.errors import ParseError
 from engine.game import deciding_player, seat_count
 from tests.bot.test_leaks import audience, cards_drawn, strings
-from tests.bot.whole_game import Moment, Recorder
+from tests.bot.whole_game import Moment, Recorder, Sent
 
-__all__ = ["hidden_from", "scan_secrets"]
+__all__ = ["hidden_from", "scan_duplicate_results", "scan_secrets"]
 
 
 SUIT_FIRST = frozenset({"dukes_up"})
@@ -100,8 +100,28 @@ def _found(texts: Iterable[str], hidden: set[str]) -> list[str]:
     return [m.group(0) for text in texts for m in pattern.finditer(text)]
 
 
-def scan_secrets(env: simcord.Env, recorder: Recorder) -> tuple[list[str], int]:
-    """Return every secret that reached a wrong audience, and how many payloads were read."""
+def channel_of(env: simcord.Env, sent: Sent) -> int | None:
+    """Return the channel a request's message is in (an interaction's: its channel)."""
+    backend = env.backend
+    parts = sent.entry.path.strip("/").split("/")
+    if parts[0] == "interactions":
+        return backend.interactions[int(parts[1])].channel_id
+    if parts[0] == "webhooks":
+        return backend.interactions[backend.interaction_tokens[parts[2]]].channel_id
+    if parts[0] == "channels":
+        return int(parts[1])
+    return None
+
+
+def scan_secrets(
+    env: simcord.Env, recorder: Recorder, channels: dict[int, int] | None = None
+) -> tuple[list[str], int]:
+    """Return every secret that reached a wrong audience, and how many payloads were read.
+
+    With ``channels`` (each table's channel, by table id), a message counts only the
+    secrets of the tables in its own channel: a duplicate match's tables deal the same
+    trays, so a card public at one table is still held at another, and what one table's
+    channel shows of its own play is what its spectators may see (§7)."""
     problems: list[str] = []
     read = 0
     for sent in recorder.sent:
@@ -109,7 +129,11 @@ def scan_secrets(env: simcord.Env, recorder: Recorder) -> tuple[list[str], int]:
         if payload is None:
             continue
         read += 1
-        hidden = hidden_from(sent.moment, payload.member)
+        moment = sent.moment
+        if channels is not None:
+            here = channel_of(env, sent)
+            moment = {k: v for k, v in moment.items() if channels.get(k) == here}
+        hidden = hidden_from(moment, payload.member)
         if _FINISHED_ROUND.search(str(payload.body.get("nonce") or "")):
             # A post about a finished deal or game (``<table>:deal3``, ``<table>:game2``)
             # shows that round's cards, public once it is scored: a card code there names
@@ -117,6 +141,10 @@ def scan_secrets(env: simcord.Env, recorder: Recorder) -> tuple[list[str], int]:
             # only the other secrets (parties, reservations…) are looked for.
             hidden = {h for h in hidden if not _is_card(h)}
         texts = [text for _, text in strings(payload.body)]
+        if any(_TRAY_RESULTS.search(text) for text in texts):
+            # A duplicate tray's results and records show the cards of a finished tray
+            # (whom they may reach is :func:`scan_duplicate_results`' check).
+            hidden = {h for h in hidden if not _is_card(h)}
         if payload.member is not None:
             texts = [_without_stand_ins(text) for text in texts]
         for secret in _found(texts, hidden):
@@ -138,4 +166,60 @@ def scan_secrets(env: simcord.Env, recorder: Recorder) -> tuple[list[str], int]:
         shown = {card.code for card in cards_drawn(drawn.args)} & hidden
         if shown:
             problems.append(f"a picture ({drawn.kind}) drew {sorted(shown)} for {payload.member}")
+    return problems, read
+
+
+_TRAY_RESULTS = re.compile(r"\*\*(?:Tray|Board) (\d+)(?:\*\*|: )")
+"""How a duplicate tray's results open (``/whist duplicate results``: **Tray 3**; a
+channel's post: **Tray 3: every table has finished it**), in English and German."""
+
+
+def _tray_progress(moment: Moment, tray: int) -> tuple[int, set[int], set[int]]:
+    """Return how many tables of the moment have finished ``tray``, the members who sit at
+    a table that has, and the members who sit at one that has not yet."""
+    finished = 0
+    done: set[int] = set()
+    pending: set[int] = set()
+    for table in moment.values():
+        state = table.state
+        if table.game != "whist_duplicate" or state is None:
+            continue
+        trays = state.options.trays
+        if tray not in trays:
+            continue
+        members = {uid for uid in table.seats.values() if uid is not None}
+        if trays.index(tray) < len(state.tray_results):
+            finished += 1
+            done |= members
+        else:
+            pending |= members
+    return finished, done, pending
+
+
+def scan_duplicate_results(
+    env: simcord.Env, recorder: Recorder, plays_per_tray: int
+) -> tuple[list[str], int]:
+    """Return every duplicate tray's results that reached a wrong audience, and how many
+    of them were read: a channel may see a tray's results only once all ``plays_per_tray``
+    tables have finished it, a member only once every table where they sit has (and they
+    sit at one)."""
+    problems: list[str] = []
+    read = 0
+    for sent in recorder.sent:
+        payload = audience(env, sent)
+        if payload is None:
+            continue
+        for _, text in strings(payload.body):
+            for found in _TRAY_RESULTS.finditer(text):
+                tray = int(found.group(1))
+                read += 1
+                finished, done, pending = _tray_progress(sent.moment, tray)
+                if payload.member is None:
+                    if finished < plays_per_tray:
+                        problems.append(f"request {sent.index}: tray {tray} posted early: {text}")
+                elif payload.member not in done or payload.member in pending:
+                    problems.append(
+                        f"request {sent.index}: tray {tray} shown to member "
+                        f"{payload.member} before they finished it: {text}"
+                    )
     return problems, read

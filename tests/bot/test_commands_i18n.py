@@ -31,6 +31,7 @@ SAME_IN_GERMAN = {
     "4",
     "whist",
     "Whist",
+    "West",  # a seat: the same word in German
 }
 SUBCOMMAND, GROUP = 1, 2
 

@@ -19,6 +19,7 @@ from bot.store import (
     ConstraintError,
     LiveTableExistsError,
     SeatRecord,
+    SeatResult,
     ShardSlice,
     SQLiteStore,
     Store,
@@ -516,3 +517,31 @@ async def test_the_database_and_its_journal_are_readable_by_their_owner_only(
         assert stat.S_IMODE(loose.stat().st_mode) == 0o600
     finally:
         os.umask(old)
+
+
+async def test_matches_are_kept_as_documents_and_rate_their_players(store: Store) -> None:
+    """An event over several tables (a duplicate match): created open, saved, read back,
+    listed while live; its players' ratings move once, ranked by score."""
+    data = {"format": "team", "plays": [{"tray": 1, "ns": None}], "seating": [[None] * 4]}
+    first = await store.create_match("whist_duplicate", 5, data, 100.0)
+    other = await store.create_match("whist_duplicate", 6, {"format": "mitchell"}, 101.0)
+    record = await store.match(first)
+    assert record is not None and record.status == "open" and record.data == data
+    data["plays"][0]["ns"] = 8
+    await store.save_match(first, "playing", data, 102.0)
+    assert [m.id for m in await store.live_matches("whist_duplicate")] == [first, other]
+    assert (await store.match(first)).data["plays"][0]["ns"] == 8  # type: ignore[union-attr]
+    await store.save_match(other, "finished", {"format": "mitchell"}, 103.0)
+    assert [m.id for m in await store.live_matches("whist_duplicate")] == [first]
+    assert [m.id for m in await store.matches_in(6, "whist_duplicate")] == [other]
+    assert await store.match(999) is None
+    await store.rate(
+        5,
+        "whist_duplicate",
+        [SeatResult(0, 1, None, 3, 0.0), SeatResult(1, 2, None, -3, 0.0)],
+        104.0,
+    )
+    stats = await store.player_stats(5, 1, "whist_duplicate")
+    assert stats is None  # no table results: only the rating moved
+    board, _ = await store.leaderboard(5, "whist_duplicate", sort="rating")
+    assert board == []  # the leaderboard lists players of finished tables

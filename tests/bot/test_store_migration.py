@@ -66,7 +66,7 @@ def v4(tmp_path: Path) -> Path:
     return path
 
 
-async def test_every_row_survives_and_the_version_is_6(v4: Path) -> None:
+async def test_every_row_survives_and_the_version_is_7(v4: Path) -> None:
     before = rows(v4)
     assert {t: len(r) for t, r in before.items()} == {
         "games": 6,
@@ -79,11 +79,13 @@ async def test_every_row_survives_and_the_version_is_6(v4: Path) -> None:
     }
     store = await SQLiteStore.open(v4)
     await store.close()
-    assert user_version(v4) == len(MIGRATIONS) == 6
+    assert user_version(v4) == len(MIGRATIONS) == 7
     assert rows(v4) == before  # results.deals is results.rounds now, in the same place
     with connect(v4) as db:
         reasons = dict(db.execute("SELECT status, end_reason FROM games WHERE status != 'lobby'"))
         assert db.execute("SELECT COUNT(active_at) FROM games").fetchone() == (0,)
+        # Migration 7: duplicate matches' table, empty.
+        assert db.execute("SELECT COUNT(*) FROM matches").fetchone() == (0,)
     # A table cancelled before migration 6 was cancelled by its host or a manager.
     assert reasons.get("cancelled", "cancelled") == "cancelled"
     assert reasons.get("finished") is None and reasons.get("playing") is None

@@ -150,6 +150,11 @@ class Recorder:
             for table in self._known.values()
         }
 
+    def know(self, table: Table) -> None:
+        """Keep ``table`` in every moment from now on, even if it never stays live (a
+        table of computers that plays its whole game when it starts)."""
+        self._known[table.id] = table
+
     @property
     def seeds(self) -> set[int]:
         """Return the seeds of every table this bot has had."""

@@ -283,6 +283,14 @@ class WhistUI:
         buttons = replay_buttons(game_id, index, len(steps), lang)
         return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
 
+    def subcommands(self, bot: Any) -> list[Any]:
+        """Return whist's own commands besides the shared ones: ``/whist duplicate``."""
+        if self.name != "whist":
+            return []
+        from bot.games.whist.duplicate import duplicate_group
+
+        return [duplicate_group(bot)]
+
     def legacy_id(self, custom_id: str) -> ids.Parsed | None:
         """Whist has no ids from before ``bot.ids``."""
         return None

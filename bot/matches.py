@@ -1,0 +1,401 @@
+"""Events played over several tables (a duplicate whist match), as the core runs them: it
+knows no game.
+
+A game that has such events gives its ``GameUI`` a ``match_rules`` object
+(:class:`MatchRules`): pure functions over the event's document (a JSON-ready dict, kept in
+the store's ``matches`` table) that return what is to be done, as values (:data:`Effect`):
+public posts in the tables' channels, tables to open with every seat taken, live tables to
+close, ratings to move, the event's new status. :class:`Matches` does it: one lock per
+event, the document read and written around each change, every effect carried out and the
+rules told what came of it (a table opened, a table changed, abandoned, or stopped at the
+deadline). After a restart it gives each live event the states of its tables to catch up
+with what they did meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+
+from bot.i18n import Lang
+from bot.store import MatchRecord, SeatRecord, SeatResult
+from bot.tables import Outcome, TableOptions, UserError, engine_options
+
+if TYPE_CHECKING:
+    from bot.controller import Controller
+    from bot.store import Store
+
+__all__ = [
+    "Close",
+    "Effect",
+    "MatchRules",
+    "Matches",
+    "Open",
+    "Rate",
+    "Say",
+    "Status",
+]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A public post in a table's channel, written in the server's language; ``nonce`` makes
+    it one post however often it is sent; ``sent`` records it in the document once sent
+    (a restart before that sends it again)."""
+
+    channel_id: int | None
+    text: Callable[[Lang], str]
+    nonce: str
+    sent: Callable[[dict[str, Any]], None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """A table to open in ``channel_id`` with every seat taken, and start (``host_id``: who
+    may close it besides the server's managers); the rules hear of it through
+    :meth:`MatchRules.opened` with ``key``."""
+
+    key: str
+    channel_id: int
+    host_id: int
+    seats: Mapping[int, SeatRecord]
+    options: TableOptions
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """A live table of the event to close without a result (the event's deadline)."""
+
+    game_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """Ratings to move in the table game, ranked by ``results``' scores."""
+
+    results: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The event's new status: ``playing``, ``finished`` or ``closed``."""
+
+    status: str
+
+
+Effect = Say | Open | Close | Rate | Status
+
+
+class MatchRules(Protocol):
+    """A game's events over several tables, as pure functions of their document."""
+
+    game: str
+    """The game the event's tables play (its registry name; the store's ``matches.game``)."""
+
+    def games(self, data: dict[str, Any]) -> set[int]:
+        """Return the tables (game ids) the event has opened."""
+        ...
+
+    def deadline(self, data: dict[str, Any]) -> float | None:
+        """Return when the event closes, if it does."""
+        ...
+
+    def opened(
+        self, data: dict[str, Any], key: str, game_id: int | None, state: Any
+    ) -> list[Effect]:
+        """The table of :class:`Open` ``key`` is open (``game_id`` ``None``: it could not
+        be); ``state`` is its state (a table of computers may be over already)."""
+        ...
+
+    def changed(
+        self,
+        data: dict[str, Any],
+        game_id: int,
+        state: Any,
+        *,
+        ended: bool,
+        stood_in: int | None,
+    ) -> list[Effect]:
+        """A table changed: ``state`` is its state now (``None``: abandoned or closed, and
+        ``ended``); ``stood_in`` the ply of the first move a computer made for an absent
+        member."""
+        ...
+
+    def resume(
+        self,
+        data: dict[str, Any],
+        states: Mapping[int, Any],
+        live: Mapping[int, tuple[int, Mapping[str, Any]]],
+    ) -> list[Effect]:
+        """After a restart: ``states`` of the event's tables (``None``: closed without a
+        result), ``live`` the live tables of this game by channel (game id, engine options),
+        so a table opened but not recorded is found again."""
+        ...
+
+    def expired(self, data: dict[str, Any], states: Mapping[int, Any]) -> list[Effect]:
+        """The deadline: ``states`` of the tables still live (they are closed next)."""
+        ...
+
+    def summary(self, match_id: int, data: dict[str, Any], lang: Lang) -> str:
+        """Return a finished event's line in ``/history``: what it was and who won."""
+        ...
+
+
+@dataclass
+class _Running:
+    record: MatchRecord
+    status: str
+    queue: list[Effect] = field(default_factory=list)
+
+
+class Matches:
+    """Every live event over several tables of this bot (see the module docstring)."""
+
+    def __init__(
+        self,
+        controller: Controller,
+        store: Store,
+        rules: Mapping[str, MatchRules],
+        lang: Callable[[int], Lang],
+    ) -> None:
+        self.controller = controller
+        self.store = store
+        self.rules = dict(rules)
+        self._lang = lang
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._by_game: dict[int, int] = {}  # a table → its event
+
+    def _now(self) -> float:
+        return float(self.controller.tables.clock())
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    # --- reading ---------------------------------------------------------------------
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        """Return the event."""
+        return await self.store.match(match_id)
+
+    async def live(self, game: str) -> list[MatchRecord]:
+        """Return the game's open or running events."""
+        return await self.store.live_matches(game)
+
+    async def in_guild(self, guild_id: int, game: str) -> list[MatchRecord]:
+        """Return the server's latest events of ``game``, newest first."""
+        return await self.store.matches_in(guild_id, game)
+
+    async def hidden(self, game_id: int) -> bool:
+        """Return whether the table belongs to an event still open or running: its record
+        is the event's to show (``/replay`` and ``/history`` wait for the event's end)."""
+        match_id = self._by_game.get(game_id)
+        if match_id is None:
+            return False
+        record = await self.store.match(match_id)
+        return record is not None and record.status in ("open", "playing")
+
+    async def finished_lines(self, guild_id: int, lang: Lang, limit: int = 5) -> list[str]:
+        """Return the server's latest finished events, one line each, newest first."""
+        lines: list[str] = []
+        for game, rules in self.rules.items():
+            for record in await self.store.matches_in(guild_id, game):
+                if record.status == "finished" and len(lines) < limit:
+                    lines.append(rules.summary(record.id, record.data, lang))
+        return lines
+
+    # --- changing --------------------------------------------------------------------
+
+    async def create(self, game: str, guild_id: int, data: dict[str, Any]) -> int:
+        """Store a new event (``open``) and set its deadline."""
+        match_id = await self.store.create_match(game, guild_id, data, self._now())
+        self._schedule(match_id, game, data)
+        return match_id
+
+    async def update(
+        self, match_id: int, change: Callable[[MatchRecord], list[Effect]]
+    ) -> MatchRecord:
+        """Change the event under its lock: ``change`` edits the document in place and
+        returns the effects (a ``UserError`` it raises changes nothing); the document is
+        stored, then the effects are carried out."""
+        async with self._lock(match_id):
+            record = await self.store.match(match_id)
+            if record is None:
+                raise UserError("errors.game_gone")
+            effects = change(record)
+            await self._run(_Running(record, record.status, list(effects)))
+            return record
+
+    async def table_changed(self, outcome: Outcome) -> None:
+        """A table changed (a move, a stand-in, its end, its channel gone): its event, if it
+        has one, hears of it."""
+        table = outcome.table
+        match_id = self._by_game.get(table.id)
+        if match_id is None:
+            return  # no event's, or one being opened (the opening tells its rules)
+        async with self._lock(match_id):
+            record = await self.store.match(match_id)
+            if record is None or record.status != "playing":
+                return
+            rules = self.rules[record.game]
+            ended = table.status in ("abandoned", "cancelled")
+            stood_in = None
+            if outcome.timed_out and table.state is not None:
+                stood_in = table.state.move_count - len(outcome.moves)
+            effects = rules.changed(
+                record.data,
+                table.id,
+                None if ended else table.state,
+                ended=ended,
+                stood_in=stood_in,
+            )
+            await self._run(_Running(record, record.status, effects))
+
+    async def _run(self, running: _Running) -> None:
+        """Store the document, then carry out the effects in order (an opened table's
+        own effects after the others); the document is stored again after each effect
+        that changes it, so a restart resumes from the last one done."""
+        record = running.record
+        rules = self.rules[record.game]
+        await self._save(running)
+        while running.queue:
+            effect = running.queue.pop(0)
+            if isinstance(effect, Say):
+                await self._say(record.guild_id, effect)
+                if effect.sent is not None:
+                    effect.sent(record.data)
+                    await self._save(running)
+            elif isinstance(effect, Open):
+                running.queue += await self._open(record, effect, rules)
+                await self._save(running)
+            elif isinstance(effect, Close):
+                await self._close(effect.game_id)
+            elif isinstance(effect, Rate):
+                try:
+                    await self.store.rate(record.guild_id, rules.game, effect.results, self._now())
+                except Exception:
+                    log.exception("match %s: its ratings could not be stored", record.id)
+            elif isinstance(effect, Status):
+                running.status = effect.status
+                await self._save(running)
+                if effect.status in ("finished", "closed"):
+                    self.controller.scheduler.cancel(("match", record.id))
+                    log.info("match %s: %s", record.id, effect.status)
+
+    async def _save(self, running: _Running) -> None:
+        record = running.record
+        await self.store.save_match(record.id, running.status, record.data, self._now())
+
+    async def _say(self, guild_id: int, say: Say) -> None:
+        channel_id = say.channel_id
+        if channel_id is None or channel_id in self.controller._gone:
+            return
+        channel = self.controller.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        try:
+            await channel.send(content=say.text(self._lang(guild_id))[:2000], nonce=say.nonce)
+        except discord.HTTPException as error:
+            log.warning("match post to channel %s failed: %s", channel_id, error)
+
+    async def _open(self, record: MatchRecord, effect: Open, rules: MatchRules) -> list[Effect]:
+        try:
+            table = await self.controller.open_started(
+                game=rules.game,
+                guild_id=record.guild_id,
+                channel_id=effect.channel_id,
+                host_id=effect.host_id,
+                options=effect.options,
+                seats=effect.seats,
+                seed=effect.seed,
+            )
+        except UserError as error:
+            log.warning("match %s: table %s not opened: %s", record.id, effect.key, error)
+            return rules.opened(record.data, effect.key, None, None)
+        self._by_game[table.id] = record.id
+        return rules.opened(record.data, effect.key, table.id, table.state)
+
+    async def _close(self, game_id: int) -> None:
+        tables = self.controller.tables
+        table = tables.tables.get(game_id)
+        if table is None:
+            return
+        try:
+            await tables.cancel(game_id, table.host_id, can_manage=True)
+        except UserError:
+            return
+        self.controller._forget(table)
+        await self.controller._edit_table_now(table)
+
+    # --- time ------------------------------------------------------------------------
+
+    def _schedule(self, match_id: int, game: str, data: dict[str, Any]) -> None:
+        when = self.rules[game].deadline(data)
+        if when is not None:
+            self.controller.scheduler.at(("match", match_id), when, lambda: self._expire(match_id))
+
+    async def _expire(self, match_id: int) -> None:
+        async with self._lock(match_id):
+            record = await self.store.match(match_id)
+            if record is None or record.status not in ("open", "playing"):
+                return
+            rules = self.rules[record.game]
+            states = {}
+            for game_id in sorted(rules.games(record.data)):
+                table = self.controller.tables.tables.get(game_id)
+                if table is not None and table.state is not None:
+                    states[game_id] = table.state
+            effects: list[Effect] = rules.expired(record.data, states)
+            effects = [Close(game_id) for game_id in states] + effects
+            await self._run(_Running(record, record.status, effects))
+
+    # --- a start ---------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """After a start: remember every live event's tables, set its deadline, and let
+        its rules catch up with what its tables did while the bot was not watching."""
+        for game, rules in self.rules.items():
+            for record in await self.store.live_matches(game):
+                if not self.controller.tables._owns(record.guild_id):
+                    continue  # another process runs that server's shard
+                for game_id in rules.games(record.data):
+                    self._by_game[game_id] = record.id
+                self._schedule(record.id, game, record.data)
+                if record.status == "playing":
+                    coro = self._resume(record.id)
+                    self.controller._spawn(coro, f"match-{record.id}")
+
+    async def _resume(self, match_id: int) -> None:
+        async with self._lock(match_id):
+            record = await self.store.match(match_id)
+            if record is None or record.status != "playing":
+                return
+            rules = self.rules[record.game]
+            tables = self.controller.tables
+            states: dict[int, Any] = {}
+            for game_id in sorted(rules.games(record.data)):
+                table = tables.tables.get(game_id)
+                if table is not None and table.state is not None:
+                    states[game_id] = table.state
+                    continue
+                stored = await self.store.game(game_id)
+                if stored is None or stored.status == "cancelled":
+                    states[game_id] = None
+                    continue
+                ui = tables.games(stored.game)
+                options = engine_options(ui, TableOptions.from_json(stored.options))
+                states[game_id] = ui.game.replay(stored.seed, options, stored.moves)
+            live = {
+                t.channel_id: (t.id, dict(t.options.game))
+                for t in tables.tables.values()
+                if t.game == rules.game and t.guild_id == record.guild_id
+            }
+            effects = rules.resume(record.data, states, live)
+            for game_id in rules.games(record.data):
+                self._by_game[game_id] = record.id  # a table found again included
+            await self._run(_Running(record, record.status, effects))

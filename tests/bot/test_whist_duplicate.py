@@ -1,0 +1,479 @@
+"""Duplicate whist matches across channels, end to end through simcord (``shared/rules/
+whist.md`` §7): a team of four at two channels, a three-table Mitchell with its movement,
+a Mnemonic session; what each member and each channel may see, and when; the deadline,
+a deleted channel, a member who vanishes and a restart mid-round. Computers (the fast
+``random`` level) fill most seats and the matches are small (2 trays a table, 1 a set)."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.app import Bot
+from engine.cards import Suit
+from engine.whist import score_mitchell, score_mnemonic, score_team_of_four, turn_tray
+from engine.whist.duplicate_table import DuplicateOptions, replay_table
+from tests.bot.helpers import make_bot
+from tests.bot.secrets_scan import scan_duplicate_results, scan_secrets
+from tests.bot.test_whist_table import bodies_are_valid
+from tests.bot.whole_game import Game, Player, Recorder, play
+
+SEED = 77
+
+
+def channel_texts(env: simcord.Env, channel: simcord.ChannelHandle) -> list[str]:
+    """Return every public message's text in the channel (content and embeds), oldest
+    first."""
+    texts = []
+    for message in env.backend.messages.get(channel.id, {}).values():
+        if message.is_ephemeral:
+            continue
+        parts = [message.content or ""]
+        for embed in message.embeds or []:
+            parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+        texts.append("\n".join(parts))
+    return texts
+
+
+def posts_about(env: simcord.Env, channel: simcord.ChannelHandle, tray: int) -> list[str]:
+    return [text for text in channel_texts(env, channel) if f"Tray {tray}: every table" in text]
+
+
+async def reply(
+    actor: simcord.MemberActor, channel: simcord.ChannelHandle, command: str, **options: Any
+) -> str:
+    """Run a slash command; return the reply's text."""
+    result = await actor.slash(channel, command, **options)
+    assert result.response is not None
+    return str(result.response.content)
+
+
+async def seat_table(
+    env: simcord.Env,
+    bot: Bot,
+    channel: simcord.ChannelHandle,
+    actors: list[simcord.MemberActor],
+    spectator: simcord.MemberActor,
+) -> Game:
+    """Return the live table of the channel, its members' hands open."""
+    table = bot.controller.tables.table_in(channel.id)
+    assert table is not None and table.message_id is not None
+    message = simcord.ResponseMessage(env, env.backend.get_message(channel.id, table.message_id))
+    game = Game(env, bot, channel, [Player(a) for a in actors], spectator, message, table.id)
+    for player in game.players:
+        await game.open_hand(player)
+    return game
+
+
+def trays_done(n: int) -> Any:
+    return lambda state: len(state.tray_results) >= n
+
+
+async def stored_results(bot: Bot, game_id: int) -> tuple[int, ...]:
+    """Return a table's N-S tricks per tray, replayed by the engine from the stored moves."""
+    record = await bot.store.game(game_id)
+    assert record is not None
+    options = DuplicateOptions(**record.options["game"])
+    return replay_table(record.seed, options, record.moves).tray_results
+
+
+def ratings(bot: Bot) -> dict[str, int]:
+    with sqlite3.connect(f"file:{bot.settings.database}?mode=ro", uri=True) as db:
+        return dict(db.execute("SELECT player, games FROM ratings WHERE game = 'whist_duplicate'"))
+
+
+@pytest.fixture
+def club(
+    env: simcord.Env, dupe_bot: Bot, recorder: Recorder, caplog: pytest.LogCaptureFixture
+) -> Iterator[Any]:
+    """Return a server and its members; the recorder knows every table the bot starts,
+    one of computers that finishes as it starts too."""
+    tables = dupe_bot.controller.tables
+    start = tables.start
+
+    async def recorded_start(game_id: int, user_id: int) -> Any:
+        recorder.know(tables.tables[game_id])
+        return await start(game_id, user_id)
+
+    tables.start = recorded_start  # type: ignore[method-assign]
+    dupe_bot.controller.tables._seed_source = lambda: SEED
+    guild = env.create_guild("Whist Club")
+    members = {
+        n: guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol", "dave", "eve")
+    }
+    return guild, members
+
+
+async def test_team_of_four_across_two_channels(
+    env: simcord.Env, dupe_bot: Bot, club: Any, recorder: Recorder
+) -> None:
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    # Bad input: a specific private answer, and nothing created.
+    assert "exactly 2 tables" in await reply(
+        alice, one, "whist duplicate create", format="team", tables=3
+    )
+    assert "future" in await reply(
+        alice, one, "whist duplicate create", format="team", deadline_hours=0
+    )
+    assert await dupe_bot.store.live_matches("whist_duplicate") == []
+    created = await reply(
+        alice, one, "whist duplicate create", format="team", trays=2, computers="random"
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    assert f"Duplicate match {match.id}" in created
+    assert "no table of an open match" in await reply(bob, two, "whist duplicate join", seat="N")
+    assert "Only the member who created" in await reply(
+        bob, two, "whist duplicate table", match=match.id
+    )
+    assert "already a table" in await reply(alice, one, "whist duplicate table", match=match.id)
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    # X1 (alice) sits N-S at table 1; Y2 (bob) sits N-S at table 2.
+    assert "table 1, North" in await reply(alice, one, "whist duplicate join", seat="N")
+    assert "already have a seat" in await reply(alice, two, "whist duplicate join", seat="S")
+    assert "table 2, North" in await reply(bob, two, "whist duplicate join", seat="N")
+    assert "taken" in await reply(eve, two, "whist duplicate join", seat="N")
+    assert "Only the member who created" in await reply(bob, two, "whist duplicate start")
+    await reply(alice, one, "whist duplicate start")
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    second = await seat_table(env, dupe_bot, two, [bob], eve)
+    # A member of the other table cannot open a hand here.
+    refused = await bob.click(
+        first.message(first.table_message.id).message, custom_id=_hand_id(first)
+    )
+    assert refused.ephemeral and "not playing" in str(refused.response.content).lower()
+
+    await play(first, until=trays_done(1))
+    # Alice has finished tray 1: she sees her table's result and record, no other table's.
+    mine = await reply(alice, one, "whist duplicate results")
+    assert "**Tray 1**" in mine and "Table 1: N-S" in mine and "Table 2" not in mine
+    assert "Provisional" in mine
+    assert "not finished a tray yet" in await reply(bob, two, "whist duplicate results")
+    assert posts_about(env, one, 1) == posts_about(env, two, 1) == []
+
+    await play(second, until=trays_done(1))
+    for channel in (one, two):
+        (post,) = posts_about(env, channel, 1)
+        assert "Table 1: N-S" in post and "Table 2: N-S" in post
+    assert "Table 2: N-S" in await reply(alice, one, "whist duplicate results")
+    await play(first)
+    assert posts_about(env, one, 2) == []
+    # Table 1 is over, table 2 is not: its game is not to be replayed or listed yet.
+    early = await reply(bob, two, "replay", game=first.game_id)
+    assert "match still being played" in early
+    listed = await bob.slash(two, "history")
+    assert f"#{first.game_id}**" not in str(listed.response.message.embeds[0].description)
+    await play(second)
+    replayed = await alice.slash(one, "replay", game=first.game_id)
+    assert replayed.response is not None and replayed.response.message.embeds
+
+    table1 = await stored_results(dupe_bot, first.game_id)
+    table2 = await stored_results(dupe_bot, second.game_id)
+    expected = score_team_of_four(table1, table2)
+    finished = await dupe_bot.store.match(match.id)
+    assert finished is not None and finished.status == "finished"
+    assert finished.data["standings"]["x"] == expected.x
+    for channel in (one, two):
+        (final,) = [t for t in channel_texts(env, channel) if "final standings" in t]
+        assert "Team X (alice & " in final and f"**{expected.x:+d}**" in final
+        assert len(posts_about(env, channel, 2)) == 1
+    assert {str(alice.id), str(bob.id), "cpu:random"} <= set(ratings(dupe_bot))
+    history = await alice.slash(one, "history")
+    assert history.response is not None
+    listed = str(history.response.message.embeds[0].description)
+    assert f"**Duplicate match {match.id}** — Team of four" in listed and "🏆" in listed
+    board = await alice.slash(one, "leaderboard", game="whist_duplicate")
+    assert board.response is not None
+    assert f"<@{alice.id}>" in str(board.response.message.embeds[0].description)
+    problems, read = scan_duplicate_results(env, recorder, plays_per_tray=2)
+    assert problems == [] and read >= 6
+    channels = {first.game_id: one.id, second.game_id: two.id}
+    leaks, _ = scan_secrets(env, recorder, channels)
+    assert leaks == []
+    bodies_are_valid(env)
+
+
+def _hand_id(game: Game) -> str:
+    from tests.bot.whole_game import hand_button
+
+    return hand_button(game.message(game.table_message.id))
+
+
+async def test_mitchell_moves_pairs_and_sets_and_names_two_winners(
+    env: simcord.Env, dupe_bot: Bot, club: Any, recorder: Recorder
+) -> None:
+    guild, m = club
+    channels = [guild.create_text_channel(f"table-{n}") for n in (1, 2, 3)]
+    one, two, three = channels
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    assert "3 to 8 tables" in await reply(
+        alice, one, "whist duplicate create", format="mitchell", tables=2
+    )
+    await reply(
+        alice, one, "whist duplicate create", format="mitchell", trays=1, computers="random"
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    assert "has no channel yet" in await reply(alice, one, "whist duplicate start")
+    await reply(alice, three, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")  # N-S pair 1
+    await reply(bob, two, "whist duplicate join", seat="E")  # E-W pair 2
+    await reply(alice, one, "whist duplicate start")
+
+    # Round 1: set t at table t; table 3 (computers only) has finished already.
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    second = await seat_table(env, dupe_bot, two, [bob], eve)
+    assert first.table is not None and first.table.state.options.trays == (1,)
+    assert second.table is not None and second.table.state.options.trays == (2,)
+    await play(first)
+    mine = await reply(alice, one, "whist duplicate results")
+    assert "**Tray 1**" in mine and "Table 1 (N-S 1, E-W 1)" in mine and "**Tray 2**" not in mine
+    assert not any(": every table" in t for c in channels for t in channel_texts(env, c))
+    await play(second)
+
+    # Round 2: E-W pairs one table up, sets one table down; N-S pairs stay.
+    assert any(
+        "Round 2 of 3, table 3** — N-S pair 3, E-W pair 2" in t for t in channel_texts(env, three)
+    )
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    third = await seat_table(env, dupe_bot, three, [bob], eve)
+    assert first.table is not None and first.table.state.options.trays == (2,)
+    assert third.table is not None and third.table.state.options.trays == (1,)
+    assert third.table.seats[1].user_id == bob.id
+    await play(third)
+    # Tray 1 has now been played at tables 1 and 3, not yet at table 2: no channel hears of it.
+    assert not any("Tray 1: every table" in t for c in channels for t in channel_texts(env, c))
+    assert "Table 3 (N-S 3, E-W 2)" in await reply(bob, three, "whist duplicate results")
+    await play(first)
+
+    # Round 3: bob's pair moves on to table 1.
+    first = await seat_table(env, dupe_bot, one, [alice, bob], eve)
+    assert first.table is not None and first.table.seats[1].user_id == bob.id
+    await play(first)
+
+    finished = await dupe_bot.store.match(match.id)
+    assert finished is not None and finished.status == "finished"
+    plays = [
+        (
+            p["tray"],
+            p["ns_pair"],
+            p["ew_pair"],
+            (await stored_results(dupe_bot, p["game"]))[p["index"]],
+        )
+        for p in finished.data["plays"]
+    ]
+    # The movement of §7 with three tables, one tray a set: (tray, N-S pair, E-W pair).
+    rounds = [
+        [(1, 1, 1), (2, 2, 2), (3, 3, 3)],
+        [(2, 1, 3), (3, 2, 1), (1, 3, 2)],
+        [(3, 1, 2), (1, 2, 3), (2, 3, 1)],
+    ]
+    assert sorted(p[:3] for p in plays) == sorted(p for r in rounds for p in r)
+    expected = score_mitchell(plays)
+    standings = finished.data["standings"]
+    assert standings["ns_winners"] == list(expected.ns_winners)
+    assert standings["ew_winners"] == list(expected.ew_winners)
+    for channel in channels:
+        texts = channel_texts(env, channel)
+        (final,) = [t for t in texts if "final standings" in t]
+        assert "North-South" in final and "East-West" in final and final.count("🏆") >= 2
+        assert all(len([t for t in texts if f"Tray {n}: every table" in t]) == 1 for n in (1, 2, 3))
+    history = await alice.slash(one, "history")
+    assert history.response is not None
+    listed = str(history.response.message.embeds[0].description)
+    assert f"**Duplicate match {match.id}** — Mitchell pairs\n🏆 Pair" in listed
+    # Ratings moved once, for the pairs of each direction.
+    assert ratings(dupe_bot)[str(alice.id)] == ratings(dupe_bot)[str(bob.id)] == 1
+    problems, read = scan_duplicate_results(env, recorder, plays_per_tray=3)
+    assert problems == [] and read >= 9
+    bodies_are_valid(env)
+
+
+async def test_mnemonic_replays_the_trays_turned_and_shows_nothing_before(
+    env: simcord.Env, dupe_bot: Bot, club: Any, recorder: Recorder
+) -> None:
+    guild, m = club
+    here = guild.create_text_channel("mnemonic")
+    alice, eve = m["alice"], m["eve"]
+    assert "one table" in await reply(
+        alice, here, "whist duplicate create", format="mnemonic", tables=2
+    )
+    await reply(
+        alice,
+        here,
+        "whist duplicate create",
+        format="mnemonic",
+        trays=2,
+        trump="H",
+        computers="random",
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, here, "whist duplicate join", seat="N")
+    await reply(alice, here, "whist duplicate start")
+    original = await seat_table(env, dupe_bot, here, [alice], eve)
+    state = original.table.state  # type: ignore[union-attr]
+    assert state.trump is Suit.HEARTS and state.public_view().turnup is None
+    trays = state.trays
+    await play(original)
+    # The original play is over, the replay not: nobody has finished a tray yet.
+    assert "not finished a tray yet" in await reply(alice, here, "whist duplicate results")
+    assert posts_about(env, here, 1) == []
+    replay = await seat_table(env, dupe_bot, here, [alice], eve)
+    turned = replay.table.state  # type: ignore[union-attr]
+    assert turned.trays == tuple(turn_tray(t) for t in trays)
+    assert turned.options.turned and turned.trump is Suit.HEARTS
+    # Players keep their seats: alice (N) now holds the hand first held at W.
+    assert replay.table.seats[0].user_id == alice.id  # type: ignore[union-attr]
+    assert turned.hand(0) == trays[0].hands[3]
+    await play(replay)
+
+    first = await stored_results(dupe_bot, original.game_id)
+    second = await stored_results(dupe_bot, replay.game_id)
+    expected = score_mnemonic(first, second)
+    done = await dupe_bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    assert done.data["standings"]["ns"] == expected.ns
+    mine = await reply(alice, here, "whist duplicate results")
+    assert "Original play: N-S" in mine and "Replay: N-S" in mine and "Final:" in mine
+    (final,) = [t for t in channel_texts(env, here) if "final standings" in t]
+    assert "N-S (alice & " in final and f"**{expected.ns:+d}**" in final
+    problems, read = scan_duplicate_results(env, recorder, plays_per_tray=2)
+    assert problems == [] and read >= 4
+    bodies_are_valid(env)
+
+
+async def test_a_vanished_member_a_restart_and_a_deleted_channel(
+    env: simcord.Env, dupe_bot: Bot, club: Any, db: Path
+) -> None:
+    """Alice stops answering: computers play for her and her table's result is marked. The
+    bot restarts mid-round and goes on. Table 2's channel is deleted mid-tray: its
+    unfinished tray scores the average, and the match still ends."""
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    await play(first, idle=0, until=trays_done(1))
+    stored = await dupe_bot.store.match(match.id)
+    assert stored is not None and stored.data["plays"][0]["marked"]
+    assert "(a computer stood in)" in await reply(alice, one, "whist duplicate results")
+
+    # A restart mid-round: the new bot picks the match up where it was.
+    bot = make_bot(db)
+    await env.restart_bot(bot)
+    await env.settle()
+    second = await seat_table(env, bot, two, [bob], eve)
+    await play(second, until=trays_done(1))
+    for channel in (one, two):
+        (post,) = posts_about(env, channel, 1)
+        assert "Table 1: N-S" in post and "(a computer stood in)" in post and "Table 2: N-S" in post
+    # Table 2's channel goes mid-tray: its table is abandoned; tray 2 scores the average there.
+    env.backend.delete_channel(two.id)
+    await env.settle()
+    first = await seat_table(env, bot, one, [alice], eve)
+    await play(first)
+    done = await bot.store.match(match.id)
+    assert done is not None and done.status == "finished" and 2 in done.data["gone"]
+    (post,) = posts_about(env, one, 2)
+    assert "Table 2: not finished — the average (0)" in post
+    table1 = await stored_results(bot, first.game_id)
+    second_results = await stored_results(bot, second.game_id)
+    expected = score_team_of_four(table1, [second_results[0], None])
+    assert done.data["standings"]["x"] == expected.x
+    assert any("final standings" in t for t in channel_texts(env, one))
+
+
+async def test_the_deadline_closes_the_match_and_unfinished_trays_score_the_average(
+    env: simcord.Env, dupe_bot: Bot, club: Any
+) -> None:
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    await reply(
+        alice,
+        one,
+        "whist duplicate create",
+        format="team",
+        trays=2,
+        deadline_hours=1,
+        computers="random",
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    # A member runs as many matches at once as they may host lobbies (3).
+    extra = [guild.create_text_channel(f"extra-{n}") for n in (1, 2, 3)]
+    for channel in extra[:2]:
+        await reply(alice, channel, "whist duplicate create", format="mnemonic")
+    assert "already run 3 matches" in await reply(
+        alice, extra[2], "whist duplicate create", format="mnemonic"
+    )
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    tables = dupe_bot.controller.tables
+    await reply(alice, one, "whist duplicate start")
+    # Long turns: nobody's time runs out before the deadline.
+    for channel in (one, two):
+        table = tables.table_in(channel.id)
+        assert table is not None
+        table.options = dataclasses.replace(table.options, turn_seconds=86400)
+        table.deadline = tables.clock() + 86400
+        tables._schedule(table)
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    await play(first, until=trays_done(1))
+    second = tables.table_in(two.id)
+    assert second is not None
+    await env.advance_time(3601)
+    done = await dupe_bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    assert tables.table_in(one.id) is None and tables.table_in(two.id) is None
+    assert done.data["standings"] == {"x": 0, "y": 0, "winners": ["x", "y"]}
+    for channel in (one, two):
+        (post,) = posts_about(env, channel, 1)
+        assert "Table 1: N-S" in post and "Table 2: not finished — the average (0)" in post
+        (final,) = [t for t in channel_texts(env, channel) if "final standings" in t]
+        assert "A tie." in final
+    record = await dupe_bot.store.game(second.id)
+    assert record is not None and record.status == "cancelled"
+    # The matches that never started closed at their own deadline, 24 hours on.
+    await env.advance_time(24 * 3600)
+    assert await dupe_bot.store.live_matches("whist_duplicate") == []
+    assert any("before it started" in t for t in channel_texts(env, extra[0]))
+
+
+async def test_a_mitchell_table_whose_channel_is_gone_scores_the_average_every_round(
+    env: simcord.Env, dupe_bot: Bot, club: Any
+) -> None:
+    guild, m = club
+    one, two, three = (guild.create_text_channel(f"table-{n}") for n in (1, 2, 3))
+    alice, eve = m["alice"], m["eve"]
+    await reply(
+        alice, one, "whist duplicate create", format="mitchell", trays=1, computers="random"
+    )
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    for channel in (two, three):
+        await reply(alice, channel, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    env.backend.delete_channel(three.id)
+    await env.settle()
+    await reply(alice, one, "whist duplicate start")
+    for _ in range(3):  # alice's N-S pair stays at table 1 for the three rounds
+        await play(await seat_table(env, dupe_bot, one, [alice], eve))
+    done = await dupe_bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    at_three = [p for p in done.data["plays"] if p["table"] == 3]
+    assert len(at_three) == 3 and all(p["dead"] and p["game"] is None for p in at_three)
+    assert all(p["done"] for p in done.data["plays"] if p["table"] != 3)
+    (final,) = [t for t in channel_texts(env, one) if "final standings" in t]
+    assert "North-South" in final
