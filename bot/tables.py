@@ -21,7 +21,7 @@ import dataclasses
 import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
@@ -740,6 +740,35 @@ class Tables:
             self._forget(table)
         return table
 
+    async def hand_over(self, game_id: int, user_id: int) -> Outcome:
+        """A member leaves a game in play: a computer player of the table's level takes
+        their seat for the rest of it (and decides at once if the seat is due), named as
+        the member's stand-in; the channel is told (the post ``left<seat>``, owed with the
+        change). Results and ratings count the seat as the computer's. The last member
+        left at the table cancels it instead."""
+        table = self.playing(game_id)
+        async with table.lock:
+            table = self.playing(game_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("table.not_playing")
+            if table.human_seats() == [seat]:
+                raise UserError("errors.last_member_cancels")
+            level = self._level(table)
+            name = f"Computer ({level}) for {table.seats[seat].name}"
+            seats = {**table.seats, seat: SeatRecord(seat, None, name, level)}
+            player = table.ui.game.levels[level](self._player_seed(table, seat))
+            _prime(table, {seat: player})
+            table.players = {**table.players, seat: player}
+            try:
+                outcome = await self._advance(table, [], seats=seats, owed=[f"left{seat}"])
+            except UserError:
+                table.players.pop(seat, None)
+                raise
+            log.info("game %s: seat %s handed to a computer (%s)", table.id, seat, level)
+            outcome.turn_changed = True  # every hand shows the new seating
+            return outcome
+
     # --- playing -------------------------------------------------------------------
 
     def playing(self, game_id: int) -> Table:
@@ -798,7 +827,16 @@ class Tables:
                 table, [(self.hand_for(table, seat, one), one, False) for one in several]
             )
 
-    async def _advance(self, table: Table, actions: list[tuple[int, Any, bool]]) -> Outcome:
+    async def _advance(
+        self,
+        table: Table,
+        actions: list[tuple[int, Any, bool]],
+        seats: dict[int, SeatRecord] | None = None,
+        owed: Sequence[str] = (),
+    ) -> Outcome:
+        """Apply the actions on a copy, let computers act, commit it all (with the new
+        seating ``seats`` and the posts ``owed``, if given), then swap the state in."""
+        seating = table.seats if seats is None else seats
         before = table.state
         assert before is not None
         stage = before.clone()
@@ -813,7 +851,7 @@ class Tables:
                     stage.apply(seat, action)
             except EngineError as error:
                 raise StaleError.of(table.ui.refusal(error)) from None
-        await _computers_act(table.ui.game, table.seats, stage, table.players)
+        await _computers_act(table.ui.game, seating, stage, table.players)
         applied = list(stage.moves[before.move_count :])
         by_computer = [computer for _, _, computer in actions]
         by_computer += [True] * (len(applied) - len(actions))
@@ -827,7 +865,7 @@ class Tables:
         if same_decision and table.deadline is not None:
             deadline, warned = table.deadline, table.warned
         else:
-            deadline = _deadline_for(table.seats, stage, now, _seconds(table, stage))
+            deadline = _deadline_for(seating, stage, now, _seconds(table, stage))
             warned = False
         results = None
         if stage.is_over:
@@ -842,9 +880,9 @@ class Tables:
                     result.share(seat),
                     tuple(result.rounds[seat]) if result.rounds else (),
                 )
-                for seat, record in sorted(table.seats.items())
+                for seat, record in sorted(seating.items())
             ]
-        posts = table.ui.owed(before, stage)
+        posts = [*owed, *table.ui.owed(before, stage)]
         if stage.is_over:
             posts += ["end", "table"]
         try:
@@ -858,6 +896,7 @@ class Tables:
                 results=results,
                 guild_id=table.guild_id,
                 owed=posts,
+                seats=None if seats is None else seating.values(),
             )
         except StoreWriteError:  # the store logs the episode once
             self._rebuild_players(table)
@@ -868,6 +907,7 @@ class Tables:
             )
             self._rebuild_players(table)
             raise UserError("errors.save_failed") from None
+        table.seats = seating
         table.state = stage
         table.deadline = deadline
         table.warned = warned

@@ -110,9 +110,12 @@ class Store(Protocol):
         results: Sequence[SeatResult | tuple[Any, ...]] | None = None,
         guild_id: int = 0,
         owed: Sequence[str] = (),
+        seats: Iterable[SeatRecord] | None = None,
     ) -> None:
         """Append moves from ply ``first_ply`` and set the deadline; with ``results`` also
-        close the game and update the ratings; record the ``owed`` posts: one transaction."""
+        close the game and update the ratings; record the ``owed`` posts; with ``seats``,
+        replace the seating first (a member handing their seat to a computer): one
+        transaction."""
         ...
 
     async def posted(self, game_id: int, post: str) -> None:
