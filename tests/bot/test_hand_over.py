@@ -19,6 +19,7 @@ from tests.bot.driver import forge_click, private_text
 from tests.bot.helpers import buttons
 from tests.bot.test_whist_table import check_against_replay, stored_moves
 from tests.bot.whole_game import Game, Player, open_table, play
+from tests.discord_api_rules import check_request, validators
 
 
 async def _leave(game: Game, player: Player) -> simcord.InteractionResult:
@@ -72,7 +73,13 @@ async def test_a_member_leaving_an_english_dummy_tournee_is_replaced_to_its_end(
     assert private_text(forged) == t("en", "table.not_playing")
     assert _seat_record(game, seat)[0] == bob.actor.id
 
+    first = len(env.http_requests)
     left = await _leave(game, bob)
+    # The question, its answer, the notice and the edited hand are bodies Discord takes.
+    schemas = validators()
+    sent = env.http_requests[first:]
+    assert len(sent) >= 4
+    assert [p for e in sent for p in check_request(e.method, e.path, e.json, schemas)] == []
     assert left.response is not None and left.response.ephemeral
     assert left.response.content == t("en", "table.handed_over_reply")
     assert not buttons(left.response), "the question's button is gone"
