@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 import simcord
 
+from bot import ids
 from bot.app import Bot
-from engine.whist import EAST, NORTH, Move, WhistState, WhistView, replay
+from engine.whist import EAST, NORTH, Move, Phase, WhistState, WhistView, replay
 from engine.whist import players as whist_players
+from tests.bot.helpers import buttons
 from tests.bot.secrets_scan import scan_secrets, turnups_repeated
 from tests.bot.whole_game import Game, Recorder, Sent, open_table, play
 from tests.discord_api_rules import check_request, validators
@@ -183,7 +185,14 @@ class Spy:
 SCANS = [
     # variant options, members, seed, whether the member's time runs out on odd tricks
     pytest.param({"variant": "short"}, 1, 41, True, id="short-one-member-stand-ins"),
-    pytest.param({"variant": "humbug"}, 1, 42, False, id="humbug-computer-opponent"),
+    pytest.param({"variant": "humbug"}, 1, 42, False, id="humbug-member-exchanges"),
+    pytest.param(
+        {"variant": "mort", "players": 3, "dummy_shown": "after_opening_lead"},
+        1,
+        44,
+        False,
+        id="mort-after-lead-computers",
+    ),
     pytest.param(
         {"variant": "english_dummy", "dummy_shown": "after_opening_lead"},
         1,
@@ -235,6 +244,24 @@ async def test_computers_spectators_and_logs_see_no_hidden_card_nor_the_turnup_a
         **options,
     )
     member = game.players[0]
+    if options["variant"] == "humbug":
+        # The member gives up his hand: it stays his alone to see (and nobody else's).
+        hand = game.hand(member)
+        assert hand is not None
+        exchange = next(
+            c
+            for c in (b.custom_id or "" for b in buttons(hand))
+            if isinstance(p := ids.parse(c), ids.Control) and p.payload == "=exchange"
+        )
+        await member.actor.click(hand.message, custom_id=exchange)
+        await play(game, until=lambda s: s.phase is Phase.PLAY)
+        live = game.table
+        assert live is not None and live.state is not None
+        seat = live.state.seat_of(live.seat_of(member.actor.id))
+        given_up = live.state.discarded(seat)
+        assert given_up is not None
+        shown = game.hand(member)
+        assert shown is not None and "The hand you gave up (only you see it)" in shown.content
     await play(game, idle=0 if idle else None, until=lambda s: s.completed >= 2)
     for who in (game.spectator, member.actor):
         shown = await who.slash(game.channel, "whist status")
