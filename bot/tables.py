@@ -759,12 +759,9 @@ class Tables:
             seats = {**table.seats, seat: SeatRecord(seat, None, name, level)}
             player = table.ui.game.levels[level](self._player_seed(table, seat))
             _prime(table, {seat: player})
+            # (A failed write rebuilds the players from the seating as it was.)
             table.players = {**table.players, seat: player}
-            try:
-                outcome = await self._advance(table, [], seats=seats, owed=[f"left{seat}"])
-            except UserError:
-                table.players.pop(seat, None)
-                raise
+            outcome = await self._advance(table, [], seats=seats, owed=[f"left{seat}"])
             log.info("game %s: seat %s handed to a computer (%s)", table.id, seat, level)
             outcome.turn_changed = True  # every hand shows the new seating
             return outcome

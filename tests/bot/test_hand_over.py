@@ -14,12 +14,15 @@ import simcord
 from bot import ids
 from bot.app import Bot
 from bot.i18n import t
+from bot.store import StoreWriteError
 from engine.whist import GAME, Move, WhistState
 from tests.bot.driver import forge_click, private_text
 from tests.bot.helpers import buttons
 from tests.bot.test_whist_table import check_against_replay, stored_moves
 from tests.bot.whole_game import Game, Player, open_table, play
 from tests.discord_api_rules import check_request, validators
+
+NOTICE = t("en", "table.handed_over_title")
 
 
 async def _leave(game: Game, player: Player) -> simcord.InteractionResult:
@@ -172,6 +175,21 @@ async def test_a_member_leaving_a_mort_tournee_when_not_due_is_replaced_in_later
     assert seat is not None
     before = len(stored_moves(dupe_bot, game.game_id))
     deadline = table.deadline
+
+    # A write the database refuses changes nothing: the member still holds the seat.
+    real = dupe_bot.store.append_moves
+
+    async def refused(*args: Any, **kwargs: Any) -> None:
+        raise StoreWriteError("read-only")
+
+    dupe_bot.store.append_moves = refused  # type: ignore[method-assign]
+    try:
+        failed = await _leave(game, leaver)
+    finally:
+        dupe_bot.store.append_moves = real  # type: ignore[method-assign]
+    assert private_text(failed) == t("en", "errors.store_unwritable")
+    assert table.seats[seat].user_id == leaver.actor.id and seat not in table.players
+    assert not [m for m in game.channel.history() if m.embeds and m.embeds[0].title == NOTICE]
 
     left = await _leave(game, leaver)
     assert left.response is not None
