@@ -173,3 +173,35 @@ def test_the_checks_refuse_what_discord_refuses(
     assert check(entry("PUT", "/applications/1/commands", [command]), schemas)
     with pytest.raises(AssertionError, match="no schema"):
         check(entry("POST", "/guilds/1/roles", {"name": "x"}), schemas)
+
+
+async def test_every_whist_body_is_valid(
+    env: simcord.Env, dupe_bot: Bot, schemas: dict[str, Draft202012Validator]
+) -> None:
+    """Whist's bodies besides whole units (``test_whist_table`` checks every variant's):
+    a Humbug deal with a member whose time runs out (stand-ins), ``/whist status``, the
+    rules of every variant, and ``/whist leave``'s question, answer and public notice."""
+    game = await open_table(
+        env,
+        dupe_bot,
+        humans=2,
+        seed=78,
+        game="whist",
+        turn_seconds=60,
+        variant="humbug",
+        pictures="off",  # pictures: test_whist_table's pictures unit
+    )
+    await play(game, idle=1, until=lambda state: len(state.results) >= 1, limit=3000)
+    alice, bob = (player.actor for player in game.players)
+    assert (await alice.slash(game.channel, "whist status")).ephemeral
+    for variant in ("short", "english_dummy", "double_dummy", "humbug", "two_hand", "mort"):
+        assert (await alice.slash(game.channel, "whist rules", variant=variant)).ephemeral
+    asked = await bob.slash(game.channel, "whist leave")
+    assert asked.response is not None and asked.ephemeral
+    left = await bob.click(asked.response.message, label="Leave the game")
+    assert left.response is not None and left.response.ephemeral
+    table = game.table
+    assert table is not None and table.seats[1].user_id is None
+    problems = [p for entry in env.http_requests for p in check(entry, schemas)]
+    assert not problems, "\n".join(problems[:20])
+    assert len(env.http_requests) > 100
