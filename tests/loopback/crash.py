@@ -1143,7 +1143,7 @@ class WhistCrash(CrashGame):
 
         self.variant = variant
         self.seats = PLAYERS[variant][-1]
-        self.rounds = {"humbug": 5, "two_hand": 12, "short": 6, "double_dummy": 6}.get(variant, 8)
+        self.rounds = {"humbug": 4, "two_hand": 12, "short": 6, "double_dummy": 6}.get(variant, 8)
         self.posts = ((1, "Whist — final standings"),)
         self.over_title = f"{_WH_VARIANTS[variant]} — finished"
 

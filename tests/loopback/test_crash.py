@@ -186,12 +186,13 @@ async def test_kills_in_a_whist_rubber_lose_and_duplicate_no_move(
         start_options={"pictures": "off"},
     )
     report = await run_crash(discord, tmp_path, config)
-    # A rubber's length varies (three to seven deals): the last kill may find no click left.
+    # A rubber's length varies (two deals or more, each dealt from a seed the bot draws):
+    # the last kills may find no click left.
     assert_recovered(report, games=1, all_kills=False)
-    assert len(report.kills) >= 3, report.tally()
+    assert len(report.kills) >= 2, report.tally()
     assert {k.trigger for k in report.kills} <= set(WHIST_MODES), report.tally()
     posts = report.scoring_posts
-    assert posts["expected"] >= 4 and posts["posted"] == posts["expected"], report.tally()
+    assert posts["expected"] >= 3 and posts["posted"] == posts["expected"], report.tally()
     assert posts["duplicated"] == 0 and posts["tables_over"] == 1, report.tally()
 
 

@@ -274,12 +274,11 @@ class World:
                     for payload in ("pAS", "gN", "g", "kNESW"):
                         found.add(f"g:{game}:{seat}:{table.turn}:{payload}")
             if table.whist is not None and table.turn is not None:
-                # Whist's: a card, a claim, its steps, Humbug's choices, at this turn, the
-                # one before and the next.
-                for seat, turn in itertools.product(range(2), (table.turn - 1, table.turn + 1)):
-                    found |= {f"g:{game}:{seat}:{turn}:{p}" for p in ("=AS", "=2C", "=claim.3")}
+                # Whist's own (its hands show its cards): a card of the turn before, a claim
+                # of every trick, “Claim tricks…”, Humbug's keep.
                 for seat in range(2):
-                    for payload in ("=claim.13", "=keep", "=accept", "c", "b", "=", "=S:AS"):
+                    found.add(f"g:{game}:{seat}:{table.turn - 1}:=2C")
+                    for payload in ("=claim.13", "c", "=keep"):
                         found.add(f"g:{game}:{seat}:{table.turn}:{payload}")
             if table.legacy_turn is not None:
                 for seat in range(4):
