@@ -6,7 +6,10 @@ private hand, how a told move is recognised in the bot's answer, which kinds of 
 and how a logged move's decision is named; the database is replayed through
 ``engine.games`` (``Game.replay``, ``State.result()``). What follows describes Dupe
 (:data:`DUPE`); high card (:data:`HIGH_CARD`) is two members, three tricks, a card each,
-and kills of the kinds ``requests``, ``in-flight``, ``db-write`` and ``game-end``.
+and kills of the kinds ``requests``, ``in-flight``, ``db-write`` and ``game-end``; whist
+(:data:`WHIST`, a Humbug rubber, or :class:`WhistCrash` of another variant) is a unit of a
+varying number of deals, with kills of the kinds ``requests``, ``in-flight``, ``db-write``
+and ``scoring``.
 
 ::
 
