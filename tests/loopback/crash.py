@@ -311,6 +311,9 @@ class CrashReport:
     refusals: int  # clicks answered with a “⚠️” notice (stale buttons, retries)
     seconds: float
     problems: list[str]
+    # killed processes whose drawing process was being spawned at the kill (its traceback,
+    # ``EOFError`` reading its start-up data from the dead parent, is not the bot's error)
+    spawns_cut_off: int = 0
 
     def tally(self) -> str:
         """The figures, one per line."""
@@ -337,6 +340,9 @@ class CrashReport:
         lines.append(
             f"  lost moves committed before the kill: {self.db.lost_committed}; not committed "
             f"and made by the retry: {self.db.lost_retried}; never logged: {self.db.lost_dropped}"
+        )
+        lines.append(
+            f"drawing processes cut off while being spawned by a killed bot: {self.spawns_cut_off}"
         )
         lines.append(
             f"refused (stale button or retry): {self.refusals}; stalls (nothing changed for "
@@ -1893,8 +1899,11 @@ async def _run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfi
     problems += [f"server: {p}" for p in server.violations + server.internal_errors]
     problems += [f"unknown route {r}" for r in server.unknown_routes]
     problems += [f"gateway: {e}" for e in server.gateway_errors]
+    orphans = 0
     for process in harness.processes:
-        problems += [f"{process.name}: {line}" for line in process.errors()]
+        errors, cut_off = _process_errors(process)
+        orphans += cut_off
+        problems += [f"{process.name}: {line}" for line in errors]
     if posts["duplicated"]:
         problems.append(f"{posts['duplicated']} scoring post(s) duplicated")
     if posts["missing"] or posts["tables_over"] < len(harness.games):
@@ -1928,9 +1937,34 @@ async def _run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfi
         stale_hands=harness.stale_hands,
         late_hands=harness.late_hands,
         refusals=harness.refusals,
+        spawns_cut_off=orphans,
         seconds=time.monotonic() - started,
         problems=problems,
     )
+
+
+# The child a killed bot was spawning to draw its pictures (multiprocessing's "spawn"): it
+# reads its start-up data from its parent, which is gone, and prints this before it exits.
+_SPAWN_CUT_OFF = re.compile(
+    r"^Traceback \(most recent call last\):\n(?:  .*\n)*?  File .*spawn\.py.*, in spawn_main\n"
+    r"(?:  .*\n)*EOFError: Ran out of input\n",
+    re.M,
+)
+
+
+def _process_errors(process: BotProcess) -> tuple[list[str], int]:
+    """The process's error lines and tracebacks (as :meth:`BotProcess.errors`), and how many
+    tracebacks of a drawing process cut off while being spawned were left out: only in the
+    log of a process the harness killed, where that child dies with its parent."""
+    if process.returncode != -signal.SIGKILL:
+        return process.errors(), 0
+    log, cut_off = _SPAWN_CUT_OFF.subn("", process.log())
+    errors = [
+        line
+        for line in log.splitlines()
+        if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")
+    ]
+    return errors, cut_off
 
 
 def _scoring_posts(harness: Harness) -> dict[str, Any]:
