@@ -503,15 +503,8 @@ class Controller:
             await _edit_response(interaction, done)
         else:  # pressed somewhere else (forged): the answer is private all the same
             await reply_private(interaction, done.content or "")
-        handle = self._hands.pop((table.id, seat), None)
-        if handle is not None:
-            hand_lang = lang_of(handle.interaction.locale)
-            try:
-                await handle.interaction.edit_original_response(
-                    content=t(hand_lang, "table.handed_over_hand"), embeds=[], view=None
-                )
-            except discord.HTTPException as error:
-                log.debug("game %s: the left hand message not edited: %s", table.id, error)
+        # Their hand message says so, without buttons (after any edit of it in flight).
+        await self._refresh_hand(table, seat)
         await self.on_outcome(outcome)
 
     # --- buttons ---------------------------------------------------------------------
@@ -1031,7 +1024,11 @@ class Controller:
                 notice = None
                 if done:
                     notice = "\n".join(table.ui.stand_in(action, lang) for action in done)
-                shown = self._hand(table, seat, lang, notice=notice)
+                record = table.seats.get(seat)
+                if record is None or record.is_computer:  # the member has left the game
+                    shown = Rendered(content=t(lang, "table.handed_over_hand"))
+                else:
+                    shown = self._hand(table, seat, lang, notice=notice)
                 try:
                     await handle.interaction.edit_original_response(
                         content=shown.content, embeds=shown.embeds, view=shown.buttons()
