@@ -16,7 +16,7 @@ from bot.app import Bot
 from bot.i18n import t
 from bot.store import StoreWriteError
 from engine.whist import GAME, Move, WhistState
-from tests.bot.driver import forge_click, private_text
+from tests.bot.driver import World, forge_click, private_text
 from tests.bot.helpers import buttons
 from tests.bot.test_whist_table import check_against_replay, stored_moves
 from tests.bot.whole_game import Game, Player, open_table, play
@@ -152,10 +152,11 @@ def game_results(bot: Bot, game_id: int) -> dict[int, tuple[int | None, str | No
 
 
 async def test_a_member_leaving_a_mort_tournee_when_not_due_is_replaced_in_later_games(
-    env: simcord.Env, dupe_bot: Bot
+    world: World,
 ) -> None:
+    dupe_bot = world.bot
     game = await open_table(
-        env,
+        world.env,
         dupe_bot,
         humans=3,
         seed=32,
@@ -200,10 +201,16 @@ async def test_a_member_leaving_a_mort_tournee_when_not_due_is_replaced_in_later
     assert game.table is not None and game.table.deadline == deadline
     game.players.remove(leaver)
 
+    # A restart: the seat stays the computer's, which plays on; the notice is not repeated.
+    game.bot = await world.restart()
+    for player in game.players:
+        await game.open_hand(player)
     await play(game, limit=5000)
     assert game.table is None, "the tournée finished"
     final = await check_against_replay(game, options, None)
     assert len(final.results) >= 3
+    notices = [m for m in game.channel.history() if m.embeds and m.embeds[0].title == NOTICE]
+    assert len(notices) == 1
     # Every later decision of the seat, Vivant's game included, is the computer's.
     assert_computer_decided(game, options, seat, since=before)
     assert game_results(dupe_bot, game.game_id)[seat] == (None, "basic")
