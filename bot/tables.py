@@ -728,12 +728,16 @@ class Tables:
         return table, outcome, created
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool) -> Table:
-        """Close the table without scores (the host, or a member who can manage the server)."""
+        """Close the table without scores (the host, or a member who can manage the server;
+        a host who has left the game in play to a computer no longer hosts it)."""
         table = self.table(game_id)
         async with table.lock:
             if table.id not in self.tables:
                 raise UserError("errors.already_over")
-            if user_id != table.host_id and not can_manage:
+            hosting = user_id == table.host_id and (
+                table.status == "lobby" or table.seat_of(user_id) is not None
+            )
+            if not hosting and not can_manage:
                 raise UserError("errors.only_host_or_manager_cancels")
             await self.store.cancel_game(table.id, self.clock(), reason="cancelled")
             table.status = "cancelled"

@@ -48,7 +48,7 @@ async def test_a_member_leaving_an_english_dummy_tournee_is_replaced_to_its_end(
     game = await open_table(
         env,
         dupe_bot,
-        humans=2,  # and a computer: alice plays on alone
+        humans=2,  # and a computer: bob plays on alone
         seed=31,
         game="whist",
         turn_seconds=60,
@@ -59,11 +59,11 @@ async def test_a_member_leaving_an_english_dummy_tournee_is_replaced_to_its_end(
     assert table is not None and table.state is not None
     options = table.state.options
     await play(game, until=lambda s: s.completed >= 2)
-    # Bob leaves while the table waits for him (he decides for the hand due, or not).
-    bob = game.players[1]
-    seat = table.seat_of(bob.actor.id)
+    # Alice, the host, leaves (whether or not the table waits for her); bob plays on.
+    alice = game.players[0]
+    seat = table.seat_of(alice.actor.id)
     assert seat is not None
-    old_hand = game.hand(bob)
+    old_hand = game.hand(alice)
     assert old_hand is not None
     old_controls = [b.custom_id or "" for b in buttons(old_hand)]
     before = len(stored_moves(dupe_bot, game.game_id))
@@ -74,10 +74,10 @@ async def test_a_member_leaving_an_english_dummy_tournee_is_replaced_to_its_end(
     assert eve.response.content == t("en", "table.not_playing")
     forged = await forge_click(game.spectator, old_hand, ids.table_button(game.game_id, "handover"))
     assert private_text(forged) == t("en", "table.not_playing")
-    assert _seat_record(game, seat)[0] == bob.actor.id
+    assert _seat_record(game, seat)[0] == alice.actor.id
 
     first = len(env.http_requests)
-    left = await _leave(game, bob)
+    left = await _leave(game, alice)
     # The question, its answer, the notice and the edited hand are bodies Discord takes.
     schemas = validators()
     sent = env.http_requests[first:]
@@ -86,32 +86,35 @@ async def test_a_member_leaving_an_english_dummy_tournee_is_replaced_to_its_end(
     assert left.response is not None and left.response.ephemeral
     assert left.response.content == t("en", "table.handed_over_reply")
     assert not buttons(left.response), "the question's button is gone"
-    assert _seat_record(game, seat) == (None, "Computer (basic) for bob", "basic")
-    # The channel is told; bob's hand message has no controls left.
+    assert _seat_record(game, seat) == (None, "Computer (basic) for alice", "basic")
+    # The channel is told; her hand message has no controls left.
     notices = [
         m
         for m in game.channel.history()
         if m.embeds and m.embeds[0].title == t("en", "table.handed_over_title")
     ]
     assert len(notices) == 1
-    assert "Computer (basic) for bob" in (notices[0].embeds[0].description or "")
+    assert "Computer (basic) for alice" in (notices[0].embeds[0].description or "")
     gone = game.message(old_hand.id)
     assert gone.content == t("en", "table.handed_over_hand") and not buttons(gone)
-    # His old controls and “My hand” no longer work for him, and change nothing.
+    # Her old controls and “My hand” no longer work for her, and change nothing.
     moves = len(stored_moves(dupe_bot, game.game_id))
     for custom_id in [c for c in old_controls if isinstance(ids.parse(c), ids.Control)][:2]:
-        refused = await forge_click(bob.actor, gone, custom_id)
+        refused = await forge_click(alice.actor, gone, custom_id)
         assert private_text(refused) == t("en", "errors.not_playing")
-    mine = await bob.actor.click(
+    mine = await alice.actor.click(
         game.message(game.table_message.id).message,
         custom_id=ids.table_button(game.game_id, "hand"),
     )
     assert private_text(mine) == t("en", "table.not_playing")
-    assert len(stored_moves(dupe_bot, game.game_id)) == moves
-    game.players.remove(bob)
+    # Nor does she host it any more: she cannot cancel the game she left.
+    cancel = await alice.actor.slash(game.channel, "whist cancel")
+    assert private_text(cancel) == t("en", "errors.only_host_or_manager_cancels")
+    assert len(stored_moves(dupe_bot, game.game_id)) == moves and game.table is not None
+    game.players.remove(alice)
 
-    # The others play on to the end of the tournée; every later move of the hands bob's
-    # seat decides for is the computer's.
+    # Bob plays on to the end of the tournée; every later move of the hands her old seat
+    # decides for is the computer's.
     await play(game, limit=5000)
     assert game.table is None, "the tournée finished"
     final = await check_against_replay(game, options, None)
@@ -119,8 +122,9 @@ async def test_a_member_leaving_an_english_dummy_tournee_is_replaced_to_its_end(
     assert_computer_decided(game, options, seat, since=before)
     results = game_results(dupe_bot, game.game_id)
     assert results[seat] == (None, "basic")
-    alice = table.seat_of(game.players[0].actor.id)
-    assert alice is not None and results[alice] == (game.players[0].actor.id, None)
+    bob = game.players[0].actor
+    stays = table.seat_of(bob.id)
+    assert stays is not None and results[stays] == (bob.id, None)
 
 
 def assert_computer_decided(game: Game, options: Any, seat: int, *, since: int) -> None:
