@@ -6,6 +6,7 @@ restarted on the same database.
     .venv/bin/python bench/crash.py --kills 0 --games 2 --share-429 0.25 --drops 5
     .venv/bin/python bench/crash.py --game highcard --kills 20 --games 8 --stagger 1
     .venv/bin/python bench/crash.py --game doppelkopf --kills 100 --games 6 --stagger 20
+    .venv/bin/python bench/crash.py --game whist --variant double_dummy --kills 20 --games 2
     .venv/bin/python bench/crash.py --kills 100 --games 10 --seed 1 --postgresql
 
 The kills are spread over the games by counting the members' clicks; each is one of:
@@ -17,7 +18,10 @@ of a deal: during the write of the trick-13 click, or right after a scoring post
 (``--game highcard``, run through ``tests.support.highcard.run_bot``) has ``requests``,
 ``in-flight``, ``db-write`` and ``game-end``; Doppelkopf (``--game doppelkopf``: tournament
 tables of four games; a decision is a move, ``--stagger`` counts moves) ``requests``,
-``in-flight``, ``db-write`` and ``scoring`` (the card that ends a game). See
+``in-flight``, ``db-write`` and ``scoring`` (the card that ends a game); whist
+(``--game whist``: a rubber or tournée of members only, Humbug unless ``--variant`` names
+another whist whose seats members can all hold) ``requests``, ``in-flight``, ``db-write``
+and ``scoring`` (a trick-13 card, or after a deal's summary). See
 ``tests/loopback/crash.py``; ``tests/loopback/test_crash.py`` is the short version.
 
 It prints the tally: kills by trigger and by moment, the tables' states at the kills, clicks
@@ -38,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.loopback.crash import CRASH_GAMES, CrashConfig, run_crash
+from tests.loopback.crash import CRASH_GAMES, CrashConfig, CrashGame, WhistCrash, run_crash
 from tests.loopback.driver import LoopbackDiscord
 
 
@@ -46,6 +50,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--game", choices=sorted(CRASH_GAMES), default="dupe", help="the game (default dupe)"
+    )
+    parser.add_argument(
+        "--variant",
+        default=None,
+        help="with --game whist: the variant (default humbug; short, double_dummy, "
+        "two_hand, english_dummy, mort)",
     )
     parser.add_argument("--kills", type=int, default=100, help="SIGKILLs in all (default 100)")
     parser.add_argument("--games", type=int, default=8, help="games played at once (default 8)")
@@ -98,12 +108,17 @@ async def run(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace, workdir: Path, database: str | None) -> int:
+    game: str | CrashGame = args.game
+    if args.variant is not None:
+        if args.game != "whist":
+            raise SystemExit("--variant is whist's")
+        game = WhistCrash(args.variant)
     config = CrashConfig(
         database=database,
         games=args.games,
         kills=args.kills,
         seed=args.seed,
-        game=args.game,
+        game=game,
         cover_modes=args.cover,
         stagger=args.stagger,
         share_429=args.share_429,

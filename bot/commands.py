@@ -293,6 +293,9 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
         _plain(
             f"{key}_cancel_name", f"{key}_cancel_description", delegate(controller.cancel_command)
         ),
+        _plain(
+            "commands.leave_name", "commands.leave_description", delegate(controller.leave_command)
+        ),
     ):
         group.add_command(command)
     # A game may add commands of its own to its group (whist: ``duplicate``, the matches

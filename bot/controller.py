@@ -483,6 +483,39 @@ class Controller:
         table = self._channel_table(interaction)
         await self._cancel(interaction, table.id, from_table=False)
 
+    async def leave_command(self, interaction: discord.Interaction) -> None:
+        """``/<game> leave``: in the lobby the member's seat is freed; in play they are
+        asked to confirm (:meth:`hand_over`)."""
+        table = self._channel_table(interaction)
+        lang = lang_of(interaction.locale)
+        if table.status == "lobby":
+            await self.tables.leave(table.id, interaction.user.id)
+            await reply_private(interaction, t(lang, "table.left_lobby"))
+            self.refresh_table(table)
+            return
+        table, _seat = self._seat_playing(interaction, table.id)
+        await _send_response(
+            interaction, render.hand_over_prompt(table.id, lang=lang), ephemeral=True
+        )
+
+    async def hand_over(self, interaction: discord.Interaction, game_id: int) -> None:
+        """“Leave the game”, under ``/<game> leave``'s question: a computer player takes
+        the member's seat for the rest of the game; their hand message loses its controls
+        and the channel is told."""
+        table, seat = self._seat_playing(interaction, game_id)
+        outcome = await self.tables.hand_over(table.id, interaction.user.id)
+        log.info("game %s: the member in seat %s left; a computer plays it", table.id, seat)
+        lang = lang_of(interaction.locale)
+        done = Rendered(content=t(lang, "table.handed_over_reply"))
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await _edit_response(interaction, done)
+        else:  # pressed somewhere else (forged): the answer is private all the same
+            await reply_private(interaction, done.content or "")
+        # Their hand message says so, without buttons (after any edit of it in flight).
+        await self._refresh_hand(table, seat)
+        await self.on_outcome(outcome)
+
     # --- buttons ---------------------------------------------------------------------
 
     async def button(self, interaction: discord.Interaction, pressed: ids.Parsed) -> None:
@@ -506,6 +539,8 @@ class Controller:
             await self.show_hand_picture(interaction, pressed.table)
         elif pressed.what == "rematch":
             await self.rematch(interaction, pressed.table)
+        elif pressed.what == "handover":
+            await self.hand_over(interaction, pressed.table)
         else:
             await self.lobby(interaction, pressed.what, pressed.table)
 
@@ -906,6 +941,11 @@ class Controller:
             shown = render.final_standings(
                 table.ui, result.scores, result.winners, seat_infos(table), table.id, lang=lang
             )
+        elif post.startswith("left"):  # a member left; a computer plays their seat
+            seat = int(post.removeprefix("left"))
+            shown = render.handed_over(
+                table.ui, seat, len(table.seats), seat_infos(table), lang=lang
+            )
         else:
             owed = table.ui.post(table_info(table), state, post, picture_names(table, lang), lang)
             shown = owed.message
@@ -1025,7 +1065,11 @@ class Controller:
                 notice = None
                 if done:
                     notice = "\n".join(table.ui.stand_in(action, lang) for action in done)
-                shown = self._hand(table, seat, lang, notice=notice)
+                record = table.seats.get(seat)
+                if record is None or record.is_computer:  # the member has left the game
+                    shown = Rendered(content=t(lang, "table.handed_over_hand"))
+                else:
+                    shown = self._hand(table, seat, lang, notice=notice)
                 try:
                     await handle.interaction.edit_original_response(
                         content=shown.content, embeds=shown.embeds, view=shown.buttons()

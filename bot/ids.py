@@ -45,7 +45,18 @@ __all__ = [
 
 MAX_LENGTH = 100
 """Discord's limit for a custom id."""
-TABLE_BUTTONS = ("join", "leave", "addcpu", "start", "cancel", "hand", "refresh", "pic", "rematch")
+TABLE_BUTTONS = (
+    "join",
+    "leave",
+    "addcpu",
+    "start",
+    "cancel",
+    "hand",
+    "refresh",
+    "pic",
+    "rematch",
+    "handover",
+)
 PAYLOAD = r"[A-Za-z0-9,._+=\-]{0,64}"
 SORTS = ("rating", "wins", "points")
 

@@ -26,6 +26,8 @@ __all__ = [
     "defaults_text",
     "final_standings",
     "game_title",
+    "hand_over_prompt",
+    "handed_over",
     "history_page",
     "leaderboard_page",
     "lobby_message",
@@ -149,6 +151,33 @@ def cancelled_message(ui: GameUI, *, lang: Lang = "en", reason: str = "cancelled
     host or a manager), ``expired`` (an idle lobby) or ``abandoned``."""
     title = t(lang, f"table.{reason}_title", title=game_title(lang, ui.name))
     return Rendered(content=None, embeds=[discord.Embed(title=title, colour=ui.colour)], view=None)
+
+
+def handed_over(
+    ui: GameUI, seat: int, players: int, seats: Mapping[int, SeatInfo], *, lang: Lang = "en"
+) -> Rendered:
+    """Return the public notice that a member left a game in play and a computer player
+    plays their seat for the rest of it."""
+    embed = discord.Embed(
+        title=t(lang, "table.handed_over_title"),
+        description=t(lang, "table.handed_over", seat=seat_heading(ui, seat, players, seats, lang)),
+        colour=ui.colour,
+    )
+    return Rendered(content=None, embeds=[embed], view=None)
+
+
+def hand_over_prompt(game_id: int, *, lang: Lang = "en") -> Rendered:
+    """Return the private question ``/<game> leave`` asks a member in play, with the
+    button that confirms it."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=t(lang, "table.button_hand_over"),
+            style=discord.ButtonStyle.danger,
+            custom_id=ids.table_button(game_id, "handover"),
+        )
+    )
+    return Rendered(content=t(lang, "table.hand_over_confirm"), view=finished_view(view))
 
 
 def final_standings(

@@ -21,7 +21,7 @@ import dataclasses
 import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
@@ -804,17 +804,47 @@ class Tables:
         return table, outcome, created
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool) -> Table:
-        """Close the table without scores (the host, or a member who can manage the server)."""
+        """Close the table without scores (the host, or a member who can manage the server;
+        a host who has left the game in play to a computer no longer hosts it)."""
         table = self.table(game_id)
         async with table.lock:
             if table.id not in self.tables:
                 raise UserError("errors.already_over")
-            if user_id != table.host_id and not can_manage:
+            hosting = user_id == table.host_id and (
+                table.status == "lobby" or table.seat_of(user_id) is not None
+            )
+            if not hosting and not can_manage:
                 raise UserError("errors.only_host_or_manager_cancels")
             await self.store.cancel_game(table.id, self.clock(), reason="cancelled")
             table.status = "cancelled"
             self._forget(table)
         return table
+
+    async def hand_over(self, game_id: int, user_id: int) -> Outcome:
+        """A member leaves a game in play: a computer player of the table's level takes
+        their seat for the rest of it (and decides at once if the seat is due), named as
+        the member's stand-in; the channel is told (the post ``left<seat>``, owed with the
+        change). Results and ratings count the seat as the computer's. The last member
+        left at the table cancels it instead."""
+        table = self.playing(game_id)
+        async with table.lock:
+            table = self.playing(game_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("table.not_playing")
+            if table.human_seats() == [seat]:
+                raise UserError("errors.last_member_cancels")
+            level = self._level(table)
+            name = f"Computer ({level}) for {table.seats[seat].name}"
+            seats = {**table.seats, seat: SeatRecord(seat, None, name, level)}
+            player = table.ui.game.levels[level](self._player_seed(table, seat))
+            _prime(table, {seat: player})
+            # (A failed write rebuilds the players from the seating as it was.)
+            table.players = {**table.players, seat: player}
+            outcome = await self._advance(table, [], seats=seats, owed=[f"left{seat}"])
+            log.info("game %s: seat %s handed to a computer (%s)", table.id, seat, level)
+            outcome.turn_changed = True  # every hand shows the new seating
+            return outcome
 
     # --- playing -------------------------------------------------------------------
 
@@ -874,7 +904,16 @@ class Tables:
                 table, [(self.hand_for(table, seat, one), one, False) for one in several]
             )
 
-    async def _advance(self, table: Table, actions: list[tuple[int, Any, bool]]) -> Outcome:
+    async def _advance(
+        self,
+        table: Table,
+        actions: list[tuple[int, Any, bool]],
+        seats: dict[int, SeatRecord] | None = None,
+        owed: Sequence[str] = (),
+    ) -> Outcome:
+        """Apply the actions on a copy, let computers act, commit it all (with the new
+        seating ``seats`` and the posts ``owed``, if given), then swap the state in."""
+        seating = table.seats if seats is None else seats
         before = table.state
         assert before is not None
         stage = before.clone()
@@ -889,7 +928,7 @@ class Tables:
                     stage.apply(seat, action)
             except EngineError as error:
                 raise StaleError.of(table.ui.refusal(error)) from None
-        await _computers_act(table.ui.game, table.seats, stage, table.players)
+        await _computers_act(table.ui.game, seating, stage, table.players)
         applied = list(stage.moves[before.move_count :])
         by_computer = [computer for _, _, computer in actions]
         by_computer += [True] * (len(applied) - len(actions))
@@ -903,13 +942,13 @@ class Tables:
         if same_decision and table.deadline is not None:
             deadline, warned = table.deadline, table.warned
         else:
-            deadline = _deadline_for(table.seats, stage, now, _seconds(table, stage))
+            deadline = _deadline_for(seating, stage, now, _seconds(table, stage))
             warned = False
         results = None
         if stage.is_over:
             deadline = None
-            results = _seat_results(table, table.seats, stage)
-        posts = table.ui.owed(before, stage)
+            results = _seat_results(table, seating, stage)
+        posts = [*owed, *table.ui.owed(before, stage)]
         if stage.is_over:
             posts += _final_posts(table)
         try:
@@ -924,6 +963,7 @@ class Tables:
                 guild_id=table.guild_id,
                 owed=posts,
                 rated=getattr(table.ui, "rated", True),
+                seats=None if seats is None else seating.values(),
             )
         except StoreWriteError:  # the store logs the episode once
             self._rebuild_players(table)
@@ -934,6 +974,7 @@ class Tables:
             )
             self._rebuild_players(table)
             raise UserError("errors.save_failed") from None
+        table.seats = seating
         table.state = stage
         table.deadline = deadline
         table.warned = warned

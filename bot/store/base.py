@@ -112,11 +112,13 @@ class Store(Protocol):
         guild_id: int = 0,
         owed: Sequence[str] = (),
         rated: bool = True,
+        seats: Iterable[SeatRecord] | None = None,
     ) -> None:
         """Append moves from ply ``first_ply`` and set the deadline; with ``results`` also
         close the game and update the ratings (unless not ``rated``: a game whose ratings
-        an event over several tables moves, see :meth:`rate`); record the ``owed`` posts:
-        one transaction."""
+        an event over several tables moves, see :meth:`rate`); record the ``owed`` posts;
+        with ``seats``, replace the seating first (a member handing their seat to a
+        computer): one transaction."""
         ...
 
     async def posted(self, game_id: int, post: str) -> None:

@@ -522,20 +522,27 @@ class PostgresStore:
         guild_id: int = 0,
         owed: Sequence[str] = (),
         rated: bool = True,
+        seats: Iterable[SeatRecord] | None = None,
     ) -> None:
         """Append ``(seat, move, by_computer)`` entries from ply ``first_ply`` and set the
         current decision's deadline, in one transaction. A ply that exists already raises,
         so a move can never be written twice. With ``results`` — a :class:`SeatResult` (or
         its fields as a tuple) per seat — the same transaction also closes the game and
         updates the players' ratings. ``owed`` names the public posts these moves make due
-        (see :meth:`posted`); they are recorded in the same transaction."""
+        (see :meth:`posted`); they are recorded in the same transaction, as is the new
+        seating ``seats``, if given."""
+        seating = (
+            None
+            if seats is None
+            else [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
+        )
         logged = [
             (game_id, first_ply + i, seat, move, bool(by_computer), now)
             for i, (seat, move, by_computer) in enumerate(moves)
         ]
         rows = None if results is None else [SeatResult(*row) for row in results]
 
-        if rows is None:
+        if rows is None and seating is None:
             # The common case, a move: one statement (the moves, the owed posts and the
             # deadline), so the transaction is three round trips, not five or six, each of
             # which waits for the bot's event loop to come round.
@@ -559,6 +566,9 @@ class PostgresStore:
             return
 
         async def work(conn: Connection) -> None:
+            if seating is not None:
+                await conn.execute("DELETE FROM seats WHERE game_id = $1", game_id)
+                await conn.executemany(_INSERT_SEAT, seating)
             if logged:
                 await conn.executemany(_INSERT_MOVE, logged)
             await conn.execute(

@@ -396,14 +396,27 @@ class SQLiteStore:
         guild_id: int = 0,
         owed: Sequence[str] = (),
         rated: bool = True,
+        seats: Iterable[SeatRecord] | None = None,
     ) -> None:
         """Append ``(seat, move, by_computer)`` entries from ply ``first_ply`` and set the
         current decision's deadline, in one transaction. A ply that exists already raises,
         so a move can never be written twice. With ``results`` — a :class:`SeatResult` (or
         its fields as a tuple) per seat — the same transaction also closes the game and
         updates the players' ratings. ``owed`` names the public posts these moves make due
-        (see :meth:`posted`); they are recorded in the same transaction."""
-        statements: list[tuple[str, Sequence[Any]]] = [
+        (see :meth:`posted`); they are recorded in the same transaction, as is the new
+        seating ``seats``, if given."""
+        statements: list[tuple[str, Sequence[Any]]] = []
+        if seats is not None:
+            statements.append(("DELETE FROM seats WHERE game_id = ?", (game_id,)))
+            statements += [
+                (
+                    "INSERT INTO seats (game_id, seat, user_id, name, level)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, s.seat, s.user_id, s.name, s.level),
+                )
+                for s in seats
+            ]
+        statements += [
             (
                 "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",

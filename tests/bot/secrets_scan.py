@@ -15,14 +15,14 @@ from collections.abc import Iterable
 import simcord
 
 from bot import games
-from bot.i18n import catalogue
+from bot.i18n import LANGS, catalogue, t
 from engine.cards import parse_card
 from engine.errors import ParseError
 from engine.game import deciding_player, seat_count
 from tests.bot.test_leaks import audience, cards_drawn, strings
 from tests.bot.whole_game import Moment, Recorder, Sent
 
-__all__ = ["hidden_from", "scan_duplicate_results", "scan_secrets"]
+__all__ = ["hidden_from", "scan_duplicate_results", "scan_secrets", "turnups_repeated"]
 
 
 SUIT_FIRST = frozenset({"dukes_up"})
@@ -222,4 +222,44 @@ def scan_duplicate_results(
                         f"request {sent.index}: tray {tray} shown to member "
                         f"{payload.member} before they finished it: {text}"
                     )
+    return problems, read
+
+
+def _turned_up(card: str) -> set[str]:
+    """Return how a table names ``card`` as the turned card, in every language (the text
+    after the suit: `` (turned up: 7♥)``)."""
+    phrases = set()
+    for lang in LANGS:
+        text = t(lang, "whist.trump_turnup", suit="\x00", card=card)
+        phrases.add(text.split("\x00", 1)[1])
+    return phrases
+
+
+def turnups_repeated(env: simcord.Env, recorder: Recorder) -> tuple[list[str], int]:
+    """Return every payload that names a whist deal's turned card as the turn-up after the
+    dealer has played to trick 1 — public or private: from then on only the trump suit is
+    shown, and the bot does not repeat the card on request (rules §1 Deal 3) — and how
+    many payloads were read at such moments. The card itself may still be named where it
+    was played (the trick, the last trick); two-hand's turned card lies face up all deal."""
+    problems: list[str] = []
+    read = 0
+    for sent in recorder.sent:
+        payload = audience(env, sent)
+        if payload is None:
+            continue
+        phrases: set[str] = set()
+        for table in sent.moment.values():
+            state = table.state
+            if table.game != "whist" or state is None or state.is_over:
+                continue
+            if state.turnup is not None and state.public_view().turnup is None:
+                phrases |= _turned_up(str(state.turnup))
+        if not phrases:
+            continue
+        read += 1
+        texts = [text for _, text in strings(payload.body)]
+        for phrase in sorted(phrases):
+            if any(phrase in text for text in texts):
+                who = "everyone" if payload.member is None else f"member {payload.member}"
+                problems.append(f"request {sent.index}: {phrase!r} shown to {who}")
     return problems, read

@@ -21,6 +21,7 @@ from simcord.types import HttpLogEntry
 
 from bot.app import Bot
 from bot.store import SeatRecord
+from tests.bot.test_whist_table import stored_moves
 from tests.bot.whole_game import open_table, play
 from tests.discord_api_rules import (
     SCHEMA_NAMES,
@@ -173,3 +174,36 @@ def test_the_checks_refuse_what_discord_refuses(
     assert check(entry("PUT", "/applications/1/commands", [command]), schemas)
     with pytest.raises(AssertionError, match="no schema"):
         check(entry("POST", "/guilds/1/roles", {"name": "x"}), schemas)
+
+
+async def test_every_whist_body_is_valid(
+    env: simcord.Env, dupe_bot: Bot, schemas: dict[str, Draft202012Validator]
+) -> None:
+    """Whist's bodies besides whole units (``test_whist_table`` checks every variant's):
+    Humbug's first tricks with a member whose time runs out (stand-ins), ``/whist status``, the
+    rules of every variant, and ``/whist leave``'s question, answer and public notice."""
+    game = await open_table(
+        env,
+        dupe_bot,
+        humans=2,
+        seed=78,
+        game="whist",
+        turn_seconds=60,
+        variant="humbug",
+        pictures="off",  # pictures: test_whist_table's pictures unit
+    )
+    await play(game, idle=1, until=lambda state: state.completed >= 3)
+    alice, bob = (player.actor for player in game.players)
+    assert (await alice.slash(game.channel, "whist status")).ephemeral
+    for variant in ("short", "english_dummy", "double_dummy", "humbug", "two_hand", "mort"):
+        assert (await alice.slash(game.channel, "whist rules", variant=variant)).ephemeral
+    asked = await bob.slash(game.channel, "whist leave")
+    assert asked.response is not None and asked.ephemeral
+    left = await bob.click(asked.response.message, label="Leave the game")
+    assert left.response is not None and left.response.ephemeral
+    table = game.table
+    assert table is not None and table.seats[1].user_id is None
+    problems = [p for entry in env.http_requests for p in check(entry, schemas)]
+    assert not problems, "\n".join(problems[:20])
+    assert len(env.http_requests) > 40
+    assert any(computer for _s, _m, computer in stored_moves(dupe_bot, game.game_id)), "stand-ins"

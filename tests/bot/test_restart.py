@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+import simcord
+
+from bot import ids
 from engine.cards import by_suit
 from engine.dupe import SEAT_LETTERS, DupeState, Phase
+from engine.whist import EAST, NORTH, Move, WhistState
+from engine.whist import Phase as WhistPhase
 from tests.bot.driver import (
     GIVE,
     GIVEOK,
@@ -17,6 +23,9 @@ from tests.bot.driver import (
     live_ids,
     standings_totals,
 )
+from tests.bot.test_whist_table import check_against_replay, stored_moves
+from tests.bot.whole_game import Game as WholeGame
+from tests.bot.whole_game import Player, open_table, play
 
 
 async def test_restarts_in_the_lobby_mid_trick_and_mid_distribution(world: World) -> None:
@@ -147,3 +156,120 @@ async def test_refresh_brings_a_private_hand_the_restart_left_behind_up_to_date(
     refused = await forge_click(carol, game.message, refresh)
     assert refused.response is not None and refused.response.ephemeral
     assert refused.response.id != hand.id and hand.content == now.response.content
+
+
+# --- whist: a dummy's control and a hand across restarts ------------------------------------
+
+WHIST_RESTARTS = [
+    # Two members and a computer adversary; the member at player 0 partners dummy.
+    pytest.param(
+        {"variant": "english_dummy", "fixed_dummy": "on", "rubbers": 1},
+        2,
+        7,
+        {NORTH},
+        id="english-dummy-rubber",
+    ),
+    pytest.param({"variant": "double_dummy"}, 2, 15, {NORTH, EAST}, id="double-dummy-rubber"),
+]
+
+
+def _card_payloads(hand: simcord.ResponseMessage) -> dict[str, str]:
+    """Return the hand message's enabled card controls: payload (``=QS``) → custom id."""
+    found = {}
+    for custom_id in live_ids(hand, "control"):
+        parsed = ids.parse(custom_id)
+        if isinstance(parsed, ids.Control) and len(parsed.payload) == 3:
+            found[parsed.payload] = custom_id
+    return found
+
+
+def _player(game: WholeGame, state: WhistState, hand: int) -> Player:
+    """Return the member who decides for ``hand`` now."""
+    table = game.table
+    assert table is not None
+    user = table.seats[int(state.player_at(state.controller(hand)))].user_id
+    return next(p for p in game.players if p.actor.id == user)
+
+
+async def _press_old(game: WholeGame, player: Player, expected_seat: int) -> None:
+    """Press a card on the member's hand message the old process sent: the move is made
+    for the hand due, as that member's (not a computer's), answered in place."""
+    old = game.hand(player)
+    assert old is not None
+    cards = _card_payloads(old)
+    assert cards, old.content
+    payload, custom_id = min(cards.items())
+    code = payload[1:]
+    before = len(stored_moves(game.bot, game.game_id))
+    result = await player.actor.click(old.message, custom_id=custom_id)
+    assert result.acknowledged and result.response is not None
+    assert result.response.id == old.id and "⚠️" not in result.response.content
+    _seat, move, by_computer = stored_moves(game.bot, game.game_id)[before]
+    assert (move, by_computer) == (f"{'NESW'[expected_seat]}:{code}", 0)
+
+
+@pytest.mark.parametrize(("options", "humans", "seed", "dummies"), WHIST_RESTARTS)
+async def test_whist_restarts_mid_trick_and_between_deals_and_ends_as_its_replay(
+    world: World, options: dict[str, object], humans: int, seed: int, dummies: set[int]
+) -> None:
+    """A restart on a dummy's turn mid-trick (its partner's old control plays dummy's card),
+    another between two deals of the rubber (an old hand's card starts the next deal), then
+    play to the end: the finished table is its engine replay, each deal scored once."""
+    game = await open_table(
+        world.env,
+        world.bot,
+        humans=humans,
+        seed=seed,
+        game="whist",
+        turn_seconds=60,
+        computers="basic",
+        **options,
+    )
+    table = game.table
+    assert table is not None and table.state is not None
+    engine_options = table.state.options
+
+    async def restart() -> None:
+        game.bot = await world.restart()
+        world.pin_seed(seed)
+
+    def dummy_mid_trick(state: WhistState) -> bool:
+        return state.completed >= 1 and bool(state.trick) and state.to_play in dummies
+
+    # Mid-trick, dummy to play: only dummy's legal cards are on its partner's old message.
+    await play(game, until=dummy_mid_trick, limit=3000)
+    state = game.table.state  # type: ignore[union-attr]
+    hand = int(state.to_play)
+    partner = _player(game, state, hand)
+    old = game.hand(partner)
+    assert old is not None
+    legal = {"=" + a.card.code for a in state.legal_actions(hand)}
+    assert set(_card_payloads(old)) == legal, old.content
+    await restart()
+    await _press_old(game, partner, hand)
+    for player in game.players:  # the new process cannot edit the old hand messages
+        await game.open_hand(player)
+
+    # Between deals: the first card of deal 2 from a hand message sent before the restart.
+    def next_deal(state: WhistState) -> bool:
+        return len(state.results) >= 1 and state.completed == 0 and state.phase is WhistPhase.PLAY
+
+    await play(game, until=next_deal, limit=3000)
+    state = game.table.state  # type: ignore[union-attr]
+    deal = len(state.results)
+    hand = int(state.to_play)
+    await restart()
+    await _press_old(game, _player(game, state, hand), hand)
+    for player in game.players:
+        await game.open_hand(player)
+
+    await play(game, limit=3000)
+    assert game.table is None, "the rubber finished"
+    final = await check_against_replay(game, engine_options, None)
+    assert len(final.results) > deal
+    titles = [m.embeds[0].title for m in game.channel.history() if m.embeds]
+    for n in range(1, len(final.results) + 1):
+        assert titles.count(f"Deal {n} scored") == 1, (n, titles)
+    rows = stored_moves(game.bot, game.game_id)
+    # Members made every move of the hands they decide for: no stand-in across restarts.
+    assert all(not computer for seat, move, computer in rows if Move.parse(move).seat in dummies)

@@ -346,6 +346,22 @@ async def test_owed_posts_are_written_with_the_moves_and_struck_off_once_sent(
     assert await store.owed_finished() == []
 
 
+async def test_a_seat_handed_to_a_computer_is_written_with_its_moves(store: Store) -> None:
+    """A member leaving a game in play: the new seating, the computer's moves and the owed
+    notice in one transaction; a failed one changes none of them."""
+    live = await open_game(store, 1, [10, 11, None, None])
+    handed = [*seats([10])[:1], SeatRecord(1, None, "Computer (random) for member 11", "random")]
+    handed += seats([10, 11, None, None])[2:]
+    await store.append_moves(live, 0, [(1, "E:2S", True)], NOW, None, owed=["left1"], seats=handed)
+    (record,) = await store.live_games()
+    assert record.seats[1] == handed[1] and record.seats[0].user_id == 10
+    assert record.moves == ["E:2S"] and record.owed == ["left1"]
+    with pytest.raises(StoreError):  # ply 0 exists: nothing of this change is written
+        await store.append_moves(live, 0, [(1, "E:3S", True)], NOW, None, seats=seats([10, 11]))
+    (record,) = await store.live_games()
+    assert len(record.seats) == 4 and record.moves == ["E:2S"]
+
+
 async def test_a_shard_slice_reads_only_its_own_servers_tables(store: Store) -> None:
     """A process running a slice of the shards reads the live and owing tables of its
     servers only, by Discord's rule ``(guild_id >> 22) % shard_count``; Discord ids are

@@ -6,16 +6,20 @@ two-hand's unused cards, the turn-up after trick 1) reaches anyone who may not s
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from typing import Any
 
 import pytest
 import simcord
 
+from bot import ids
 from bot.app import Bot
-from engine.whist import EAST, NORTH, Move, WhistState, replay
-from tests.bot.secrets_scan import scan_secrets
-from tests.bot.whole_game import Game, Recorder, open_table, play
+from engine.whist import EAST, NORTH, Move, Phase, WhistState, WhistView, replay
+from engine.whist import players as whist_players
+from tests.bot.helpers import buttons
+from tests.bot.secrets_scan import scan_secrets, turnups_repeated
+from tests.bot.whole_game import Game, Recorder, Sent, open_table, play
 from tests.discord_api_rules import check_request, validators
 
 
@@ -159,3 +163,147 @@ async def test_whole_whist_units(
         first = shown.response.embeds[0]
         assert "step 1 of" in (first.footer.text or "") and ":" in (first.description or "")
     bodies_are_valid(env)
+
+
+class Spy:
+    """A computer player that records every view it is given."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.name = player.name
+        self.seen: list[Any] = []
+
+    def observe(self, view: Any) -> None:
+        self.seen.append(view)
+        self.player.observe(view)
+
+    def act(self, view: Any) -> Any:
+        self.seen.append(view)
+        return self.player.act(view)
+
+
+SCANS = [
+    # variant options, members, seed, whether the member's time runs out on odd tricks
+    pytest.param({"variant": "short"}, 1, 41, True, id="short-one-member-stand-ins"),
+    pytest.param({"variant": "humbug"}, 1, 42, False, id="humbug-member-exchanges"),
+    pytest.param(
+        {"variant": "mort", "players": 3, "dummy_shown": "after_opening_lead"},
+        1,
+        44,
+        False,
+        id="mort-after-lead-computers",
+    ),
+    pytest.param(
+        {"variant": "english_dummy", "dummy_shown": "after_opening_lead"},
+        1,
+        43,
+        False,
+        id="english-dummy-after-lead-computers",
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "humans", "seed", "idle"), SCANS)
+async def test_computers_spectators_and_logs_see_no_hidden_card_nor_the_turnup_again(
+    env: simcord.Env,
+    dupe_bot: Bot,
+    recorder: Recorder,
+    monkeypatch: pytest.MonkeyPatch,
+    options: dict[str, object],
+    humans: int,
+    seed: int,
+    idle: bool,
+) -> None:
+    """Computers fill most seats (a dummy's partner, Humbug's opponent, stand-ins for a
+    member whose time ran out): each computer player is given views only, all of one
+    player (its own seat's, or the late member's it stands in for), never the state. The
+    spectator and the member ask for the table and the hand after trick 1: nothing hidden
+    reaches a wrong audience or a log line, and once the dealer has played to trick 1 no
+    message names the turned card as the turn-up again (public or private)."""
+    spies: list[Spy] = []
+
+    def spied(factory: Any) -> Any:
+        def make(player_seed: int) -> Spy:
+            spy = Spy(factory(player_seed))
+            spies.append(spy)
+            return spy
+
+        return make
+
+    monkeypatch.setattr(
+        whist_players, "LEVELS", {k: spied(f) for k, f in whist_players.LEVELS.items()}
+    )
+    game = await open_table(
+        env,
+        dupe_bot,
+        humans=humans,
+        seed=seed,
+        game="whist",
+        turn_seconds=60,
+        computers="basic",
+        **options,
+    )
+    member = game.players[0]
+    if options["variant"] == "humbug":
+        # The member gives up his hand: it stays his alone to see (and nobody else's).
+        hand = game.hand(member)
+        assert hand is not None
+        exchange = next(
+            c
+            for c in (b.custom_id or "" for b in buttons(hand))
+            if isinstance(p := ids.parse(c), ids.Control) and p.payload == "=exchange"
+        )
+        await member.actor.click(hand.message, custom_id=exchange)
+        await play(game, until=lambda s: s.phase is Phase.PLAY)
+        live = game.table
+        assert live is not None and live.state is not None
+        seat = live.state.seat_of(live.seat_of(member.actor.id))
+        given_up = live.state.discarded(seat)
+        assert given_up is not None
+        shown = game.hand(member)
+        assert shown is not None and "The hand you gave up (only you see it)" in shown.content
+    await play(game, idle=0 if idle else None, until=lambda s: s.completed >= 2)
+    for who in (game.spectator, member.actor):
+        shown = await who.slash(game.channel, "whist status")
+        assert shown.response is not None and shown.ephemeral
+    await game.open_hand(member)
+    await play(game, idle=0 if idle else None, until=deals(1), limit=3000)
+
+    problems, read = scan_secrets(env, recorder)
+    assert read > 10 and problems == [], problems[:5]
+    repeated, after_trick_one = turnups_repeated(env, recorder)
+    assert after_trick_one > 5 and repeated == [], repeated[:5]
+
+    # ... and that check sees a repeat planted in a table edit of such a moment.
+    def off_view(sent: Sent) -> list[str]:
+        return [
+            str(t.state.turnup)
+            for t in sent.moment.values()
+            if t.state is not None
+            and not t.state.is_over
+            and t.state.turnup is not None
+            and t.state.public_view().turnup is None
+        ]
+
+    edits = [s for s in recorder.sent if s.entry.method == "PATCH" and off_view(s)]
+    planted = edits[-1]
+    body = {**planted.entry.json, "content": f"Trumps (turned up: {off_view(planted)[0]})"}
+    entry = dataclasses.replace(planted.entry, json=body)
+    recorder.sent.append(dataclasses.replace(planted, index=len(recorder.sent), entry=entry))
+    caught, _ = turnups_repeated(env, recorder)
+    assert len(caught) == 1, caught
+    recorder.sent.pop()
+    # Each computer saw views only, each of one player; a seat's own computer, its seat's.
+    assert spies and all(spy.seen for spy in spies[:1])
+    for spy in spies:
+        assert all(isinstance(view, WhistView) for view in spy.seen)
+        assert len({view.player for view in spy.seen}) <= 1, spy.name
+    table = game.table
+    assert table is not None
+    for seat, player in table.players.items():
+        assert isinstance(player, Spy) and player.seen
+        assert {view.player for view in player.seen} == {seat}
+    if idle:  # stand-ins decided for the member, seeing only the member's views
+        stand_ins = [s for s in spies if s not in table.players.values() and s.seen]
+        member_seat = table.seat_of(member.actor.id)
+        assert stand_ins and all(v.player == member_seat for s in stand_ins for v in s.seen)

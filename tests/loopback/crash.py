@@ -6,7 +6,10 @@ private hand, how a told move is recognised in the bot's answer, which kinds of 
 and how a logged move's decision is named; the database is replayed through
 ``engine.games`` (``Game.replay``, ``State.result()``). What follows describes Dupe
 (:data:`DUPE`); high card (:data:`HIGH_CARD`) is two members, three tricks, a card each,
-and kills of the kinds ``requests``, ``in-flight``, ``db-write`` and ``game-end``.
+and kills of the kinds ``requests``, ``in-flight``, ``db-write`` and ``game-end``; whist
+(:data:`WHIST`, a Humbug rubber, or :class:`WhistCrash` of another variant) is a unit of a
+varying number of deals, with kills of the kinds ``requests``, ``in-flight``, ``db-write``
+and ``scoring``.
 
 ::
 
@@ -111,11 +114,14 @@ __all__ = [
     "HIGH_CARD",
     "HIGH_CARD_MODES",
     "MODES",
+    "WHIST",
+    "WHIST_MODES",
     "CrashConfig",
     "CrashGame",
     "CrashReport",
     "DbCheck",
     "KillRecord",
+    "WhistCrash",
     "run_crash",
     "verify_database",
 ]
@@ -305,6 +311,9 @@ class CrashReport:
     refusals: int  # clicks answered with a “⚠️” notice (stale buttons, retries)
     seconds: float
     problems: list[str]
+    # killed processes whose drawing process was being spawned at the kill (its traceback,
+    # ``EOFError`` reading its start-up data from the dead parent, is not the bot's error)
+    spawns_cut_off: int = 0
 
     def tally(self) -> str:
         """The figures, one per line."""
@@ -331,6 +340,9 @@ class CrashReport:
         lines.append(
             f"  lost moves committed before the kill: {self.db.lost_committed}; not committed "
             f"and made by the retry: {self.db.lost_retried}; never logged: {self.db.lost_dropped}"
+        )
+        lines.append(
+            f"drawing processes cut off while being spawned by a killed bot: {self.spawns_cut_off}"
         )
         lines.append(
             f"refused (stale button or retry): {self.refusals}; stalls (nothing changed for "
@@ -624,7 +636,8 @@ class CrashGame:
     module: str  # what ``python -m`` runs: the bot, or a launcher that registers the game
     command: str  # the slash command that opens a table
     seats: int
-    rounds: int  # scored rounds in a game
+    rounds: int  # scored rounds in a game (an estimate, if not ``fixed_length``)
+    fixed_length: bool = True  # every game scores ``rounds`` rounds (whist's rubbers vary)
     tricks: int  # decision points (tricks) in a round
     clicks_per_trick: float  # the first guess of clicks a trick takes, to spread the kills
     min_kill_gap: int = 3  # clicks at least between one kill and the next
@@ -664,6 +677,11 @@ class CrashGame:
     def post_of(self, title: str) -> str | None:
         """Which of :attr:`posts` a channel message titled ``title`` is (None: none)."""
         return title if any(title == wanted for _round, wanted in self.posts) else None
+
+    def posts_for(self, rounds: int) -> tuple[tuple[int, str], ...]:
+        """The public posts a game that scored ``rounds`` rounds owes (:attr:`posts` for a
+        game of fixed length)."""
+        return self.posts
 
     def told(self, player: Player, expect: Expect, content: str) -> bool:
         """Whether the bot's answer ``content`` proves the move ``expect`` was made (an
@@ -1088,10 +1106,171 @@ def _card_payload(payload: str) -> Card | None:
         return None
 
 
+WHIST_MODES: dict[str, float] = {
+    "requests": 0.25,
+    "in-flight": 0.25,
+    "db-write": 0.25,
+    "scoring": 0.25,
+}
+"""Whist's kinds of kill: no multi-step choice (claims are not pressed)."""
+
+_WH_TITLE = re.compile(r"^\*\*Your hand — (North|East|South|West)\b.*, deal (\d+)\*\*$", re.M)
+_WH_OWN = re.compile(r"^Your cards: (.*)$", re.M)
+_WH_DUMMY = re.compile(r"^Dummy you play — (North|East|South|West)\b[^:]*: (.*)$", re.M)
+_WH_DUMMY_DUE = re.compile(r"^\*\*Dummy's turn: play a card from (North|East|South|West)\b", re.M)
+_WH_TABLE_DEAL = re.compile(r"deal (\d+)$")
+_WH_PROMPTS = ("Keep your hand, or exchange it", "You deal: name trumps.")
+_WH_LETTER = {"North": "N", "East": "E", "South": "S", "West": "W"}
+
+
+def _wh_cards(text: str) -> list[Card]:
+    """The cards of a whist hand line (``3♠ · 4♥ · A♦ 9♦``; an empty hand is ``—``)."""
+    return [parse_card(token) for token in text.split() if token not in ("·", "—")]
+
+
+class WhistCrash(CrashGame):
+    """Whist (``variant``: Humbug by default, or any variant every seat of which members
+    hold): each member presses a card of the hand it must play (its own, or a dummy it
+    partners), or Humbug's keep or exchange, or a suit to declare; never a claim. A unit
+    (a rubber, a tournée) has a varying number of deals: :attr:`rounds` is an estimate,
+    and the posts owed are each scored deal's summary and the final standings. A decision
+    is named ``(deal, trick, phase, hand)``: a hand plays once a trick."""
+
+    module = "bot"
+    command = "whist start"
+    tricks = TRICKS
+    clicks_per_trick = 3.0  # two to four cards, and “My hand” now and then
+    max_requests = 30
+    modes = WHIST_MODES
+    end_mode = "scoring"
+    end_moment = "mid-scoring"
+    fixed_length = False
+    name = "whist"
+
+    def __init__(self, variant: str = "humbug") -> None:
+        from engine.whist.options import PLAYERS
+
+        self.variant = variant
+        self.seats = PLAYERS[variant][-1]
+        self.rounds = {"humbug": 4, "two_hand": 12, "short": 6, "double_dummy": 6}.get(variant, 8)
+        self.posts = ((1, "Whist — final standings"),)
+        self.over_title = f"{_WH_VARIANTS[variant]} — finished"
+
+    def start_options(self, config: CrashConfig) -> dict[str, Any]:
+        return {
+            "computers": "none",
+            "turn_time": config.turn_seconds,
+            "variant": self.variant,
+            **config.start_options,
+        }
+
+    def post_of(self, title: str) -> str | None:
+        if title == "Whist — final standings":
+            return "final"
+        found = re.fullmatch(r"Deal (\d+) scored", title)
+        return f"deal{found[1]}" if found else None
+
+    def posts_for(self, rounds: int) -> tuple[tuple[int, str], ...]:
+        return (*((d, f"deal{d}") for d in range(1, rounds + 1)), (rounds, "final"))
+
+    def is_hand(self, content: str) -> bool:
+        return _WH_TITLE.search(content) is not None or "You sit out this game" in content
+
+    def is_over(self, content: str) -> bool:
+        return "The table is over" in content
+
+    def decide(self, player: Player, view: MessageView) -> Pick | None:
+        title = _WH_TITLE.search(view.content)
+        if title is None:
+            return None
+        controls = [_control(c) for c in view.custom_ids(kind="control")]
+        choices = [c for c in controls if c.payload.startswith("=")]
+        if not choices:
+            return None
+        control = player.rng.choice(choices)
+        action = control.payload[1:].replace(".", ":")
+        deal = int(title[2])
+        own = _WH_LETTER[title[1]]
+        card: Card | None = None
+        if len(action) == 2:
+            card = parse_card(action)
+            due = _WH_DUMMY_DUE.search(view.content)
+            if due is not None:
+                letter = _WH_LETTER[due[1]]
+                held = next(
+                    _wh_cards(m[2]) for m in _WH_DUMMY.finditer(view.content) if m[1] == due[1]
+                )
+            else:
+                letter = own
+                found = _WH_OWN.search(view.content)
+                held = _wh_cards(found[1]) if found else []
+            trick, phase = TRICKS + 1 - len(held), "play"
+        else:
+            letter, trick = own, 0
+            phase = "declare" if action.startswith("trump") else "exchange"
+        hand = "NESW".index(letter)
+        expect = Expect(hand, f"{letter}:{action}", deal, trick, phase, card=card)
+        custom_id = ids.control(control.table, control.seat, control.turn, control.payload)
+        return Pick(view.id, custom_id, "play", expect, trick)
+
+    def told(self, player: Player, expect: Expect, content: str) -> bool:
+        if "⚠️" in content:
+            return False
+        if self.is_over(content):
+            return True  # only the unit's last move is answered with its end
+        title = _WH_TITLE.search(content)
+        if title is None:
+            return False
+        deal = int(title[2])
+        if deal != expect.deal:
+            return deal > expect.deal  # the move ended its deal: the answer shows the next
+        if expect.card is None:  # a choice: its prompt has gone
+            return not any(prompt in content for prompt in _WH_PROMPTS)
+        shown = [m[1] for m in _WH_OWN.finditer(content)]
+        shown += [m[2] for m in _WH_DUMMY.finditer(content)]
+        return all(expect.card not in _wh_cards(line) for line in shown)
+
+    def behind_table(self, hand: str, title: str, description: str) -> bool:
+        mine = _WH_TITLE.search(hand)
+        shown = _WH_TABLE_DEAL.search(title)
+        return mine is not None and shown is not None and int(mine[2]) < int(shown[1])
+
+    def last_to_choose(self, description: str, seat: int) -> bool:
+        return True  # one card at a time: the scoring kill treats any trick-13 card alike
+
+    def decision(self, state: Any, seat: int) -> tuple[int, int, str, int]:
+        phase = str(state.phase.value)
+        trick = state.completed + 1 if phase == "play" else 0
+        return (state.deal, trick, phase, seat)
+
+    def rounds_done(self, state: Any) -> int:
+        return len(state.results)
+
+    def state_word(self, state: Any) -> str:
+        if state.is_over:
+            return "finished"
+        if state.phase.value != "play":
+            return "choosing"
+        if state.trick:
+            return "mid-trick"
+        return "just scored" if state.completed == 0 and state.results else "between tricks"
+
+
+_WH_VARIANTS = {
+    "short": "Short whist",
+    "english_dummy": "English Dummy",
+    "double_dummy": "Double Dummy",
+    "humbug": "Humbug",
+    "two_hand": "Two-hand whist",
+    "mort": "Mort",
+}
+
+
 DUPE = DupeCrash()
 HIGH_CARD = HighCardCrash()
 DOPPELKOPF = DoppelkopfCrash()
-CRASH_GAMES: dict[str, CrashGame] = {g.name: g for g in (DUPE, HIGH_CARD, DOPPELKOPF)}
+WHIST = WhistCrash()
+CRASH_GAMES: dict[str, CrashGame] = {g.name: g for g in (DUPE, HIGH_CARD, DOPPELKOPF, WHIST)}
 """The games the harness can play, by name."""
 
 
@@ -1374,7 +1553,12 @@ class Harness:
         game = self.game
         measured = game.rate_after is not None and done >= game.rate_after
         rate = self.clicks / done if measured else game.clicks_per_trick
-        left = sum(game.rounds * game.tricks - g.turns_done for g in self.games if not g.over_seen)
+        least = -(1 << 30) if game.fixed_length else game.tricks
+        left = sum(
+            max(least, game.rounds * game.tricks - g.turns_done)
+            for g in self.games
+            if not g.over_seen
+        )
         return int(rate * max(left, 1))
 
     def _plan_next(self) -> None:
@@ -1447,7 +1631,14 @@ class Harness:
 
     def _deal_ends_left(self) -> int:
         game = self.game
-        return sum(game.rounds - g.turns_done // game.tricks for g in self.games if not g.over_seen)
+        # (a game of varying length, whist's, may play more rounds than its estimate: at
+        # least one more while it is on)
+        least = -(1 << 30) if game.fixed_length else 1
+        return sum(
+            max(least, game.rounds - g.turns_done // game.tricks)
+            for g in self.games
+            if not g.over_seen
+        )
 
     def _draw_mode(self) -> str:
         modes = self.modes
@@ -1708,8 +1899,11 @@ async def _run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfi
     problems += [f"server: {p}" for p in server.violations + server.internal_errors]
     problems += [f"unknown route {r}" for r in server.unknown_routes]
     problems += [f"gateway: {e}" for e in server.gateway_errors]
+    orphans = 0
     for process in harness.processes:
-        problems += [f"{process.name}: {line}" for line in process.errors()]
+        errors, cut_off = _process_errors(process)
+        orphans += cut_off
+        problems += [f"{process.name}: {line}" for line in errors]
     if posts["duplicated"]:
         problems.append(f"{posts['duplicated']} scoring post(s) duplicated")
     if posts["missing"] or posts["tables_over"] < len(harness.games):
@@ -1743,9 +1937,34 @@ async def _run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfi
         stale_hands=harness.stale_hands,
         late_hands=harness.late_hands,
         refusals=harness.refusals,
+        spawns_cut_off=orphans,
         seconds=time.monotonic() - started,
         problems=problems,
     )
+
+
+# The child a killed bot was spawning to draw its pictures (multiprocessing's "spawn"): it
+# reads its start-up data from its parent, which is gone, and prints this before it exits.
+_SPAWN_CUT_OFF = re.compile(
+    r"^Traceback \(most recent call last\):\n(?:  .*\n)*?  File .*spawn\.py.*, in spawn_main\n"
+    r"(?:  .*\n)*EOFError: Ran out of input\n",
+    re.M,
+)
+
+
+def _process_errors(process: BotProcess) -> tuple[list[str], int]:
+    """The process's error lines and tracebacks (as :meth:`BotProcess.errors`), and how many
+    tracebacks of a drawing process cut off while being spawned were left out: only in the
+    log of a process the harness killed, where that child dies with its parent."""
+    if process.returncode != -signal.SIGKILL:
+        return process.errors(), 0
+    log, cut_off = _SPAWN_CUT_OFF.subn("", process.log())
+    errors = [
+        line
+        for line in log.splitlines()
+        if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")
+    ]
+    return errors, cut_off
 
 
 def _scoring_posts(harness: Harness) -> dict[str, Any]:
@@ -1758,7 +1977,8 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
     kills = sorted(k.wall for k in harness.kills)
     for game in harness.games:
         titles = Counter(harness.game.post_of(m.title) for m in game.channel.messages())
-        for deal, title in harness.game.posts:
+        rounds = max((d for g, d in commits if g == game.game_id), default=0)
+        for deal, title in harness.game.posts_for(rounds):
             expected += 1
             count = titles.get(title, 0)
             posted += min(count, 1)
@@ -1775,7 +1995,8 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
             over += 1
             continue
         # the table is edited after the standings
-        committed = commits.get((game.game_id, harness.game.rounds))
+        rounds = max((d for g, d in commits if g == game.game_id), default=harness.game.rounds)
+        committed = commits.get((game.game_id, rounds))
         later = [k for k in kills if committed is not None and k >= committed]
         lost_after.append(later[0] - committed if later and committed else float("inf"))
     return {

@@ -19,6 +19,7 @@ from tests.loopback.crash import (
     DOPPELKOPF_MODES,
     HIGH_CARD_MODES,
     MODES,
+    WHIST_MODES,
     CrashConfig,
     CrashReport,
     run_crash,
@@ -165,6 +166,34 @@ async def test_kills_in_doppelkopf_tables_lose_and_duplicate_no_move(
     # Each table's four breakdowns and its final standings were posted once each.
     posts = report.scoring_posts
     assert posts["duplicated"] == 0 and posts["tables_over"] == 2, report.tally()
+
+
+async def test_kills_in_a_whist_rubber_lose_and_duplicate_no_move(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """The same harness over a whist table (a Humbug rubber of two members: keep or
+    exchange, then 26 cards a deal, as many deals as the rubber takes): kills during the
+    write of a move, with a click in flight, after a run of requests, and at the end of a
+    deal (during the write of a trick-13 card, or after its summary). Each deal's summary
+    and the final standings are posted once."""
+    config = CrashConfig(
+        drawing_process=False,  # drawn as deployed in the ten-kill run
+        game="whist",
+        games=1,
+        kills=4,
+        seed=3,
+        cover_modes=True,  # each kind of kill once
+        start_options={"pictures": "off"},
+    )
+    report = await run_crash(discord, tmp_path, config)
+    # A rubber's length varies (two deals or more, each dealt from a seed the bot draws):
+    # the last kills may find no click left.
+    assert_recovered(report, games=1, all_kills=False)
+    assert len(report.kills) >= 2, report.tally()
+    assert {k.trigger for k in report.kills} <= set(WHIST_MODES), report.tally()
+    posts = report.scoring_posts
+    assert posts["expected"] >= 3 and posts["posted"] == posts["expected"], report.tally()
+    assert posts["duplicated"] == 0 and posts["tables_over"] == 1, report.tally()
 
 
 async def test_kills_on_postgresql_lose_and_duplicate_no_move(

@@ -4,7 +4,9 @@ One loopback Discord and ONE bot subprocess serve the whole module. The world: a
 with a full lobby, an open lobby, a game in play (two members seated, each with a private
 hand), a game whose member has taken a trick and must distribute it, a Doppelkopf table
 whose member must declare (its controls carry the action: a forged one is legitimate only
-if the engine would take it), a cancelled table,
+if the engine would take it), a Double Dummy whist table one card into its first trick (its
+controls carry the action too: a card or a claim of a hand the presser decides for), a
+cancelled table,
 three finished games (a two-page leaderboard), a channel without a table and members
 seated nowhere; and a second server whose member may manage *that* server.
 
@@ -66,6 +68,9 @@ from engine.dupe import Move, new_game
 from engine.dupe.players import make_player
 from engine.errors import OptionsError, ParseError
 from engine.game import options_from_json
+from engine.whist import WhistOptions
+from engine.whist import parse_action as whist_action
+from engine.whist import replay as whist_replay
 from tests.loopback.driver import (
     BotProcess,
     ChannelHandle,
@@ -116,7 +121,18 @@ CARDS = [r + s for r in RANKS for s in SUITS]
 # The custom id grammar of bot/ids.py and of the legacy ids bot/games/dupe/ui.py still
 # reads, to recognise what would be legitimate. A control's turn is the engine's decision
 # counter (``State.turn``); a legacy one's is the trick's number in the game (0–51).
-TABLE_BUTTONS = ("join", "leave", "addcpu", "start", "cancel", "hand", "refresh", "pic", "rematch")
+TABLE_BUTTONS = (
+    "join",
+    "leave",
+    "addcpu",
+    "start",
+    "cancel",
+    "hand",
+    "refresh",
+    "pic",
+    "rematch",
+    "handover",
+)
 LOBBY_BUTTONS = ("join", "leave", "addcpu", "start", "cancel")
 _TABLE = re.compile(rf"t:(\d{{1,18}}):({'|'.join(TABLE_BUTTONS)})")
 _CONTROL = re.compile(r"g:(\d{1,18}):(\d{1,2}):(\d{1,6}):([A-Za-z0-9,._+=\-]{0,64})")
@@ -149,6 +165,7 @@ class Seated:
     legacy_turn: int | None = None
     open: bool = False  # a lobby with free seats and no computer level
     state: Any = None  # a Doppelkopf table's engine state (its controls carry the action)
+    whist: Any = None  # a whist table's engine state (its controls carry the action too)
 
 
 @dataclass
@@ -169,6 +186,8 @@ class World:
     # The forged clicks by what the bot reads in their custom ids: a current id (bot.ids),
     # a legacy ``dupe:`` one, or none of its own.
     forms: dict[str, int] = field(default_factory=lambda: {"current": 0, "legacy": 0, "none": 0})
+    # The forged clicks whose current id names a table, by table.
+    hits: dict[int, int] = field(default_factory=dict)
     skipped: int = 0
     seconds: float = 0.0
     log_offset: int = 0
@@ -254,6 +273,13 @@ class World:
                 for seat in range(4):
                     for payload in ("pAS", "gN", "g", "kNESW"):
                         found.add(f"g:{game}:{seat}:{table.turn}:{payload}")
+            if table.whist is not None and table.turn is not None:
+                # Whist's own (its hands show its cards): a card of the turn before, a claim
+                # of every trick, “Claim tricks…”, Humbug's keep.
+                for seat in range(2):
+                    found.add(f"g:{game}:{seat}:{table.turn - 1}:=2C")
+                    for payload in ("=claim.13", "c", "=keep"):
+                        found.add(f"g:{game}:{seat}:{table.turn}:{payload}")
             if table.legacy_turn is not None:
                 for seat in range(4):
                     found.add(f"dupe:play:{game}:{seat}:{table.legacy_turn}:AS")
@@ -284,6 +310,13 @@ class World:
         if lobby is not None:
             what, game = lobby
             table = self._table(game)
+            if what == "handover":  # a member in play (not the last one) leaves it
+                return (
+                    table is not None
+                    and table.turn is not None
+                    and actor in table.seats.values()
+                    and len(table.seats) > 1
+                )
             if table is None or what not in LOBBY_BUTTONS:
                 return False  # My hand, Refresh, a picture, Rematch: nothing changes
             if what in ("start", "cancel"):
@@ -300,6 +333,8 @@ class World:
             table = self._table(game)
             if table is None or table.seats.get(seat) is not actor or turn != table.turn:
                 return False
+            if table.whist is not None:  # whist: ``=<action>`` for a hand the seat decides for
+                return _whist_takes(table.whist, seat, payload)
             if table.state is not None:  # Doppelkopf: ``=<action>`` acts if the engine takes it
                 if not payload.startswith("="):
                     return False  # a step of a choice of cards only shows the hand again
@@ -464,12 +499,46 @@ def _doppelkopf_state(database: Path, game_id: int) -> Any:
     return doppelkopf_replay(seed, DoppelkopfOptions(), moves)
 
 
+def _whist_state(database: Path, game_id: int, options: WhistOptions) -> Any:
+    """The whist table's engine state, replayed from the bot's database."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        ((seed,),) = db.execute("SELECT seed FROM games WHERE id = ?", (game_id,))
+        moves = [
+            m
+            for (m,) in db.execute(
+                "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            )
+        ]
+    return whist_replay(seed, options, moves)
+
+
+def _whist_takes(state: Any, seat: int, payload: str) -> bool:
+    """Whether the whist control ``payload`` of player ``seat`` is an action the engine
+    takes now from a hand that player decides for (a card, a claim, keep or exchange)."""
+    if not payload.startswith("="):
+        return False  # “Claim tricks…” and “Back” only show the hand again
+    try:
+        action = whist_action(payload[1:].replace(".", ":"))
+    except ParseError:
+        return False
+    return any(
+        state.player_at(state.controller(hand)) == seat and action in state.legal_actions(hand)
+        for hand in state.to_act
+    )
+
+
 def _legacy_turn_of(message: MessageView | None) -> int:
     """The turn a legacy control of the hand would carry: its trick's number in the game."""
     assert message is not None
     header = _HEADER.search(message.content)
     assert header is not None, message.text
     return (int(header.group(1)) - 1) * 13 + int(header.group(2)) - 1
+
+
+def _control_of(custom_id: str) -> ids.Control:
+    parsed = ids.parse(custom_id)
+    assert isinstance(parsed, ids.Control), custom_id
+    return parsed
 
 
 def _hand_control(message: MessageView | None) -> ids.Control:
@@ -487,7 +556,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
         away = discord.create_guild("Elsewhere")
         channels = {
             name: home.create_channel(name)
-            for name in ("lobby", "give", "open", "done", "empty", "doko")
+            for name in ("lobby", "give", "open", "done", "empty", "doko", "whist")
         }
         channels["play"] = home.channel
         names = ["alice", "bob", "carol", "dave", "frank", "hana", "oscar", "olga", "otto", "ute"]
@@ -550,6 +619,39 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
             doppelkopf.turn = _turn_of(ute_hand)
             doppelkopf.state = _doppelkopf_state(database, doppelkopf.game_id)
             assert doppelkopf.state.to_act == (1,) and doppelkopf.state.turn == doppelkopf.turn
+            # A Double Dummy table of oscar and olga, one card into the first trick: the
+            # one due must play from a hand (their own, or their dummy). (Frank, whose table
+            # is cancelled, is seated nowhere.)
+            oscar, olga = members["oscar"], members["olga"]
+            wh = await oscar.slash(
+                channels["whist"],
+                "whist start",
+                variant="double_dummy",
+                computers="none",
+                turn_time=DAY,
+            )
+            await olga.click(wh, label="Join")
+            await oscar.click(wh, label="Start")
+            for member in (oscar, olga):
+                whist_hand = (await member.click(wh, label="My hand")).message
+                assert whist_hand is not None
+                cards = whist_hand.custom_ids(kind="control")
+                cards = [c for c in cards if len(_control_of(c).payload) == 3]
+                if cards:
+                    await member.click(whist_hand, custom_id=cards[0])
+                    break
+            whist_hands = [(await m.click(wh, label="My hand")).message for m in (oscar, olga)]
+            whist = Seated(
+                _game_id(wh.message),
+                channels["whist"],
+                oscar,
+                {_seat_of(h): m for h, m in zip(whist_hands, (oscar, olga), strict=True)},
+            )
+            whist.turn = _turn_of(whist_hands[0])
+            whist.whist = _whist_state(
+                database, whist.game_id, WhistOptions(variant="double_dummy")
+            )
+            assert whist.whist.move_count == 1 and whist.whist.turn == whist.turn
             # A cancelled table.
             cancelled = await frank.slash(channels["done"], "dupe start", **start)
             await frank.slash(channels["done"], "dupe cancel")
@@ -590,6 +692,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
                     "give": taking,
                     "open": open_lobby,
                     "doko": doppelkopf,
+                    "whist": whist,
                 },
                 dead_games=dead,
             )
@@ -1002,6 +1105,9 @@ async def _send_batch(world: World, batch: list[Forged]) -> None:
         world.sent["click" if forged.kind == MESSAGE_COMPONENT else "slash"] += 1
         if forged.kind == MESSAGE_COMPONENT:
             world.forms[_form(forged.data["custom_id"])] += 1
+            named = ids.parse(forged.data["custom_id"])
+            if isinstance(named, ids.Control | ids.TableButton):
+                world.hits[named.table] = world.hits.get(named.table, 0) + 1
         assert interaction.responded, (
             f"no answer to {forged.describe()} (“This interaction failed”)\n{world.bot.log_tail()}"
         )
@@ -1073,3 +1179,5 @@ async def test_after_the_fuzz_everything_is_as_before(world: World) -> None:
     assert sum(world.sent.values()) > 0
     # Both forms the bot accepts were forged, and ids it reads as neither.
     assert all(world.forms.values()), world.forms
+    # Every live table had forged ids, whist's private controls among them.
+    assert all(world.hits.get(t.game_id) for t in world.tables.values()), world.hits
