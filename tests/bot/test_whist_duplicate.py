@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 import simcord
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
 
 from bot.app import Bot
 from engine.cards import Suit
@@ -477,3 +479,91 @@ async def test_a_mitchell_table_whose_channel_is_gone_scores_the_average_every_r
     assert all(p["done"] for p in done.data["plays"] if p["table"] != 3)
     (final,) = [t for t in channel_texts(env, one) if "final standings" in t]
     assert "North-South" in final
+
+
+SEND_MESSAGES = 1 << 11
+
+
+async def deny_posts(env: simcord.Env, channel: simcord.ChannelHandle) -> None:
+    """A moderator takes Send Messages away from the bot in the channel."""
+    bot_id = env.backend.bot_user.id
+    overwrite = Overwrite(bot_id, OverwriteType.MEMBER, deny=SEND_MESSAGES)
+    env.backend.set_overwrite(channel.id, overwrite)
+    await env.settle()
+
+
+async def allow_posts(env: simcord.Env, channel: simcord.ChannelHandle) -> None:
+    env.backend.delete_overwrite(channel.id, env.backend.bot_user.id)
+    await env.settle()
+
+
+def owed_posts(bot: Bot) -> list[str]:
+    """Return the nonces of the match posts still owed, in order."""
+    with sqlite3.connect(f"file:{bot.settings.database}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT nonce FROM match_posts WHERE sent = 0 ORDER BY match_id, seq")
+        return [nonce for (nonce,) in rows]
+
+
+async def test_match_posts_refused_are_delivered_once_and_a_deleted_channels_struck_off(
+    env: simcord.Env, dupe_bot: Bot, club: Any, db: Path
+) -> None:
+    """Table 2's channel refuses the bot's posts when tray 1 is settled: the results post
+    stays owed (a restart too) and arrives once when the permission is back. Then both
+    channels refuse: table 2's channel is deleted (its posts are struck off) and table 1's
+    posts go out at once after a restart, once access is back."""
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    second = await seat_table(env, dupe_bot, two, [bob], eve)
+    await deny_posts(env, two)
+    await play(first, until=trays_done(1))
+    await play(second, until=trays_done(1))
+    await env.advance_time(60)  # refused (403), again after 5, 10, 20 s…
+    assert len(posts_about(env, one, 1)) == 1 and posts_about(env, two, 1) == []
+    assert owed_posts(dupe_bot) == [f"m{match.id}:t2:tray1"], "kept owed, not marked sent"
+
+    bot = make_bot(db)
+    await env.restart_bot(bot)
+    await env.advance_time(60)
+    assert posts_about(env, two, 1) == [] and owed_posts(bot) == [f"m{match.id}:t2:tray1"]
+    await allow_posts(env, two)
+    await env.advance_time(300)  # the next try, at most 5 minutes later
+    (post,) = posts_about(env, two, 1)
+    assert "Table 1: N-S" in post and "Table 2: N-S" in post
+    assert owed_posts(bot) == []
+    await env.advance_time(900)
+    assert len(posts_about(env, two, 1)) == len(posts_about(env, one, 1)) == 1, "delivered once"
+
+    first = await seat_table(env, bot, one, [alice], eve)
+    second = await seat_table(env, bot, two, [bob], eve)
+    await deny_posts(env, one)
+    await deny_posts(env, two)
+    await play(second)
+    await play(first)
+    await env.advance_time(30)
+    done = await bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    assert owed_posts(bot) == [
+        f"m{match.id}:t1:tray2",
+        f"m{match.id}:t2:tray2",
+        f"m{match.id}:t1:final",
+        f"m{match.id}:t2:final",
+    ]
+    env.backend.delete_channel(two.id)
+    await env.settle()
+    assert owed_posts(bot) == [f"m{match.id}:t1:tray2", f"m{match.id}:t1:final"]
+    await allow_posts(env, one)
+    again = make_bot(db)
+    await env.restart_bot(again)
+    await env.advance_time(1)  # at once after the restart
+    texts = channel_texts(env, one)
+    assert len(posts_about(env, one, 2)) == 1
+    assert [t for t in texts if "final standings" in t] == [texts[-1]]
+    assert owed_posts(again) == []

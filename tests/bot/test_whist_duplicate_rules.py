@@ -60,8 +60,8 @@ def test_a_tray_is_posted_only_when_both_tables_have_finished_it() -> None:
     assert finished_trays(data, 10) == {1} and finished_trays(data, 20) == set()
     two = RULES.changed(data, 2, played(opens[1], 1), ended=False, stood_in=None)
     assert [(e.channel_id, e.nonce) for e in two if isinstance(e, Say)] == [
-        (101, "m9:tray1"),
-        (102, "m9:tray1"),
+        (101, "m9:t1:tray1"),
+        (102, "m9:t2:tray1"),
     ]
     assert "Tray 1: every table" in two[0].text("en") and "(a computer stood in)" in two[0].text(
         "en"

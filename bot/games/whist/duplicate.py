@@ -405,9 +405,9 @@ class DuplicateRules:
     ) -> list[Effect]:
         """After a restart: record what the tables did meanwhile; a table of the round
         opened but not recorded is found again by its channel and trays; a round whose
-        start was cut short opens its other tables; a post not recorded as sent is sent
-        again (under the same nonce)."""
-        data["posting"] = []
+        start was cut short opens its other tables (a post asked for again is owed once:
+        the core knows its nonce)."""
+        data.pop("posting", None)  # trays a match of an earlier version was posting
         for game_id, state in states.items():
             if state is None:
                 _dead(data, game_id)
@@ -440,8 +440,8 @@ class DuplicateRules:
             return [
                 Status("closed"),
                 *(
-                    Say(c, _text("whist.dup_expired", match=data["id"]), f"m{data['id']}:closed")
-                    for c in data["channels"]
+                    Say(c, _text("whist.dup_expired", match=data["id"]), _nonce(data, i, "closed"))
+                    for i, c in enumerate(data["channels"])
                 ),
             ]
         return self._progress(data)
@@ -509,17 +509,13 @@ class DuplicateRules:
         """Post each tray every table has now finished; when every table has finished the
         round, the next round; after the last, the final standings."""
         effects: list[Effect] = []
-        match_id = data["id"]
-        posting = data.setdefault("posting", [])
         for tray in settled_trays(data):
-            if tray in data["posted"] or tray in posting:
+            if tray in data["posted"]:
                 continue
-            posting.append(tray)  # recorded as posted once sent (a restart sends it again)
+            data["posted"].append(tray)  # the core owes the posts from now on
             text = functools.partial(_tray_post, data, tray)
-            channels = data["channels"]
-            for i, channel_id in enumerate(channels):
-                done = functools.partial(_posted, tray=tray) if i == len(channels) - 1 else None
-                effects.append(Say(channel_id, text, f"m{match_id}:tray{tray}", sent=done))
+            for i, channel_id in enumerate(data["channels"]):
+                effects.append(Say(channel_id, text, _nonce(data, i, f"tray{tray}")))
         if all(p["done"] or p["dead"] for p in data["plays"]):
             return effects + self._finish(data)
         rnd = data["round"]
@@ -533,7 +529,8 @@ class DuplicateRules:
         data["standings"] = final
         text = functools.partial(_final_text, data, final)
         effects: list[Effect] = [
-            Say(channel_id, text, f"m{data['id']}:final") for channel_id in data["channels"]
+            Say(channel_id, text, _nonce(data, i, "final"))
+            for i, channel_id in enumerate(data["channels"])
         ]
         if not data.get("rated"):
             data["rated"] = True
@@ -547,11 +544,10 @@ RULES = DuplicateRules()
 UI.match_rules = RULES
 
 
-def _posted(data: dict[str, Any], tray: int) -> None:
-    if tray not in data["posted"]:
-        data["posted"].append(tray)
-    if tray in data.get("posting", ()):
-        data["posting"].remove(tray)
+def _nonce(data: dict[str, Any], index: int, what: str) -> str:
+    """Return the nonce of a post in table ``index + 1``'s channel (Discord keeps a nonce
+    unique per bot, not per channel: each channel's post has its own)."""
+    return f"m{data['id']}:t{index + 1}:{what}"
 
 
 def _text(key: str, **params: Any) -> Callable[[Lang], str]:
