@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import simcord
 from simcord.backend.models.channel import Overwrite
@@ -187,6 +188,7 @@ async def test_team_of_four_across_two_channels(
         assert "Team X (alice & " in final and f"**{expected.x:+d}**" in final
         assert len(posts_about(env, channel, 2)) == 1
     assert {str(alice.id), str(bob.id), "cpu:random"} <= set(ratings(dupe_bot))
+    assert "over already" in await reply(alice, one, "whist duplicate cancel", match=match.id)
     history = await alice.slash(one, "history")
     assert history.response is not None
     listed = str(history.response.message.embeds[0].description)
@@ -567,3 +569,57 @@ async def test_match_posts_refused_are_delivered_once_and_a_deleted_channels_str
     assert len(posts_about(env, one, 2)) == 1
     assert [t for t in texts if "final standings" in t] == [texts[-1]]
     assert owed_posts(again) == []
+
+
+async def test_the_creator_or_a_manager_cancels_a_match_and_nobody_else(
+    env: simcord.Env, dupe_bot: Bot, club: Any
+) -> None:
+    guild, m = club
+    one, two, three = (guild.create_text_channel(f"table-{n}") for n in (1, 2, 3))
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    role = guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    manager = guild.add_member(env.create_user("manager"), roles=[role])
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    await play(first, until=trays_done(1))
+    tables = dupe_bot.controller.tables
+    live = [tables.table_in(c.id) for c in (one, two)]
+    assert all(live)
+
+    # Anybody else: a specific refusal, and nothing changes.
+    refused = await reply(bob, two, "whist duplicate cancel")
+    assert f"Only the member who created match {match.id} or a server manager" in refused
+    assert "no match 999" in await reply(bob, two, "whist duplicate cancel", match=999)
+    assert "no table of an open match" in await reply(bob, three, "whist duplicate cancel")
+    kept = await dupe_bot.store.match(match.id)
+    assert kept is not None and kept.status == "playing" and "cancelled" not in kept.data
+    assert all(tables.table_in(c.id) is not None for c in (one, two))
+
+    # A server manager may, from any channel.
+    answer = await reply(manager, three, "whist duplicate cancel", match=match.id)
+    assert f"You cancelled duplicate match {match.id}" in answer
+    closed = await dupe_bot.store.match(match.id)
+    assert closed is not None and closed.status == "closed"
+    for channel, table in zip((one, two), live, strict=True):
+        assert tables.table_in(channel.id) is None
+        stored = await dupe_bot.store.game(table.id)  # type: ignore[union-attr]
+        assert stored is not None and stored.status == "cancelled"
+        said = [t for t in channel_texts(env, channel) if "was cancelled" in t]
+        assert len(said) == 1 and f"match {match.id}" in said[0]
+        assert posts_about(env, channel, 1) == []  # no results: tray 1 never settled
+    assert ratings(dupe_bot) == {}
+    await env.advance_time(48 * 3600)  # its deadline passes: nothing more is said
+    assert sum("was cancelled" in t for t in channel_texts(env, one)) == 1
+    assert not any("final standings" in t for t in channel_texts(env, one))
+    assert "over already" in await reply(alice, one, "whist duplicate cancel", match=match.id)
+
+    # The creator cancels their open match from its table's channel.
+    await reply(alice, three, "whist duplicate create", format="mnemonic")
+    assert "You cancelled" in await reply(alice, three, "whist duplicate cancel")
+    assert await dupe_bot.store.live_matches("whist_duplicate") == []
+    assert sum("was cancelled" in t for t in channel_texts(env, three)) == 1

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from bot.games.whist.duplicate import RULES, finished_trays, plan, scores
-from bot.matches import Open, Rate, Say, Status
+from bot.matches import Close, Open, Rate, Say, Status
 from engine.whist.duplicate_table import DuplicateOptions, DuplicateTable, new_table
 
 
@@ -117,3 +117,29 @@ def test_a_restart_finds_a_table_opened_but_not_recorded_and_opens_the_rest() ->
     # A table closed without a result (its channel gone) scores the average on its tray.
     RULES.resume(data, {2: None}, {})
     assert data["plays"][1]["dead"] and not data["plays"][0]["dead"]
+
+
+def test_a_cancelled_match_closes_its_tables_says_so_once_and_stays_cancelled() -> None:
+    data = match("team", 2, 2)
+    opens = [e for e in RULES.start(data) if isinstance(e, Open)]
+    for game_id, opened in enumerate(opens, start=1):
+        RULES.opened(data, opened.key, game_id, played(opened, 0))
+    effects = RULES.cancel(data)
+    assert [e for e in effects if isinstance(e, Close)] == [Close(1), Close(2)]
+    says = [e for e in effects if isinstance(e, Say)]
+    assert [(s.channel_id, s.nonce) for s in says] == [
+        (101, "m9:t1:cancelled"),
+        (102, "m9:t2:cancelled"),
+    ]
+    assert "was cancelled" in says[0].text("en") and "abgebrochen" in says[0].text("de")
+    assert effects[-1] == Status("closed") and not any(isinstance(e, Rate) for e in effects)
+    # A table that changes meanwhile records nothing; a restart or the deadline finishes
+    # the cancellation a crash cut short.
+    assert RULES.changed(data, 1, played(opens[0], 1), ended=False, stood_in=None) == []
+    assert not any(p["done"] for p in data["plays"])
+
+    def shown(effects: list[Any]) -> list[Any]:
+        return [(e.channel_id, e.nonce) if isinstance(e, Say) else e for e in effects]
+
+    assert shown(RULES.resume(data, {1: played(opens[0], 1), 2: None}, {})) == shown(effects)
+    assert shown(RULES.expired(data, {})) == shown(effects)

@@ -38,7 +38,7 @@ from bot.game import OptionSpec, Rendered, TableInfo, finished_view
 from bot.games.whist import render
 from bot.games.whist.ui import WhistUI
 from bot.i18n import Lang, lang_of, seat_name, t
-from bot.matches import Effect, Matches, Open, Rate, Say, Status
+from bot.matches import Close, Effect, Matches, Open, Rate, Say, Status
 from bot.store import SeatRecord, SeatResult
 from bot.tables import TableOptions, UserError
 from engine.game import options_to_json
@@ -356,6 +356,20 @@ class DuplicateRules:
         data["round"] = 1
         return [Status("playing"), *self._round(data)]
 
+    def cancel(self, data: dict[str, Any]) -> list[Effect]:
+        """Cancel the match (its creator or a server manager): its live tables close
+        without results, every table's channel is told, no ratings move; the mark in the
+        document has a restart finish what a crash cut short."""
+        data["cancelled"] = True
+        return self._cancelled(data)
+
+    def _cancelled(self, data: dict[str, Any]) -> list[Effect]:
+        effects: list[Effect] = [Close(game_id) for game_id in sorted(self.games(data))]
+        for i, channel_id in enumerate(data["channels"]):
+            text = _text("whist.dup_cancelled", match=data["id"])
+            effects.append(Say(channel_id, text, _nonce(data, i, "cancelled")))
+        return [*effects, Status("closed")]
+
     def opened(
         self, data: dict[str, Any], key: str, game_id: int | None, state: Any
     ) -> list[Effect]:
@@ -383,6 +397,8 @@ class DuplicateRules:
         """A table changed: a tray it finished is recorded (marked if a computer stood in
         for a member during it); a table abandoned (its channel gone) or closed scores the
         average on what it had left."""
+        if data.get("cancelled"):
+            return []
         if stood_in is not None:
             marks = data["marks"].setdefault(str(game_id), [])
             index = stood_in // 52  # every tray is 52 cards
@@ -408,6 +424,8 @@ class DuplicateRules:
         start was cut short opens its other tables (a post asked for again is owed once:
         the core knows its nonce)."""
         data.pop("posting", None)  # trays a match of an earlier version was posting
+        if data.get("cancelled"):
+            return self._cancelled(data)
         for game_id, state in states.items():
             if state is None:
                 _dead(data, game_id)
@@ -431,6 +449,8 @@ class DuplicateRules:
     def expired(self, data: dict[str, Any], states: Mapping[int, Any]) -> list[Effect]:
         """The deadline: what the live tables finished counts; every other play scores
         the average; the match ends."""
+        if data.get("cancelled"):
+            return self._cancelled(data)
         for game_id, state in states.items():
             _record(data, game_id, state)
         for play in data["plays"]:
@@ -847,6 +867,35 @@ async def do_start(bot: Bot, interaction: discord.Interaction) -> None:
     await _matches(bot).update(record.id, begin)
 
 
+async def do_cancel(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> None:
+    """``/whist duplicate cancel``: the match's creator or a server manager cancels an open
+    or running match (this channel's, or ``match``)."""
+    if match_id is None:
+        record = await _here(bot, interaction)
+    else:
+        record = await _matches(bot).get(match_id)
+        if record is None or record.game != GAME or record.guild_id != interaction.guild_id:
+            raise UserError("whist.dup_no_match", match=match_id)
+    permissions = interaction.permissions
+    manager = bool(permissions and permissions.manage_guild)
+
+    def cancel(record: Any) -> list[Effect]:
+        if record.status not in ("open", "playing"):
+            raise UserError("whist.dup_cancel_over", match=record.id)
+        if interaction.user.id != record.data["creator"] and not manager:
+            raise UserError("whist.dup_cancel_refused", match=record.id)
+        return RULES.cancel(record.data)
+
+    cancel(copy.deepcopy(record))  # refused now, before the answer, if it is refused
+    # The answer comes first: closing the tables and the posts may take longer than
+    # Discord waits for it.
+    await interaction.response.send_message(
+        t(lang_of(interaction.locale), "whist.dup_cancelled_reply", match=record.id),
+        ephemeral=True,
+    )
+    await _matches(bot).update(record.id, cancel)
+
+
 async def do_results(bot: Bot, interaction: discord.Interaction) -> None:
     """``/whist duplicate results``: the member's view of their latest match."""
     lang = lang_of(interaction.locale)
@@ -1023,7 +1072,7 @@ def _choices(*pairs: tuple[str, str]) -> list[app_commands.Choice[str]]:
 
 
 def duplicate_group(bot: Bot) -> app_commands.Group:
-    """Return ``/whist duplicate``: create, table, join, leave, start, results."""
+    """Return ``/whist duplicate``: create, table, join, leave, start, results, cancel."""
     controller = bot.controller
 
     group = app_commands.Group(
@@ -1132,6 +1181,15 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
     async def results(interaction: discord.Interaction) -> None:
         await controller.safely(interaction, do_results(bot, interaction))
 
+    @app_commands.command(
+        name=command_text("whist.dup_cancel_name"),
+        description=command_text("whist.dup_cancel_description"),
+    )
+    @app_commands.rename(match=command_text("whist.dup_option_match_name"))
+    @app_commands.describe(match=command_text("whist.dup_option_cancel_match_description"))
+    async def cancel(interaction: discord.Interaction, match: int | None = None) -> None:
+        await controller.safely(interaction, do_cancel(bot, interaction, match))
+
     commands: list[app_commands.Command[Any, ..., None]] = [
         create,
         table,
@@ -1139,6 +1197,7 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
         leave,
         start,
         results,
+        cancel,
     ]
     for command in commands:
         group.add_command(command)
