@@ -143,6 +143,10 @@ async def test_team_of_four_across_two_channels(
     assert "already have a seat" in await reply(alice, two, "whist duplicate join", seat="S")
     assert "table 2, North" in await reply(bob, two, "whist duplicate join", seat="N")
     assert "taken" in await reply(eve, two, "whist duplicate join", seat="N")
+    waiting = await reply(eve, two, "whist duplicate status")
+    assert f"**Duplicate match {match.id}** — Team of four · waiting for its start" in waiting
+    assert f"**Table 1** — <#{one.id}>: North: alice, East: free" in waiting
+    assert f"**Table 2** — <#{two.id}>: North: bob" in waiting and "closes <t:" in waiting
     assert "Only the member who created" in await reply(bob, two, "whist duplicate start")
     await reply(alice, one, "whist duplicate start")
     first = await seat_table(env, dupe_bot, one, [alice], eve)
@@ -160,6 +164,13 @@ async def test_team_of_four_across_two_channels(
     assert "Provisional" in mine
     assert "not finished a tray yet" in await reply(bob, two, "whist duplicate results")
     assert posts_about(env, one, 1) == posts_about(env, two, 1) == []
+    # Anybody may see how far each table is, as counts; nobody learns a result from it.
+    for who in (alice, bob, eve):
+        progress = await reply(who, one, "whist duplicate status", match=match.id)
+        assert "being played" in progress and "Round 1 of 1." in progress
+        assert "North: alice, East: CPU (random)" in progress
+        assert "· 1 of 2 trays finished" in progress and "· 0 of 2 trays finished" in progress
+        assert "N-S " not in progress and "tricks" not in progress
 
     await play(second, until=trays_done(1))
     for channel in (one, two):
@@ -189,6 +200,8 @@ async def test_team_of_four_across_two_channels(
         assert len(posts_about(env, channel, 2)) == 1
     assert {str(alice.id), str(bob.id), "cpu:random"} <= set(ratings(dupe_bot))
     assert "over already" in await reply(alice, one, "whist duplicate cancel", match=match.id)
+    over = await reply(eve, one, "whist duplicate status", match=match.id)
+    assert "finished: the final standings" in over and over.count("2 of 2 trays finished") == 2
     history = await alice.slash(one, "history")
     assert history.response is not None
     listed = str(history.response.message.embeds[0].description)
@@ -246,6 +259,8 @@ async def test_mitchell_moves_pairs_and_sets_and_names_two_winners(
     assert any(
         "Round 2 of 3, table 3** — N-S pair 3, E-W pair 2" in t for t in channel_texts(env, three)
     )
+    progress = await reply(eve, three, "whist duplicate status")
+    assert "Round 2 of 3." in progress and "**Table 3 (N-S 3, E-W 2)** — " in progress
     first = await seat_table(env, dupe_bot, one, [alice], eve)
     third = await seat_table(env, dupe_bot, three, [bob], eve)
     assert first.table is not None and first.table.state.options.trays == (2,)
@@ -613,6 +628,7 @@ async def test_the_creator_or_a_manager_cancels_a_match_and_nobody_else(
         assert len(said) == 1 and f"match {match.id}" in said[0]
         assert posts_about(env, channel, 1) == []  # no results: tray 1 never settled
     assert ratings(dupe_bot) == {}
+    assert "· cancelled" in await reply(eve, three, "whist duplicate status", match=match.id)
     await env.advance_time(48 * 3600)  # its deadline passes: nothing more is said
     assert sum("was cancelled" in t for t in channel_texts(env, one)) == 1
     assert not any("final standings" in t for t in channel_texts(env, one))
@@ -623,3 +639,35 @@ async def test_the_creator_or_a_manager_cancels_a_match_and_nobody_else(
     assert "You cancelled" in await reply(alice, three, "whist duplicate cancel")
     assert await dupe_bot.store.live_matches("whist_duplicate") == []
     assert sum("was cancelled" in t for t in channel_texts(env, three)) == 1
+
+
+async def test_a_long_results_reply_comes_whole_in_parts_each_under_its_tray(
+    env: simcord.Env, dupe_bot: Bot, club: Any, recorder: Recorder
+) -> None:
+    """Eight trays at two tables: alice's results (every tray's records at both tables)
+    exceed a message; she gets all of them, in private parts of at most 2,000 characters
+    split between lines, each result under its tray's heading."""
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, eve = m["alice"], m["eve"]
+    await reply(alice, one, "whist duplicate create", format="team", trays=8, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")  # table 2, all computers, is over at once
+    await play(await seat_table(env, dupe_bot, one, [alice], eve))
+    done = await dupe_bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+
+    result = await alice.slash(one, "whist duplicate results")
+    assert result.response is not None and result.response.ephemeral
+    parts = [str(result.response.content)] + [str(f.content) for f in result.followups]
+    assert len(parts) >= 2 and all(0 < len(part) <= 2000 for part in parts)
+    assert all(f.ephemeral for f in result.followups)
+    whole = "\n".join(parts)
+    for tray in range(1, 9):
+        assert whole.count(f"**Tray {tray}**") == 1
+    assert whole.count("Table 1: N-S") == whole.count("Table 2: N-S") == 8
+    assert whole.count("> ") == 16 and "Final:" in parts[-1]
+    problems, read = scan_duplicate_results(env, recorder, plays_per_tray=2)
+    assert problems == [] and read >= 8

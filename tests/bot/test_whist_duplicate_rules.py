@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games.whist.duplicate import RULES, finished_trays, plan, scores
+from bot.games.whist.duplicate import RULES, finished_trays, parts_of, plan, scores
 from bot.matches import Close, Open, Rate, Say, Status
 from engine.whist.duplicate_table import DuplicateOptions, DuplicateTable, new_table
 
@@ -143,3 +143,15 @@ def test_a_cancelled_match_closes_its_tables_says_so_once_and_stays_cancelled() 
 
     assert shown(RULES.resume(data, {1: played(opens[0], 1), 2: None}, {})) == shown(effects)
     assert shown(RULES.expired(data, {})) == shown(effects)
+
+
+def test_parts_keep_blocks_whole_and_repeat_a_long_blocks_heading() -> None:
+    title, short = ["**Match**"], ["**Tray 1**", "a" * 50]
+    long = ["**Tray 2**"] + [f"{n:02d}" + "b" * 38 for n in range(60)]  # 2,470 characters
+    parts = parts_of([title, short, long, ["total"]], limit=1000)
+    assert parts[0] == "**Match**\n**Tray 1**\n" + "a" * 50
+    assert all(len(p) <= 1000 for p in parts) and len(parts) == 4
+    assert all(p.startswith("**Tray 2**\n") for p in parts[1:4])
+    lines = [line for p in parts[1:] for line in p.split("\n") if line != "**Tray 2**"]
+    assert lines == [*long[1:], "total"]
+    assert parts_of([["x" * 5000]], limit=2000) == ["x" * 2000]

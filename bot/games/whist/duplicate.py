@@ -61,8 +61,11 @@ __all__ = [
     "DuplicateRules",
     "DuplicateUI",
     "duplicate_group",
+    "parts_of",
+    "results_blocks",
     "results_text",
     "scores",
+    "status_text",
 ]
 
 GAME = "whist_duplicate"
@@ -870,12 +873,7 @@ async def do_start(bot: Bot, interaction: discord.Interaction) -> None:
 async def do_cancel(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> None:
     """``/whist duplicate cancel``: the match's creator or a server manager cancels an open
     or running match (this channel's, or ``match``)."""
-    if match_id is None:
-        record = await _here(bot, interaction)
-    else:
-        record = await _matches(bot).get(match_id)
-        if record is None or record.game != GAME or record.guild_id != interaction.guild_id:
-            raise UserError("whist.dup_no_match", match=match_id)
+    record = await _which(bot, interaction, match_id)
     permissions = interaction.permissions
     manager = bool(permissions and permissions.manage_guild)
 
@@ -896,6 +894,123 @@ async def do_cancel(bot: Bot, interaction: discord.Interaction, match_id: int | 
     await _matches(bot).update(record.id, cancel)
 
 
+async def _which(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> Any:
+    """Return match ``match_id`` of this server, or (``None``) this channel's live match."""
+    if match_id is None:
+        return await _here(bot, interaction)
+    record = await _matches(bot).get(match_id)
+    if record is None or record.game != GAME or record.guild_id != interaction.guild_id:
+        raise UserError("whist.dup_no_match", match=match_id)
+    return record
+
+
+async def do_status(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> None:
+    """``/whist duplicate status``: the match's public state, privately."""
+    record = await _which(bot, interaction, match_id)
+    lang = lang_of(interaction.locale)
+    lines = status_text(record.id, record.status, record.data, lang).split("\n")
+    await send_parts(interaction, [[line] for line in lines])
+
+
+def status_text(match_id: int, status: str, data: dict[str, Any], lang: Lang) -> str:
+    """Return what anybody may know of the match: its format, state, round and deadline;
+    each table's channel, who sits where this round (names only) and how many of its
+    trays it has finished — counts, never a result."""
+    fmt = t(lang, f"whist.dup_format_{data['format']}")
+    state = "cancelled" if data.get("cancelled") else status
+    lines = [
+        t(
+            lang,
+            "whist.dup_status_title",
+            match=match_id,
+            format=fmt,
+            status=t(lang, f"whist.dup_status_{state}"),
+        )
+    ]
+    if status == "playing":
+        lines.append(t(lang, "whist.dup_status_round", round=data["round"], rounds=rounds_of(data)))
+    if status in ("open", "playing"):
+        lines.append(t(lang, "whist.dup_status_deadline", deadline=int(data["deadline"])))
+    rnd = max(1, data["round"])
+    for table in range(1, data["tables"] + 1):
+        channel_id = data["channels"][table - 1]
+        where = f"<#{channel_id}>" if channel_id else t(lang, "whist.dup_status_no_channel")
+        plays = _table_plays(data, rnd, table)
+        names = []
+        for seat, who in enumerate(seated(data, plays[0]) if plays else [None] * 4):
+            if who is not None:
+                name = discord.utils.escape_markdown(who[1])
+            elif status == "open":
+                name = t(lang, "whist.dup_status_free")
+            else:
+                name = t(lang, "table.cpu_name", level=data["level"])
+            names.append(f"{seat_name(lang, seat)}: {name}")
+        at_table = [p for p in data["plays"] if p["table"] == table]
+        head = (
+            _where(data, plays[0], lang)
+            if plays and data["format"] == "mitchell"
+            else t(lang, "whist.dup_where_table", table=table)
+        )
+        lines.append(
+            t(
+                lang,
+                "whist.dup_status_table",
+                table=head,
+                channel=where,
+                seats=", ".join(names),
+                done=sum(1 for p in at_table if p["done"]),
+                trays=len(at_table),
+            )
+        )
+    return "\n".join(lines)
+
+
+def parts_of(blocks: Sequence[Sequence[str]], limit: int = 2000) -> list[str]:
+    """Return the blocks of lines as messages of at most ``limit`` characters (Discord's
+    limit for a message's content), in order, split only between lines: a block that
+    fits in one message stays in one, and a block too long for any is split between its
+    lines, its first line (a tray's heading) repeated at the top of each part, so that
+    every result is read under its tray."""
+    parts: list[str] = []
+    current: list[str] = []
+
+    def length(lines: list[str]) -> int:
+        return sum(len(line) for line in lines) + len(lines) - 1
+
+    for block in blocks:
+        lines = [line[:limit] for line in block]
+        if not lines:
+            continue
+        if current and length(current + lines) <= limit:
+            current += lines
+            continue
+        if current:
+            parts.append("\n".join(current))
+        if length(lines) <= limit:
+            current = lines
+            continue
+        head = lines[0][: limit // 2]
+        current = [head]
+        for line in lines[1:]:
+            line = line[: limit - len(head) - 1]
+            if length([*current, line]) > limit:
+                parts.append("\n".join(current))
+                current = [head]
+            current.append(line)
+    if current:
+        parts.append("\n".join(current))
+    return parts or [""]
+
+
+async def send_parts(interaction: discord.Interaction, blocks: Sequence[Sequence[str]]) -> None:
+    """Answer privately with every block: the first message as the response, the rest as
+    private follow-ups, in order (:func:`parts_of`)."""
+    first, *rest = parts_of(blocks)
+    await interaction.response.send_message(first, ephemeral=True)
+    for part in rest:
+        await interaction.followup.send(part, ephemeral=True)
+
+
 async def do_results(bot: Bot, interaction: discord.Interaction) -> None:
     """``/whist duplicate results``: the member's view of their latest match."""
     lang = lang_of(interaction.locale)
@@ -914,9 +1029,8 @@ async def do_results(bot: Bot, interaction: discord.Interaction) -> None:
         if play["done"] and game_id not in moves:
             stored = await bot.store.game(game_id)
             moves[game_id] = [] if stored is None else list(stored.moves)
-    await interaction.response.send_message(
-        results_text(found.id, found.status, found.data, user_id, moves, lang), ephemeral=True
-    )
+    blocks = results_blocks(found.id, found.status, found.data, user_id, moves, lang)
+    await send_parts(interaction, blocks)
 
 
 def results_text(
@@ -927,16 +1041,31 @@ def results_text(
     moves: Mapping[int, Sequence[str]],
     lang: Lang,
 ) -> str:
-    """Return what the member may know of the match now: per tray they have finished,
-    every finished play's result and record (the cards, trick by trick); their provisional
-    total over those trays (final once the match is over)."""
+    """Return the whole of :func:`results_blocks` as one text."""
+    blocks = results_blocks(match_id, status, data, user_id, moves, lang)
+    return "\n".join(line for block in blocks for line in block)
+
+
+def results_blocks(
+    match_id: int,
+    status: str,
+    data: dict[str, Any],
+    user_id: int,
+    moves: Mapping[int, Sequence[str]],
+    lang: Lang,
+) -> list[list[str]]:
+    """Return what the member may know of the match now, in blocks of lines (the title;
+    one per tray; the total): per tray they have finished, every finished play's result
+    and record (the cards, trick by trick); their provisional total over those trays
+    (final once the match is over)."""
     done = sorted(finished_trays(data, user_id))
     fmt = t(lang, f"whist.dup_format_{data['format']}")
-    lines = [t(lang, "whist.dup_results_title", match=match_id, format=fmt)]
+    blocks = [[t(lang, "whist.dup_results_title", match=match_id, format=fmt)]]
     if not done:
-        lines.append(t(lang, "whist.dup_results_none"))
+        blocks[0].append(t(lang, "whist.dup_results_none"))
     for tray in done:
-        lines.append(f"**{t(lang, 'whist.dup_tray', tray=tray)}**")
+        lines = [f"**{t(lang, 'whist.dup_tray', tray=tray)}**"]
+        blocks.append(lines)
         for play in data["plays"]:
             if play["tray"] != tray or not play["done"]:
                 continue
@@ -952,9 +1081,9 @@ def results_text(
             )
     if done:
         label = "whist.dup_final" if status == "finished" else "whist.dup_provisional"
-        lines.append(f"**{t(lang, label)}** " + _standing_text(data, scores(data, done), lang))
-    text = "\n".join(lines)
-    return text if len(text) <= 2000 else text[:1990] + " …"
+        total = f"**{t(lang, label)}** " + _standing_text(data, scores(data, done), lang)
+        blocks.append(total.split("\n"))
+    return blocks
 
 
 def _where(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
@@ -1072,7 +1201,8 @@ def _choices(*pairs: tuple[str, str]) -> list[app_commands.Choice[str]]:
 
 
 def duplicate_group(bot: Bot) -> app_commands.Group:
-    """Return ``/whist duplicate``: create, table, join, leave, start, results, cancel."""
+    """Return ``/whist duplicate``: create, table, join, leave, start, results, status,
+    cancel."""
     controller = bot.controller
 
     group = app_commands.Group(
@@ -1186,9 +1316,18 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
         description=command_text("whist.dup_cancel_description"),
     )
     @app_commands.rename(match=command_text("whist.dup_option_match_name"))
-    @app_commands.describe(match=command_text("whist.dup_option_cancel_match_description"))
+    @app_commands.describe(match=command_text("whist.dup_option_which_match_description"))
     async def cancel(interaction: discord.Interaction, match: int | None = None) -> None:
         await controller.safely(interaction, do_cancel(bot, interaction, match))
+
+    @app_commands.command(
+        name=command_text("whist.dup_status_name"),
+        description=command_text("whist.dup_status_description"),
+    )
+    @app_commands.rename(match=command_text("whist.dup_option_match_name"))
+    @app_commands.describe(match=command_text("whist.dup_option_which_match_description"))
+    async def status(interaction: discord.Interaction, match: int | None = None) -> None:
+        await controller.safely(interaction, do_status(bot, interaction, match))
 
     commands: list[app_commands.Command[Any, ..., None]] = [
         create,
@@ -1197,6 +1336,7 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
         leave,
         start,
         results,
+        status,
         cancel,
     ]
     for command in commands:
