@@ -52,6 +52,10 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+# A restart looks among the server's last finished tables of the game for one a match
+# opened but did not record (a table of computers is over as it opens).
+_RECENT = 50
+
 
 @dataclass(frozen=True, slots=True)
 class Say:
@@ -142,11 +146,13 @@ class MatchRules(Protocol):
         self,
         data: dict[str, Any],
         states: Mapping[int, Any],
-        live: Mapping[int, tuple[int, Mapping[str, Any]]],
+        live: Mapping[int, tuple[int, Mapping[str, Any], Any]],
     ) -> list[Effect]:
         """After a restart: ``states`` of the event's tables (``None``: closed without a
-        result), ``live`` the live tables of this game by channel (game id, engine options),
-        so a table opened but not recorded is found again."""
+        result); ``live`` the latest table of this game in each channel of the server —
+        the live one, else the last finished one not among the event's tables — as (game
+        id, engine options, state), so a table opened but not recorded is found again,
+        even one that has finished already (a table of computers plays out as it opens)."""
         ...
 
     def expired(self, data: dict[str, Any], states: Mapping[int, Any]) -> list[Effect]:
@@ -487,6 +493,15 @@ class Matches:
                     coro = self._resume(record.id)
                     self.controller._spawn(coro, f"match-{record.id}")
 
+    async def _replayed(self, game_id: int) -> Any:
+        """Return a stored table's state, replayed (``None``: closed without a result)."""
+        stored = await self.store.game(game_id)
+        if stored is None or stored.status == "cancelled":
+            return None
+        ui = self.controller.tables.games(stored.game)
+        options = engine_options(ui, TableOptions.from_json(stored.options))
+        return ui.game.replay(stored.seed, options, stored.moves)
+
     async def _resume(self, match_id: int) -> None:
         async with self._lock(match_id):
             record = await self.store.match(match_id)
@@ -494,24 +509,30 @@ class Matches:
                 return
             rules = self.rules[record.game]
             tables = self.controller.tables
+            known = rules.games(record.data)
             states: dict[int, Any] = {}
-            for game_id in sorted(rules.games(record.data)):
+            for game_id in sorted(known):
                 table = tables.tables.get(game_id)
                 if table is not None and table.state is not None:
                     states[game_id] = table.state
                     continue
-                stored = await self.store.game(game_id)
-                if stored is None or stored.status == "cancelled":
-                    states[game_id] = None
-                    continue
-                ui = tables.games(stored.game)
-                options = engine_options(ui, TableOptions.from_json(stored.options))
-                states[game_id] = ui.game.replay(stored.seed, options, stored.moves)
-            live = {
-                t.channel_id: (t.id, dict(t.options.game))
+                states[game_id] = await self._replayed(game_id)
+            live: dict[int, tuple[int, Mapping[str, Any], Any]] = {
+                t.channel_id: (t.id, dict(t.options.game), t.state)
                 for t in tables.tables.values()
                 if t.game == rules.game and t.guild_id == record.guild_id
             }
+            seen = set(live)
+            recent = await self.store.recent_games(record.guild_id, rules.game, limit=_RECENT)
+            for finished in recent:  # newest first: the latest table of each channel
+                stored = finished.record
+                if stored.channel_id in seen:
+                    continue
+                seen.add(stored.channel_id)
+                if stored.status == "finished" and stored.id not in known:
+                    options = TableOptions.from_json(stored.options).game
+                    state = await self._replayed(stored.id)
+                    live[stored.channel_id] = (stored.id, dict(options), state)
             effects = rules.resume(record.data, states, live)
             for game_id in rules.games(record.data):
                 self._by_game[game_id] = record.id  # a table found again included

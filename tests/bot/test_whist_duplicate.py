@@ -671,3 +671,49 @@ async def test_a_long_results_reply_comes_whole_in_parts_each_under_its_tray(
     assert whole.count("> ") == 16 and "Final:" in parts[-1]
     problems, read = scan_duplicate_results(env, recorder, plays_per_tray=2)
     assert problems == [] and read >= 8
+
+
+async def test_a_table_of_computers_over_before_its_match_recorded_it_is_not_played_again(
+    env: simcord.Env, dupe_bot: Bot, club: Any, db: Path
+) -> None:
+    """Table 2, all computers, plays out as it opens; the bot stops before the match
+    records it. After the restart the match finds its finished game in its channel and
+    records its results: no second table opens there, and the match ends on them."""
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, eve = m["alice"], m["eve"]
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    record = await dupe_bot.store.match(match.id)
+    assert record is not None
+    (computers,) = {p["game"] for p in record.data["plays"] if p["table"] == 2}
+    results = await stored_results(dupe_bot, computers)
+    assert len(results) == 2, "over as it opened"
+    for entry in record.data["plays"]:  # as the document was before the table opened
+        if entry["table"] == 2:
+            entry.update(game=None, done=False, ns=None)
+    await dupe_bot.store.save_match(match.id, "playing", record.data, 0.0)
+
+    bot = make_bot(db)
+    await env.restart_bot(bot)
+    await env.settle()
+    found = await bot.store.match(match.id)
+    assert found is not None
+    at_two = [p for p in found.data["plays"] if p["table"] == 2]
+    assert [(p["game"], p["done"], p["ns"]) for p in at_two] == [
+        (computers, True, ns) for ns in results
+    ]
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        opened = conn.execute("SELECT COUNT(*) FROM games WHERE channel_id = ?", (two.id,))
+        assert opened.fetchone() == (1,), "not played again"
+    first = await seat_table(env, bot, one, [alice], eve)
+    await play(first)
+    done = await bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    expected = score_team_of_four(await stored_results(bot, first.game_id), results)
+    assert done.data["standings"]["x"] == expected.x
+    for channel in (one, two):
+        assert len(posts_about(env, channel, 1)) == len(posts_about(env, channel, 2)) == 1

@@ -110,7 +110,10 @@ def test_a_restart_finds_a_table_opened_but_not_recorded_and_opens_the_rest() ->
     opens = [e for e in RULES.start(data) if isinstance(e, Open)]
     RULES.opened(data, opens[0].key, 1, None)
     # The bot stopped after opening table 2 and before recording it; table 3 never opened.
-    live = {102: (2, dict(opens[1].options.game)), 103: (9, {"match_seed": 4, "trays": [3]})}
+    live = {
+        102: (2, dict(opens[1].options.game), played(opens[1], 0)),
+        103: (9, {"match_seed": 4, "trays": [3]}, None),
+    }
     effects = RULES.resume(data, {1: played(opens[0], 0)}, live)
     assert [p["game"] for p in data["plays"] if p["round"] == 1] == [1, 2, None]
     assert [e.key for e in effects if isinstance(e, Open)] == ["r1t3"]
@@ -155,3 +158,21 @@ def test_parts_keep_blocks_whole_and_repeat_a_long_blocks_heading() -> None:
     lines = [line for p in parts[1:] for line in p.split("\n") if line != "**Tray 2**"]
     assert lines == [*long[1:], "total"]
     assert parts_of([["x" * 5000]], limit=2000) == ["x" * 2000]
+
+
+def test_a_restart_records_a_table_found_over_and_not_one_of_another_round() -> None:
+    data = match("mnemonic", 1, 2)
+    data["trump"] = "S"
+    (opened,) = [e for e in RULES.start(data) if isinstance(e, Open)]
+    options = dict(opened.options.game)
+    # Round 1's table, over as it opened, was not recorded: found again, and recorded.
+    effects = RULES.resume(data, {}, {101: (4, options, played(opened))})
+    assert [(p["game"], p["done"]) for p in data["plays"] if p["round"] == 1] == [(4, True)] * 2
+    (replay,) = [e for e in effects if isinstance(e, Open)]
+    assert replay.key == "r2t1"
+    # Round 2's (turned) table is not taken for round 1's.
+    again = match("mnemonic", 1, 2)
+    again["trump"] = "S"
+    RULES.start(again)
+    RULES.resume(again, {}, {101: (5, dict(replay.options.game), None)})
+    assert all(p["game"] is None for p in again["plays"])

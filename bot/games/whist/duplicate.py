@@ -420,12 +420,13 @@ class DuplicateRules:
         self,
         data: dict[str, Any],
         states: Mapping[int, Any],
-        live: Mapping[int, tuple[int, Mapping[str, Any]]],
+        live: Mapping[int, tuple[int, Mapping[str, Any], Any]],
     ) -> list[Effect]:
         """After a restart: record what the tables did meanwhile; a table of the round
-        opened but not recorded is found again by its channel and trays; a round whose
-        start was cut short opens its other tables (a post asked for again is owed once:
-        the core knows its nonce)."""
+        opened but not recorded is found again by its channel, trays and turn — and
+        recorded, so a table of computers that finished as it opened is not played again;
+        a round whose start was cut short opens its other tables (a post asked for again
+        is owed once: the core knows its nonce)."""
         data.pop("posting", None)  # trays a match of an earlier version was posting
         if data.get("cancelled"):
             return self._cancelled(data)
@@ -440,13 +441,18 @@ class DuplicateRules:
             found = live.get(data["channels"][table - 1])
             if not plays or any(p["game"] is not None for p in plays) or found is None:
                 continue
-            game_id, options = found
+            game_id, options, state = found
             trays = tuple(options.get("trays", ()))
-            if options.get("match_seed") == data["seed"] and trays == tuple(
-                p["tray"] for p in plays
+            turned = data["format"] == "mnemonic" and rnd == 2
+            if (
+                options.get("match_seed") == data["seed"]
+                and trays == tuple(p["tray"] for p in plays)
+                and bool(options.get("turned")) == turned
             ):
                 for play in plays:
                     play["game"] = game_id
+                if state is not None:
+                    _record(data, game_id, state)
         return self._round(data) + self._progress(data)
 
     def expired(self, data: dict[str, Any], states: Mapping[int, Any]) -> list[Effect]:
