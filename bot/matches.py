@@ -345,6 +345,8 @@ class Matches:
         if controller.scheduler.due(key) is not None:
             return  # refused lately: they go together at the next try, in order
         async with self._sending.setdefault(channel_id, asyncio.Lock()):
+            if controller.scheduler.due(key) is not None:
+                return  # refused again while this waited for the send in flight
             owed = self._owed.get(channel_id)
             while owed:
                 post = owed[0]
@@ -402,7 +404,11 @@ class Matches:
 
     def owes(self, guild_id: int) -> bool:
         """Return whether posts are owed to channels of the server."""
-        return any(owed and owed[0].guild_id == guild_id for owed in self._owed.values())
+        return guild_id in self.owing_guilds()
+
+    def owing_guilds(self) -> set[int]:
+        """Return the servers whose channels are owed posts."""
+        return {owed[0].guild_id for owed in self._owed.values() if owed}
 
     def guild_back(self, guild_id: int) -> None:
         """The server is there for the bot again: what it is owed there goes now."""

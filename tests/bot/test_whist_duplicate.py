@@ -15,6 +15,7 @@ from typing import Any
 import discord
 import pytest
 import simcord
+from simcord.backend import serializers
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
@@ -717,3 +718,25 @@ async def test_a_table_of_computers_over_before_its_match_recorded_it_is_not_pla
     assert done.data["standings"]["x"] == expected.x
     for channel in (one, two):
         assert len(posts_about(env, channel, 1)) == len(posts_about(env, channel, 2)) == 1
+
+
+async def test_a_matchs_owed_posts_go_out_as_soon_as_the_bot_is_added_back(
+    env: simcord.Env, dupe_bot: Bot, club: Any
+) -> None:
+    guild, m = club
+    here = guild.create_text_channel("table-1")
+    await reply(m["alice"], here, "whist duplicate create", format="mnemonic", deadline_hours=1)
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await deny_posts(env, here)
+    await env.advance_time(3600 + 200)  # closed unstarted; refused again and again since
+    assert owed_posts(dupe_bot) == [f"m{match.id}:t1:closed"]
+    assert not any("before it started" in t for t in channel_texts(env, here))
+    env.backend.emit("GUILD_DELETE", {"id": str(guild.id)})  # the server removes the bot
+    await env.settle()
+    await allow_posts(env, here)
+    backend = env.backend
+    payload = serializers.guild_create_payload(backend, backend.get_guild(guild.id))
+    backend.emit("GUILD_CREATE", payload)  # … and adds it back: what it is owed goes now
+    await env.advance_time(1)
+    assert sum("before it started" in t for t in channel_texts(env, here)) == 1
+    assert owed_posts(dupe_bot) == []
