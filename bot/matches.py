@@ -338,7 +338,7 @@ class Matches:
         for now, Discord busy or failing) leaves it and the later ones owed, tried again
         later; a deleted channel's are struck off."""
         # Deferred: bot.controller imports this module.
-        from bot.controller import CHANNEL_GONE, RETRY, _fate
+        from bot.controller import CHANNEL_GONE, RETRY, SENT, _fate
 
         key = ("match-post", channel_id)
         controller = self.controller
@@ -358,7 +358,7 @@ class Matches:
                     )
                     try:
                         await channel.send(content=post.text, nonce=post.nonce)
-                        fate = "sent"
+                        fate = SENT
                     except discord.HTTPException as error:
                         log.warning(
                             "match %s: post to channel %s: %s", post.match_id, channel_id, error
