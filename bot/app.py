@@ -332,6 +332,9 @@ class Bot(commands.Bot):
         for table in list(self.controller.tables.tables.values()):
             if table.guild_id not in present:
                 self.controller.guild_left(table.guild_id)
+        matches = self.controller.matches
+        for guild_id in matches.owing_guilds() - present if matches is not None else ():
+            self.controller.guild_left(guild_id)  # a duplicate match's posts owed there
 
     async def close(self) -> None:
         if hasattr(self, "controller"):

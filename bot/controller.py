@@ -815,6 +815,8 @@ class Controller:
         for key, waiting in list(self._waiting.items()):
             if waiting.channel_id == channel_id:
                 await self._strike_waiting(key, waiting)
+        if self.matches is not None:
+            await self.matches.channel_gone(channel_id)
 
     async def _abandon(self, table: Table) -> None:
         try:
@@ -842,6 +844,7 @@ class Controller:
         """The bot was removed from the server: its tables wait (their timers stopped) for
         ``removed_grace`` seconds, then are abandoned unless it is back."""
         owing = any(t.guild_id == guild_id for t in self._waiting.values())
+        owing = owing or (self.matches is not None and self.matches.owes(guild_id))
         if self.tables.is_away(guild_id) or not (self.tables.in_guild(guild_id) or owing):
             return
         self.tables.away(guild_id)
@@ -858,6 +861,8 @@ class Controller:
         for key, waiting in list(self._waiting.items()):
             if waiting.guild_id == guild_id:
                 await self._strike_waiting(key, waiting)
+        if self.matches is not None:
+            await self.matches.guild_gone(guild_id)
         self.tables.back(guild_id)  # nothing of it is left to wait
 
     def guild_back(self, guild_id: int) -> None:
@@ -874,6 +879,8 @@ class Controller:
                 self._retries.pop(key, None)
                 post = str(key[2])
                 self.scheduler.at(key, now, functools.partial(self._post, waiting, post))
+        if self.matches is not None:
+            self.matches.guild_back(guild_id)
         if not was_away:
             return  # a server available at start or after an outage: nothing went stale
         for table in self.tables.in_guild(guild_id):

@@ -10,12 +10,21 @@ event, the document read and written around each change, every effect carried ou
 rules told what came of it (a table opened, a table changed, abandoned, or stopped at the
 deadline). After a restart it gives each live event the states of its tables to catch up
 with what they did meanwhile.
+
+An event's public posts are its outbox, as a table's are: each is written in the same
+transaction as the document change that made it due (``match_posts``), sent in order per
+channel, and marked sent only once Discord took it — refused (no access for now, Discord
+busy or failing) it is sent again 5 s, 10 s, 20 s … up to 5 minutes later, at once when its
+server is back and after a restart; only a deleted channel's posts are struck off. A post
+the rules ask for again (a restart catching up) is owed once: its nonce is remembered.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -23,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.i18n import Lang
-from bot.store import MatchRecord, SeatRecord, SeatResult
+from bot.store import MatchPost, MatchRecord, SeatRecord, SeatResult
 from bot.tables import Outcome, TableOptions, UserError, engine_options
 
 if TYPE_CHECKING:
@@ -43,17 +52,21 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+# A restart looks among the server's last finished tables of the game for one a match
+# opened but did not record (a table of computers is over as it opens).
+_RECENT = 50
+
 
 @dataclass(frozen=True, slots=True)
 class Say:
-    """A public post in a table's channel, written in the server's language; ``nonce`` makes
-    it one post however often it is sent; ``sent`` records it in the document once sent
-    (a restart before that sends it again)."""
+    """A public post in a table's channel, written in the server's language. ``nonce``
+    (at most 25 characters, unique among the event's posts, so distinct per channel) makes
+    it one post however often the rules ask for it or the core sends it: the core owes it
+    from the moment the change that asked for it is stored until Discord took it."""
 
     channel_id: int | None
     text: Callable[[Lang], str]
     nonce: str
-    sent: Callable[[dict[str, Any]], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +146,13 @@ class MatchRules(Protocol):
         self,
         data: dict[str, Any],
         states: Mapping[int, Any],
-        live: Mapping[int, tuple[int, Mapping[str, Any]]],
+        live: Mapping[int, tuple[int, Mapping[str, Any], Any]],
     ) -> list[Effect]:
         """After a restart: ``states`` of the event's tables (``None``: closed without a
-        result), ``live`` the live tables of this game by channel (game id, engine options),
-        so a table opened but not recorded is found again."""
+        result); ``live`` the latest table of this game in each channel of the server —
+        the live one, else the last finished one not among the event's tables — as (game
+        id, engine options, state), so a table opened but not recorded is found again,
+        even one that has finished already (a table of computers plays out as it opens)."""
         ...
 
     def expired(self, data: dict[str, Any], states: Mapping[int, Any]) -> list[Effect]:
@@ -154,6 +169,7 @@ class _Running:
     record: MatchRecord
     status: str
     queue: list[Effect] = field(default_factory=list)
+    owed: set[str] = field(default_factory=set)  # nonces of the queued posts stored as owed
 
 
 class Matches:
@@ -172,6 +188,9 @@ class Matches:
         self._lang = lang
         self._locks: dict[int, asyncio.Lock] = {}
         self._by_game: dict[int, int] = {}  # a table → its event
+        self._nonces: dict[int, set[str]] = {}  # event → every post it has owed
+        self._owed: dict[int, deque[MatchPost]] = {}  # channel → its posts still owed
+        self._sending: dict[int, asyncio.Lock] = {}  # channel → its posts being sent
 
     def _now(self) -> float:
         return float(self.controller.tables.clock())
@@ -268,10 +287,8 @@ class Matches:
         while running.queue:
             effect = running.queue.pop(0)
             if isinstance(effect, Say):
-                await self._say(record.guild_id, effect)
-                if effect.sent is not None:
-                    effect.sent(record.data)
-                    await self._save(running)
+                if effect.nonce in running.owed and effect.channel_id is not None:
+                    await self._deliver(effect.channel_id)
             elif isinstance(effect, Open):
                 running.queue += await self._open(record, effect, rules)
                 await self._save(running)
@@ -290,18 +307,123 @@ class Matches:
                     log.info("match %s: %s", record.id, effect.status)
 
     async def _save(self, running: _Running) -> None:
+        """Store the document, and owe the queued posts not owed yet in the same
+        transaction (a post owed before, its nonce known, is not owed again)."""
         record = running.record
-        await self.store.save_match(record.id, running.status, record.data, self._now())
+        nonces = self._nonces.get(record.id)
+        if nonces is None:
+            nonces = self._nonces[record.id] = await self.store.match_nonces(record.id)
+        lang = self._lang(record.guild_id)
+        posts: list[MatchPost] = []
+        for effect in running.queue:
+            if not isinstance(effect, Say) or effect.channel_id is None:
+                continue
+            if effect.nonce in nonces or any(p.nonce == effect.nonce for p in posts):
+                continue
+            text = effect.text(lang)[:2000]
+            seq = len(nonces) + len(posts)
+            posts.append(
+                MatchPost(record.id, record.guild_id, effect.channel_id, effect.nonce, seq, text)
+            )
+        await self.store.save_match(record.id, running.status, record.data, self._now(), posts)
+        for post in posts:
+            nonces.add(post.nonce)
+            running.owed.add(post.nonce)
+            self._owed.setdefault(post.channel_id, deque()).append(post)
 
-    async def _say(self, guild_id: int, say: Say) -> None:
-        channel_id = say.channel_id
-        if channel_id is None or channel_id in self.controller._gone:
-            return
-        channel = self.controller.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+    # --- the outbox --------------------------------------------------------------------
+
+    async def _deliver(self, channel_id: int) -> None:
+        """Send the channel's owed posts in order; a refusal that may pass (no access
+        for now, Discord busy or failing) leaves it and the later ones owed, tried again
+        later; a deleted channel's are struck off."""
+        # Deferred: bot.controller imports this module.
+        from bot.controller import CHANNEL_GONE, RETRY, SENT, _fate
+
+        key = ("match-post", channel_id)
+        controller = self.controller
+        if controller.scheduler.due(key) is not None:
+            return  # refused lately: they go together at the next try, in order
+        async with self._sending.setdefault(channel_id, asyncio.Lock()):
+            if controller.scheduler.due(key) is not None:
+                return  # refused again while this waited for the send in flight
+            owed = self._owed.get(channel_id)
+            while owed:
+                post = owed[0]
+                if channel_id in controller._gone:
+                    fate = CHANNEL_GONE
+                else:
+                    channel = controller.bot.get_partial_messageable(
+                        channel_id, guild_id=post.guild_id
+                    )
+                    try:
+                        await channel.send(content=post.text, nonce=post.nonce)
+                        fate = SENT
+                    except discord.HTTPException as error:
+                        log.warning(
+                            "match %s: post to channel %s: %s", post.match_id, channel_id, error
+                        )
+                        fate = _fate(error, with_file=False)
+                    except Exception:
+                        log.exception(
+                            "match %s: post to channel %s failed", post.match_id, channel_id
+                        )
+                        fate = RETRY
+                if fate == RETRY:
+                    when = self._now() + controller._backoff(key)
+                    controller.scheduler.at(key, when, functools.partial(self._deliver, channel_id))
+                    return
+                if fate == CHANNEL_GONE:
+                    await self._strike(channel_id)
+                    return
+                owed.popleft()
+                await self._posted(post)
+            self._owed.pop(channel_id, None)
+            controller._retries.pop(key, None)
+
+    async def _posted(self, post: MatchPost) -> None:
         try:
-            await channel.send(content=say.text(self._lang(guild_id))[:2000], nonce=say.nonce)
-        except discord.HTTPException as error:
-            log.warning("match post to channel %s failed: %s", channel_id, error)
+            await self.store.match_posted(post.match_id, post.nonce)
+        except Exception:  # sent again after a restart: its nonce keeps it one post
+            log.warning("match %s: post %s not recorded as sent", post.match_id, post.nonce)
+
+    async def _strike(self, channel_id: int) -> None:
+        """Strike off the channel's owed posts: there is nowhere to send them."""
+        key = ("match-post", channel_id)
+        self.controller.scheduler.cancel(key)
+        self.controller._retries.pop(key, None)
+        for post in self._owed.pop(channel_id, ()):
+            log.info("match %s: post %s struck off: its channel is gone", post.match_id, post.nonce)
+            await self._posted(post)
+
+    async def channel_gone(self, channel_id: int) -> None:
+        """The channel was deleted: the posts owed to it are struck off."""
+        if channel_id in self._owed:
+            async with self._sending.setdefault(channel_id, asyncio.Lock()):
+                await self._strike(channel_id)
+
+    def owes(self, guild_id: int) -> bool:
+        """Return whether posts are owed to channels of the server."""
+        return guild_id in self.owing_guilds()
+
+    def owing_guilds(self) -> set[int]:
+        """Return the servers whose channels are owed posts."""
+        return {owed[0].guild_id for owed in self._owed.values() if owed}
+
+    def guild_back(self, guild_id: int) -> None:
+        """The server is there for the bot again: what it is owed there goes now."""
+        for channel_id, owed in list(self._owed.items()):
+            if owed and owed[0].guild_id == guild_id:
+                key = ("match-post", channel_id)
+                self.controller._retries.pop(key, None)
+                self.controller.scheduler.cancel(key)
+                self.controller._spawn(self._deliver(channel_id), f"match-posts-{channel_id}")
+
+    async def guild_gone(self, guild_id: int) -> None:
+        """The bot was removed from the server for good: what it owed there is struck off."""
+        for channel_id, owed in list(self._owed.items()):
+            if owed and owed[0].guild_id == guild_id:
+                await self.channel_gone(channel_id)
 
     async def _open(self, record: MatchRecord, effect: Open, rules: MatchRules) -> list[Effect]:
         try:
@@ -357,8 +479,15 @@ class Matches:
     # --- a start ---------------------------------------------------------------------
 
     async def load(self) -> None:
-        """After a start: remember every live event's tables, set its deadline, and let
-        its rules catch up with what its tables did while the bot was not watching."""
+        """After a start: send what the events owed the channels; remember every live
+        event's tables, set its deadline, and let its rules catch up with what its tables
+        did while the bot was not watching."""
+        owns = self.controller.tables._owns
+        for post in await self.store.owed_match_posts():
+            if owns(post.guild_id):
+                self._owed.setdefault(post.channel_id, deque()).append(post)
+        for channel_id in list(self._owed):
+            self.controller._spawn(self._deliver(channel_id), f"match-posts-{channel_id}")
         for game, rules in self.rules.items():
             for record in await self.store.live_matches(game):
                 if not self.controller.tables._owns(record.guild_id):
@@ -370,6 +499,15 @@ class Matches:
                     coro = self._resume(record.id)
                     self.controller._spawn(coro, f"match-{record.id}")
 
+    async def _replayed(self, game_id: int) -> Any:
+        """Return a stored table's state, replayed (``None``: closed without a result)."""
+        stored = await self.store.game(game_id)
+        if stored is None or stored.status == "cancelled":
+            return None
+        ui = self.controller.tables.games(stored.game)
+        options = engine_options(ui, TableOptions.from_json(stored.options))
+        return ui.game.replay(stored.seed, options, stored.moves)
+
     async def _resume(self, match_id: int) -> None:
         async with self._lock(match_id):
             record = await self.store.match(match_id)
@@ -377,24 +515,30 @@ class Matches:
                 return
             rules = self.rules[record.game]
             tables = self.controller.tables
+            known = rules.games(record.data)
             states: dict[int, Any] = {}
-            for game_id in sorted(rules.games(record.data)):
+            for game_id in sorted(known):
                 table = tables.tables.get(game_id)
                 if table is not None and table.state is not None:
                     states[game_id] = table.state
                     continue
-                stored = await self.store.game(game_id)
-                if stored is None or stored.status == "cancelled":
-                    states[game_id] = None
-                    continue
-                ui = tables.games(stored.game)
-                options = engine_options(ui, TableOptions.from_json(stored.options))
-                states[game_id] = ui.game.replay(stored.seed, options, stored.moves)
-            live = {
-                t.channel_id: (t.id, dict(t.options.game))
+                states[game_id] = await self._replayed(game_id)
+            live: dict[int, tuple[int, Mapping[str, Any], Any]] = {
+                t.channel_id: (t.id, dict(t.options.game), t.state)
                 for t in tables.tables.values()
                 if t.game == rules.game and t.guild_id == record.guild_id
             }
+            seen = set(live)
+            recent = await self.store.recent_games(record.guild_id, rules.game, limit=_RECENT)
+            for finished in recent:  # newest first: the latest table of each channel
+                stored = finished.record
+                if stored.channel_id in seen:
+                    continue
+                seen.add(stored.channel_id)
+                if stored.status == "finished" and stored.id not in known:
+                    options = TableOptions.from_json(stored.options).game
+                    state = await self._replayed(stored.id)
+                    live[stored.channel_id] = (stored.id, dict(options), state)
             effects = rules.resume(record.data, states, live)
             for game_id in rules.games(record.data):
                 self._by_game[game_id] = record.id  # a table found again included

@@ -23,6 +23,7 @@ from bot.store.records import (
     FinishedGame,
     GameRecord,
     LeaderboardRow,
+    MatchPost,
     MatchRecord,
     PlayerStats,
     SeatRecord,
@@ -204,9 +205,27 @@ class Store(Protocol):
         ...
 
     async def save_match(
-        self, match_id: int, status: str, data: dict[str, Any], now: float
+        self,
+        match_id: int,
+        status: str,
+        data: dict[str, Any],
+        now: float,
+        posts: Sequence[MatchPost] = (),
     ) -> None:
-        """Replace the event's status and document."""
+        """Replace the event's status and document, and owe ``posts`` in the same
+        transaction (a post whose nonce the event has owed before is left as it is)."""
+        ...
+
+    async def match_nonces(self, match_id: int) -> set[str]:
+        """Return the nonces of every post the event has owed, sent or not."""
+        ...
+
+    async def owed_match_posts(self) -> list[MatchPost]:
+        """Return every post events still owe, each event's in order."""
+        ...
+
+    async def match_posted(self, match_id: int, nonce: str) -> None:
+        """Record that the event's post ``nonce`` was sent (or has nowhere to go)."""
         ...
 
     async def match(self, match_id: int) -> MatchRecord | None:

@@ -41,6 +41,7 @@ TABLES = (
     "ratings",
     "guild_defaults",
     "matches",
+    "match_posts",
 )
 
 GAME_COLUMNS = (

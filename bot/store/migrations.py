@@ -171,6 +171,22 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX matches_live ON matches (game, status);
     """,
+    # 8: the public posts an event over several tables owes its tables' channels (its
+    # outbox), each written in the transaction of the change that made it due, in the
+    # server's language; ``seq`` orders an event's posts; once sent a post is marked, not
+    # deleted, so that the same post (its nonce) asked for again is not sent twice
+    """
+    CREATE TABLE match_posts (
+        match_id   INTEGER NOT NULL REFERENCES matches (id),
+        nonce      TEXT    NOT NULL,
+        seq        INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        text       TEXT    NOT NULL,
+        sent       INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (match_id, nonce)
+    );
+    CREATE INDEX match_posts_owed ON match_posts (sent);
+    """,
 )
 
 
@@ -294,6 +310,19 @@ PG_MIGRATIONS: tuple[str, ...] = (
         updated_at DOUBLE PRECISION NOT NULL
     );
     CREATE INDEX matches_live ON matches (game, status);
+    """,
+    # 8: the public posts an event over several tables owes its tables' channels
+    """
+    CREATE TABLE match_posts (
+        match_id   BIGINT  NOT NULL REFERENCES matches (id),
+        nonce      TEXT    NOT NULL,
+        seq        INTEGER NOT NULL,
+        channel_id BIGINT  NOT NULL,
+        text       TEXT    NOT NULL,
+        sent       BOOLEAN NOT NULL DEFAULT FALSE,
+        PRIMARY KEY (match_id, nonce)
+    );
+    CREATE INDEX match_posts_owed ON match_posts (sent);
     """,
 )
 

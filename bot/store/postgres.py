@@ -55,6 +55,7 @@ from bot.store.records import (
     GameRecord,
     LeaderboardRow,
     LiveTableExistsError,
+    MatchPost,
     MatchRecord,
     PlayerStats,
     SeatRecord,
@@ -616,15 +617,63 @@ class PostgresStore:
         return await self._run(work, write=True)
 
     async def save_match(
-        self, match_id: int, status: str, data: dict[str, Any], now: float
+        self,
+        match_id: int,
+        status: str,
+        data: dict[str, Any],
+        now: float,
+        posts: Sequence[MatchPost] = (),
     ) -> None:
-        """Replace the event's status and document."""
+        """Replace the event's status and document, and owe ``posts`` in the same
+        transaction (a post whose nonce the event has owed before is left as it is)."""
+
+        async def work(conn: Connection) -> None:
+            await conn.execute(
+                "UPDATE matches SET status = $1, data = $2, updated_at = $3 WHERE id = $4",
+                status,
+                json.dumps(data),
+                now,
+                match_id,
+            )
+            if posts:
+                await conn.executemany(
+                    "INSERT INTO match_posts (match_id, nonce, seq, channel_id, text)"
+                    " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                    [(match_id, p.nonce, p.seq, p.channel_id, p.text) for p in posts],
+                )
+
+        await self._write(work)
+
+    async def match_nonces(self, match_id: int) -> set[str]:
+        """Return the nonces of every post the event has owed, sent or not."""
+
+        async def work(conn: Connection) -> list[Any]:
+            return list(
+                await conn.fetch("SELECT nonce FROM match_posts WHERE match_id = $1", match_id)
+            )
+
+        return {str(row[0]) for row in await self._read(work)}
+
+    async def owed_match_posts(self) -> list[MatchPost]:
+        """Return every post events still owe, each event's in order."""
+
+        async def work(conn: Connection) -> list[Any]:
+            return list(
+                await conn.fetch(
+                    "SELECT p.match_id, m.guild_id, p.channel_id, p.nonce, p.seq, p.text"
+                    " FROM match_posts p JOIN matches m ON m.id = p.match_id"
+                    " WHERE NOT p.sent ORDER BY p.match_id, p.seq"
+                )
+            )
+
+        return [MatchPost(*row) for row in await self._read(work)]
+
+    async def match_posted(self, match_id: int, nonce: str) -> None:
+        """Record that the event's post ``nonce`` was sent (or has nowhere to go)."""
         await self._execute(
-            "UPDATE matches SET status = $1, data = $2, updated_at = $3 WHERE id = $4",
-            status,
-            json.dumps(data),
-            now,
+            "UPDATE match_posts SET sent = TRUE WHERE match_id = $1 AND nonce = $2",
             match_id,
+            nonce,
         )
 
     async def match(self, match_id: int) -> MatchRecord | None:

@@ -14,6 +14,7 @@ __all__ = [
     "GameRecord",
     "LeaderboardRow",
     "LiveTableExistsError",
+    "MatchPost",
     "MatchRecord",
     "PlayerStats",
     "SeatRecord",
@@ -99,6 +100,19 @@ class MatchRecord(NamedTuple):
     guild_id: int
     status: str
     data: dict[str, Any]
+
+
+class MatchPost(NamedTuple):
+    """A public post an event over several tables owes a channel: its text as it was
+    written (in the server's language), ``nonce`` (one post however often it is sent) and
+    ``seq``, its place among the event's posts."""
+
+    match_id: int
+    guild_id: int
+    channel_id: int
+    nonce: str
+    seq: int
+    text: str
 
 
 class SeatResult(NamedTuple):

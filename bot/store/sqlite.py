@@ -45,6 +45,7 @@ from bot.store.records import (
     GameRecord,
     LeaderboardRow,
     LiveTableExistsError,
+    MatchPost,
     MatchRecord,
     PlayerStats,
     SeatRecord,
@@ -461,14 +462,60 @@ class SQLiteStore:
         return await self._run(_create_match, (game, guild_id, json.dumps(data), now, now))
 
     async def save_match(
-        self, match_id: int, status: str, data: dict[str, Any], now: float
+        self,
+        match_id: int,
+        status: str,
+        data: dict[str, Any],
+        now: float,
+        posts: Sequence[MatchPost] = (),
     ) -> None:
-        """Replace the event's status and document."""
+        """Replace the event's status and document, and owe ``posts`` in the same
+        transaction (a post whose nonce the event has owed before is left as it is)."""
+        statements: list[tuple[str, Sequence[Any]]] = [
+            (
+                "UPDATE matches SET status = ?, data = ?, updated_at = ? WHERE id = ?",
+                (status, json.dumps(data), now, match_id),
+            )
+        ]
+        statements += [
+            (
+                "INSERT OR IGNORE INTO match_posts (match_id, nonce, seq, channel_id, text)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (match_id, p.nonce, p.seq, p.channel_id, p.text),
+            )
+            for p in posts
+        ]
+        await self._write(statements)
+
+    async def match_nonces(self, match_id: int) -> set[str]:
+        """Return the nonces of every post the event has owed, sent or not."""
+        (rows,) = await self._run(
+            _read_all, [("SELECT nonce FROM match_posts WHERE match_id = ?", (match_id,))]
+        )
+        return {row[0] for row in rows}
+
+    async def owed_match_posts(self) -> list[MatchPost]:
+        """Return every post events still owe, each event's in order."""
+        (rows,) = await self._run(
+            _read_all,
+            [
+                (
+                    "SELECT p.match_id, m.guild_id, p.channel_id, p.nonce, p.seq, p.text"
+                    " FROM match_posts p JOIN matches m ON m.id = p.match_id"
+                    " WHERE p.sent = 0 ORDER BY p.match_id, p.seq",
+                    (),
+                )
+            ],
+        )
+        return [MatchPost(*row) for row in rows]
+
+    async def match_posted(self, match_id: int, nonce: str) -> None:
+        """Record that the event's post ``nonce`` was sent (or has nowhere to go)."""
         await self._write(
             [
                 (
-                    "UPDATE matches SET status = ?, data = ?, updated_at = ? WHERE id = ?",
-                    (status, json.dumps(data), now, match_id),
+                    "UPDATE match_posts SET sent = 1 WHERE match_id = ? AND nonce = ?",
+                    (match_id, nonce),
                 )
             ]
         )

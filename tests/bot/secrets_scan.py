@@ -9,6 +9,7 @@ as a code and as shown (``Q♠``), as a whole word.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -174,6 +175,18 @@ _TRAY_RESULTS = re.compile(r"\*\*(?:Tray|Board) (\d+)(?:\*\*|: )")
 channel's post: **Tray 3: every table has finished it**), in English and German."""
 
 
+@functools.cache
+def _result_lines() -> re.Pattern[str]:
+    """Return what a play's result looks like (``N-S 8, E-W 5 tricks``, ``not finished —
+    the average (0)``), in every language."""
+    forms = []
+    for key in ("whist.dup_result_line", "whist.dup_result_average"):
+        for text in catalogue()[key].values():
+            body = re.escape(str(text).split("{where}", 1)[1])
+            forms.append(body.replace(r"\{ns\}", r"\d+").replace(r"\{ew\}", r"\d+"))
+    return re.compile("|".join(forms))
+
+
 def _tray_progress(moment: Moment, tray: int) -> tuple[int, set[int], set[int]]:
     """Return how many tables of the moment have finished ``tray``, the members who sit at
     a table that has, and the members who sit at one that has not yet."""
@@ -202,7 +215,9 @@ def scan_duplicate_results(
     """Return every duplicate tray's results that reached a wrong audience, and how many
     of them were read: a channel may see a tray's results only once all ``plays_per_tray``
     tables have finished it, a member only once every table where they sit has (and they
-    sit at one)."""
+    sit at one). A table's result anywhere else — not under its tray's heading in the same
+    message (``/whist duplicate status``, a part of a long ``results`` reply, any other
+    post) — is a leak too."""
     problems: list[str] = []
     read = 0
     for sent in recorder.sent:
@@ -210,6 +225,10 @@ def scan_duplicate_results(
         if payload is None:
             continue
         for _, text in strings(payload.body):
+            first = _TRAY_RESULTS.search(text)
+            for found in _result_lines().finditer(text):
+                if first is None or found.start() < first.start():
+                    problems.append(f"request {sent.index}: a result not under its tray: {text}")
             for found in _TRAY_RESULTS.finditer(text):
                 tray = int(found.group(1))
                 read += 1

@@ -18,6 +18,7 @@ from bot.store import (
     MIGRATIONS,
     ConstraintError,
     LiveTableExistsError,
+    MatchPost,
     SeatRecord,
     SeatResult,
     ShardSlice,
@@ -561,3 +562,24 @@ async def test_matches_are_kept_as_documents_and_rate_their_players(store: Store
     assert stats is None  # no table results: only the rating moved
     board, _ = await store.leaderboard(5, "whist_duplicate", sort="rating")
     assert board == []  # the leaderboard lists players of finished tables
+
+
+async def test_a_matchs_posts_are_owed_with_its_document_until_sent(store: Store) -> None:
+    """A match's outbox: posts written with a document change, read back in order (with
+    their server) until marked sent; a nonce owed before is not owed again."""
+    first = await store.create_match("whist_duplicate", 5, {"format": "team"}, 100.0)
+    other = await store.create_match("whist_duplicate", 6, {"format": "team"}, 100.0)
+    posts = [MatchPost(first, 5, 70 + n, f"m{first}:t{n}:tray1", n, f"tray {n}") for n in (1, 2)]
+    await store.save_match(first, "playing", {"format": "team", "round": 1}, 101.0, posts)
+    later = MatchPost(other, 6, 80, f"m{other}:t1:final", 0, "final")
+    await store.save_match(other, "finished", {"format": "team"}, 102.0, [later])
+    assert await store.owed_match_posts() == [*posts, later]
+    assert (await store.match(first)).data["round"] == 1  # type: ignore[union-attr]
+    await store.match_posted(first, posts[0].nonce)
+    again = posts[0]._replace(seq=5, text="again")  # asked for again: owed once only
+    await store.save_match(first, "playing", {"format": "team"}, 103.0, [again])
+    assert await store.owed_match_posts() == [posts[1], later]
+    assert await store.match_nonces(first) == {p.nonce for p in posts}
+    await store.match_posted(first, posts[1].nonce)
+    await store.match_posted(other, later.nonce)
+    assert await store.owed_match_posts() == []

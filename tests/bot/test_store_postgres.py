@@ -26,7 +26,17 @@ from bot.store.migrations import split_statements
 from tests.bot.test_store import GUILD, NOW, finish, open_game
 from tests.support.postgres import Cluster
 
-TABLES = {"games", "seats", "moves", "results", "ratings", "guild_defaults", "outbox", "matches"}
+TABLES = {
+    "games",
+    "seats",
+    "moves",
+    "results",
+    "ratings",
+    "guild_defaults",
+    "outbox",
+    "matches",
+    "match_posts",
+}
 
 
 async def fetch(url: str, sql: str, *args: Any) -> list[tuple[Any, ...]]:
@@ -129,7 +139,7 @@ async def test_both_dialects_take_the_same_steps_to_the_same_tables_and_columns(
 ) -> None:
     """Entry n of each list is the same change: after every step, SQLite and PostgreSQL
     have the same tables, columns (in the same order) and named indexes."""
-    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == 7
+    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == 8
     lite = sqlite3.connect(":memory:")
     conn = await asyncpg.connect(blank)
     try:

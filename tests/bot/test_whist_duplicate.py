@@ -12,8 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import simcord
+from simcord.backend import serializers
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
 
 from bot.app import Bot
 from engine.cards import Suit
@@ -140,6 +144,10 @@ async def test_team_of_four_across_two_channels(
     assert "already have a seat" in await reply(alice, two, "whist duplicate join", seat="S")
     assert "table 2, North" in await reply(bob, two, "whist duplicate join", seat="N")
     assert "taken" in await reply(eve, two, "whist duplicate join", seat="N")
+    waiting = await reply(eve, two, "whist duplicate status")
+    assert f"**Duplicate match {match.id}** — Team of four · waiting for its start" in waiting
+    assert f"**Table 1** — <#{one.id}>: North: alice, East: free" in waiting
+    assert f"**Table 2** — <#{two.id}>: North: bob" in waiting and "closes <t:" in waiting
     assert "Only the member who created" in await reply(bob, two, "whist duplicate start")
     await reply(alice, one, "whist duplicate start")
     first = await seat_table(env, dupe_bot, one, [alice], eve)
@@ -157,6 +165,13 @@ async def test_team_of_four_across_two_channels(
     assert "Provisional" in mine
     assert "not finished a tray yet" in await reply(bob, two, "whist duplicate results")
     assert posts_about(env, one, 1) == posts_about(env, two, 1) == []
+    # Anybody may see how far each table is, as counts; nobody learns a result from it.
+    for who in (alice, bob, eve):
+        progress = await reply(who, one, "whist duplicate status", match=match.id)
+        assert "being played" in progress and "Round 1 of 1." in progress
+        assert "North: alice, East: CPU (random)" in progress
+        assert "· 1 of 2 trays finished" in progress and "· 0 of 2 trays finished" in progress
+        assert "N-S " not in progress and "tricks" not in progress
 
     await play(second, until=trays_done(1))
     for channel in (one, two):
@@ -185,6 +200,9 @@ async def test_team_of_four_across_two_channels(
         assert "Team X (alice & " in final and f"**{expected.x:+d}**" in final
         assert len(posts_about(env, channel, 2)) == 1
     assert {str(alice.id), str(bob.id), "cpu:random"} <= set(ratings(dupe_bot))
+    assert "over already" in await reply(alice, one, "whist duplicate cancel", match=match.id)
+    over = await reply(eve, one, "whist duplicate status", match=match.id)
+    assert "finished: the final standings" in over and over.count("2 of 2 trays finished") == 2
     history = await alice.slash(one, "history")
     assert history.response is not None
     listed = str(history.response.message.embeds[0].description)
@@ -242,6 +260,8 @@ async def test_mitchell_moves_pairs_and_sets_and_names_two_winners(
     assert any(
         "Round 2 of 3, table 3** — N-S pair 3, E-W pair 2" in t for t in channel_texts(env, three)
     )
+    progress = await reply(eve, three, "whist duplicate status")
+    assert "Round 2 of 3." in progress and "**Table 3 (N-S 3, E-W 2)** — " in progress
     first = await seat_table(env, dupe_bot, one, [alice], eve)
     third = await seat_table(env, dupe_bot, three, [bob], eve)
     assert first.table is not None and first.table.state.options.trays == (2,)
@@ -477,3 +497,246 @@ async def test_a_mitchell_table_whose_channel_is_gone_scores_the_average_every_r
     assert all(p["done"] for p in done.data["plays"] if p["table"] != 3)
     (final,) = [t for t in channel_texts(env, one) if "final standings" in t]
     assert "North-South" in final
+
+
+SEND_MESSAGES = 1 << 11
+
+
+async def deny_posts(env: simcord.Env, channel: simcord.ChannelHandle) -> None:
+    """A moderator takes Send Messages away from the bot in the channel."""
+    bot_id = env.backend.bot_user.id
+    overwrite = Overwrite(bot_id, OverwriteType.MEMBER, deny=SEND_MESSAGES)
+    env.backend.set_overwrite(channel.id, overwrite)
+    await env.settle()
+
+
+async def allow_posts(env: simcord.Env, channel: simcord.ChannelHandle) -> None:
+    env.backend.delete_overwrite(channel.id, env.backend.bot_user.id)
+    await env.settle()
+
+
+def owed_posts(bot: Bot) -> list[str]:
+    """Return the nonces of the match posts still owed, in order."""
+    with sqlite3.connect(f"file:{bot.settings.database}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT nonce FROM match_posts WHERE sent = 0 ORDER BY match_id, seq")
+        return [nonce for (nonce,) in rows]
+
+
+async def test_match_posts_refused_are_delivered_once_and_a_deleted_channels_struck_off(
+    env: simcord.Env, dupe_bot: Bot, club: Any, db: Path
+) -> None:
+    """Table 2's channel refuses the bot's posts when tray 1 is settled: the results post
+    stays owed (a restart too) and arrives once when the permission is back. Then both
+    channels refuse: table 2's channel is deleted (its posts are struck off) and table 1's
+    posts go out at once after a restart, once access is back."""
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    second = await seat_table(env, dupe_bot, two, [bob], eve)
+    await deny_posts(env, two)
+    await play(first, until=trays_done(1))
+    await play(second, until=trays_done(1))
+    await env.advance_time(60)  # refused (403), again after 5, 10, 20 s…
+    assert len(posts_about(env, one, 1)) == 1 and posts_about(env, two, 1) == []
+    assert owed_posts(dupe_bot) == [f"m{match.id}:t2:tray1"], "kept owed, not marked sent"
+
+    bot = make_bot(db)
+    await env.restart_bot(bot)
+    await env.advance_time(60)
+    assert posts_about(env, two, 1) == [] and owed_posts(bot) == [f"m{match.id}:t2:tray1"]
+    await allow_posts(env, two)
+    await env.advance_time(300)  # the next try, at most 5 minutes later
+    (post,) = posts_about(env, two, 1)
+    assert "Table 1: N-S" in post and "Table 2: N-S" in post
+    assert owed_posts(bot) == []
+    await env.advance_time(900)
+    assert len(posts_about(env, two, 1)) == len(posts_about(env, one, 1)) == 1, "delivered once"
+
+    first = await seat_table(env, bot, one, [alice], eve)
+    second = await seat_table(env, bot, two, [bob], eve)
+    await deny_posts(env, one)
+    await deny_posts(env, two)
+    await play(second)
+    await play(first)
+    await env.advance_time(30)
+    done = await bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    assert owed_posts(bot) == [
+        f"m{match.id}:t1:tray2",
+        f"m{match.id}:t2:tray2",
+        f"m{match.id}:t1:final",
+        f"m{match.id}:t2:final",
+    ]
+    env.backend.delete_channel(two.id)
+    await env.settle()
+    assert owed_posts(bot) == [f"m{match.id}:t1:tray2", f"m{match.id}:t1:final"]
+    await allow_posts(env, one)
+    again = make_bot(db)
+    await env.restart_bot(again)
+    await env.advance_time(1)  # at once after the restart
+    texts = channel_texts(env, one)
+    assert len(posts_about(env, one, 2)) == 1
+    assert [t for t in texts if "final standings" in t] == [texts[-1]]
+    assert owed_posts(again) == []
+
+
+async def test_the_creator_or_a_manager_cancels_a_match_and_nobody_else(
+    env: simcord.Env, dupe_bot: Bot, club: Any
+) -> None:
+    guild, m = club
+    one, two, three = (guild.create_text_channel(f"table-{n}") for n in (1, 2, 3))
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    role = guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    manager = guild.add_member(env.create_user("manager"), roles=[role])
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    await play(first, until=trays_done(1))
+    tables = dupe_bot.controller.tables
+    live = [tables.table_in(c.id) for c in (one, two)]
+    assert all(live)
+
+    # Anybody else: a specific refusal, and nothing changes.
+    refused = await reply(bob, two, "whist duplicate cancel")
+    assert f"Only the member who created match {match.id} or a server manager" in refused
+    assert "no match 999" in await reply(bob, two, "whist duplicate cancel", match=999)
+    assert "no table of an open match" in await reply(bob, three, "whist duplicate cancel")
+    kept = await dupe_bot.store.match(match.id)
+    assert kept is not None and kept.status == "playing" and "cancelled" not in kept.data
+    assert all(tables.table_in(c.id) is not None for c in (one, two))
+
+    # A server manager may, from any channel.
+    answer = await reply(manager, three, "whist duplicate cancel", match=match.id)
+    assert f"You cancelled duplicate match {match.id}" in answer
+    closed = await dupe_bot.store.match(match.id)
+    assert closed is not None and closed.status == "closed"
+    for channel, table in zip((one, two), live, strict=True):
+        assert tables.table_in(channel.id) is None
+        stored = await dupe_bot.store.game(table.id)  # type: ignore[union-attr]
+        assert stored is not None and stored.status == "cancelled"
+        said = [t for t in channel_texts(env, channel) if "was cancelled" in t]
+        assert len(said) == 1 and f"match {match.id}" in said[0]
+        assert posts_about(env, channel, 1) == []  # no results: tray 1 never settled
+    assert ratings(dupe_bot) == {}
+    assert "· cancelled" in await reply(eve, three, "whist duplicate status", match=match.id)
+    await env.advance_time(48 * 3600)  # its deadline passes: nothing more is said
+    assert sum("was cancelled" in t for t in channel_texts(env, one)) == 1
+    assert not any("final standings" in t for t in channel_texts(env, one))
+    assert "over already" in await reply(alice, one, "whist duplicate cancel", match=match.id)
+
+    # The creator cancels their open match from its table's channel.
+    await reply(alice, three, "whist duplicate create", format="mnemonic")
+    assert "You cancelled" in await reply(alice, three, "whist duplicate cancel")
+    assert await dupe_bot.store.live_matches("whist_duplicate") == []
+    assert sum("was cancelled" in t for t in channel_texts(env, three)) == 1
+
+
+async def test_a_long_results_reply_comes_whole_in_parts_each_under_its_tray(
+    env: simcord.Env, dupe_bot: Bot, club: Any, recorder: Recorder
+) -> None:
+    """Eight trays at two tables: alice's results (every tray's records at both tables)
+    exceed a message; she gets all of them, in private parts of at most 2,000 characters
+    split between lines, each result under its tray's heading."""
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, eve = m["alice"], m["eve"]
+    await reply(alice, one, "whist duplicate create", format="team", trays=8, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")  # table 2, all computers, is over at once
+    await play(await seat_table(env, dupe_bot, one, [alice], eve))
+    done = await dupe_bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+
+    result = await alice.slash(one, "whist duplicate results")
+    assert result.response is not None and result.response.ephemeral
+    parts = [str(result.response.content)] + [str(f.content) for f in result.followups]
+    assert len(parts) >= 2 and all(0 < len(part) <= 2000 for part in parts)
+    assert all(f.ephemeral for f in result.followups)
+    whole = "\n".join(parts)
+    for tray in range(1, 9):
+        assert whole.count(f"**Tray {tray}**") == 1
+    assert whole.count("Table 1: N-S") == whole.count("Table 2: N-S") == 8
+    assert whole.count("> ") == 16 and "Final:" in parts[-1]
+    problems, read = scan_duplicate_results(env, recorder, plays_per_tray=2)
+    assert problems == [] and read >= 8
+
+
+async def test_a_table_of_computers_over_before_its_match_recorded_it_is_not_played_again(
+    env: simcord.Env, dupe_bot: Bot, club: Any, db: Path
+) -> None:
+    """Table 2, all computers, plays out as it opens; the bot stops before the match
+    records it. After the restart the match finds its finished game in its channel and
+    records its results: no second table opens there, and the match ends on them."""
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, eve = m["alice"], m["eve"]
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    record = await dupe_bot.store.match(match.id)
+    assert record is not None
+    (computers,) = {p["game"] for p in record.data["plays"] if p["table"] == 2}
+    results = await stored_results(dupe_bot, computers)
+    assert len(results) == 2, "over as it opened"
+    for entry in record.data["plays"]:  # as the document was before the table opened
+        if entry["table"] == 2:
+            entry.update(game=None, done=False, ns=None)
+    await dupe_bot.store.save_match(match.id, "playing", record.data, 0.0)
+
+    bot = make_bot(db)
+    await env.restart_bot(bot)
+    await env.settle()
+    found = await bot.store.match(match.id)
+    assert found is not None
+    at_two = [p for p in found.data["plays"] if p["table"] == 2]
+    assert [(p["game"], p["done"], p["ns"]) for p in at_two] == [
+        (computers, True, ns) for ns in results
+    ]
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        opened = conn.execute("SELECT COUNT(*) FROM games WHERE channel_id = ?", (two.id,))
+        assert opened.fetchone() == (1,), "not played again"
+    first = await seat_table(env, bot, one, [alice], eve)
+    await play(first)
+    done = await bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    expected = score_team_of_four(await stored_results(bot, first.game_id), results)
+    assert done.data["standings"]["x"] == expected.x
+    for channel in (one, two):
+        assert len(posts_about(env, channel, 1)) == len(posts_about(env, channel, 2)) == 1
+
+
+async def test_a_matchs_owed_posts_go_out_as_soon_as_the_bot_is_added_back(
+    env: simcord.Env, dupe_bot: Bot, club: Any
+) -> None:
+    guild, m = club
+    here = guild.create_text_channel("table-1")
+    await reply(m["alice"], here, "whist duplicate create", format="mnemonic", deadline_hours=1)
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await deny_posts(env, here)
+    await env.advance_time(3600 + 200)  # closed unstarted; refused again and again since
+    assert owed_posts(dupe_bot) == [f"m{match.id}:t1:closed"]
+    assert not any("before it started" in t for t in channel_texts(env, here))
+    env.backend.emit("GUILD_DELETE", {"id": str(guild.id)})  # the server removes the bot
+    await env.settle()
+    await allow_posts(env, here)
+    backend = env.backend
+    payload = serializers.guild_create_payload(backend, backend.get_guild(guild.id))
+    backend.emit("GUILD_CREATE", payload)  # … and adds it back: what it is owed goes now
+    await env.advance_time(1)
+    assert sum("before it started" in t for t in channel_texts(env, here)) == 1
+    assert owed_posts(dupe_bot) == []

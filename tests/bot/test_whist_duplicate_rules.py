@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games.whist.duplicate import RULES, finished_trays, plan, scores
-from bot.matches import Open, Rate, Say, Status
+from bot.games.whist.duplicate import RULES, finished_trays, parts_of, plan, scores
+from bot.matches import Close, Open, Rate, Say, Status
 from engine.whist.duplicate_table import DuplicateOptions, DuplicateTable, new_table
 
 
@@ -60,8 +60,8 @@ def test_a_tray_is_posted_only_when_both_tables_have_finished_it() -> None:
     assert finished_trays(data, 10) == {1} and finished_trays(data, 20) == set()
     two = RULES.changed(data, 2, played(opens[1], 1), ended=False, stood_in=None)
     assert [(e.channel_id, e.nonce) for e in two if isinstance(e, Say)] == [
-        (101, "m9:tray1"),
-        (102, "m9:tray1"),
+        (101, "m9:t1:tray1"),
+        (102, "m9:t2:tray1"),
     ]
     assert "Tray 1: every table" in two[0].text("en") and "(a computer stood in)" in two[0].text(
         "en"
@@ -110,10 +110,69 @@ def test_a_restart_finds_a_table_opened_but_not_recorded_and_opens_the_rest() ->
     opens = [e for e in RULES.start(data) if isinstance(e, Open)]
     RULES.opened(data, opens[0].key, 1, None)
     # The bot stopped after opening table 2 and before recording it; table 3 never opened.
-    live = {102: (2, dict(opens[1].options.game)), 103: (9, {"match_seed": 4, "trays": [3]})}
+    live = {
+        102: (2, dict(opens[1].options.game), played(opens[1], 0)),
+        103: (9, {"match_seed": 4, "trays": [3]}, None),
+    }
     effects = RULES.resume(data, {1: played(opens[0], 0)}, live)
     assert [p["game"] for p in data["plays"] if p["round"] == 1] == [1, 2, None]
     assert [e.key for e in effects if isinstance(e, Open)] == ["r1t3"]
     # A table closed without a result (its channel gone) scores the average on its tray.
     RULES.resume(data, {2: None}, {})
     assert data["plays"][1]["dead"] and not data["plays"][0]["dead"]
+
+
+def test_a_cancelled_match_closes_its_tables_says_so_once_and_stays_cancelled() -> None:
+    data = match("team", 2, 2)
+    opens = [e for e in RULES.start(data) if isinstance(e, Open)]
+    for game_id, opened in enumerate(opens, start=1):
+        RULES.opened(data, opened.key, game_id, played(opened, 0))
+    effects = RULES.cancel(data)
+    assert [e for e in effects if isinstance(e, Close)] == [Close(1), Close(2)]
+    says = [e for e in effects if isinstance(e, Say)]
+    assert [(s.channel_id, s.nonce) for s in says] == [
+        (101, "m9:t1:cancelled"),
+        (102, "m9:t2:cancelled"),
+    ]
+    assert "was cancelled" in says[0].text("en") and "abgebrochen" in says[0].text("de")
+    assert effects[-1] == Status("closed") and not any(isinstance(e, Rate) for e in effects)
+    # A table that changes meanwhile records nothing; a restart or the deadline finishes
+    # the cancellation a crash cut short.
+    assert RULES.changed(data, 1, played(opens[0], 1), ended=False, stood_in=None) == []
+    assert not any(p["done"] for p in data["plays"])
+
+    def shown(effects: list[Any]) -> list[Any]:
+        return [(e.channel_id, e.nonce) if isinstance(e, Say) else e for e in effects]
+
+    assert shown(RULES.resume(data, {1: played(opens[0], 1), 2: None}, {})) == shown(effects)
+    assert shown(RULES.expired(data, {})) == shown(effects)
+
+
+def test_parts_keep_blocks_whole_and_repeat_a_long_blocks_heading() -> None:
+    title, short = ["**Match**"], ["**Tray 1**", "a" * 50]
+    long = ["**Tray 2**"] + [f"{n:02d}" + "b" * 38 for n in range(60)]  # 2,470 characters
+    parts = parts_of([title, short, long, ["total"]], limit=1000)
+    assert parts[0] == "**Match**\n**Tray 1**\n" + "a" * 50
+    assert all(len(p) <= 1000 for p in parts) and len(parts) == 4
+    assert all(p.startswith("**Tray 2**\n") for p in parts[1:4])
+    lines = [line for p in parts[1:] for line in p.split("\n") if line != "**Tray 2**"]
+    assert lines == [*long[1:], "total"]
+    assert parts_of([["x" * 5000]], limit=2000) == ["x" * 2000]
+
+
+def test_a_restart_records_a_table_found_over_and_not_one_of_another_round() -> None:
+    data = match("mnemonic", 1, 2)
+    data["trump"] = "S"
+    (opened,) = [e for e in RULES.start(data) if isinstance(e, Open)]
+    options = dict(opened.options.game)
+    # Round 1's table, over as it opened, was not recorded: found again, and recorded.
+    effects = RULES.resume(data, {}, {101: (4, options, played(opened))})
+    assert [(p["game"], p["done"]) for p in data["plays"] if p["round"] == 1] == [(4, True)] * 2
+    (replay,) = [e for e in effects if isinstance(e, Open)]
+    assert replay.key == "r2t1"
+    # Round 2's (turned) table is not taken for round 1's.
+    again = match("mnemonic", 1, 2)
+    again["trump"] = "S"
+    RULES.start(again)
+    RULES.resume(again, {}, {101: (5, dict(replay.options.game), None)})
+    assert all(p["game"] is None for p in again["plays"])

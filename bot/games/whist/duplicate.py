@@ -38,7 +38,7 @@ from bot.game import OptionSpec, Rendered, TableInfo, finished_view
 from bot.games.whist import render
 from bot.games.whist.ui import WhistUI
 from bot.i18n import Lang, lang_of, seat_name, t
-from bot.matches import Effect, Matches, Open, Rate, Say, Status
+from bot.matches import Close, Effect, Matches, Open, Rate, Say, Status
 from bot.store import SeatRecord, SeatResult
 from bot.tables import TableOptions, UserError
 from engine.game import options_to_json
@@ -61,8 +61,11 @@ __all__ = [
     "DuplicateRules",
     "DuplicateUI",
     "duplicate_group",
+    "parts_of",
+    "results_blocks",
     "results_text",
     "scores",
+    "status_text",
 ]
 
 GAME = "whist_duplicate"
@@ -356,6 +359,20 @@ class DuplicateRules:
         data["round"] = 1
         return [Status("playing"), *self._round(data)]
 
+    def cancel(self, data: dict[str, Any]) -> list[Effect]:
+        """Cancel the match (its creator or a server manager): its live tables close
+        without results, every table's channel is told, no ratings move; the mark in the
+        document has a restart finish what a crash cut short."""
+        data["cancelled"] = True
+        return self._cancelled(data)
+
+    def _cancelled(self, data: dict[str, Any]) -> list[Effect]:
+        effects: list[Effect] = [Close(game_id) for game_id in sorted(self.games(data))]
+        for i, channel_id in enumerate(data["channels"]):
+            text = _text("whist.dup_cancelled", match=data["id"])
+            effects.append(Say(channel_id, text, _nonce(data, i, "cancelled")))
+        return [*effects, Status("closed")]
+
     def opened(
         self, data: dict[str, Any], key: str, game_id: int | None, state: Any
     ) -> list[Effect]:
@@ -383,6 +400,8 @@ class DuplicateRules:
         """A table changed: a tray it finished is recorded (marked if a computer stood in
         for a member during it); a table abandoned (its channel gone) or closed scores the
         average on what it had left."""
+        if data.get("cancelled"):
+            return []
         if stood_in is not None:
             marks = data["marks"].setdefault(str(game_id), [])
             index = stood_in // 52  # every tray is 52 cards
@@ -401,13 +420,16 @@ class DuplicateRules:
         self,
         data: dict[str, Any],
         states: Mapping[int, Any],
-        live: Mapping[int, tuple[int, Mapping[str, Any]]],
+        live: Mapping[int, tuple[int, Mapping[str, Any], Any]],
     ) -> list[Effect]:
         """After a restart: record what the tables did meanwhile; a table of the round
-        opened but not recorded is found again by its channel and trays; a round whose
-        start was cut short opens its other tables; a post not recorded as sent is sent
-        again (under the same nonce)."""
-        data["posting"] = []
+        opened but not recorded is found again by its channel, trays and turn — and
+        recorded, so a table of computers that finished as it opened is not played again;
+        a round whose start was cut short opens its other tables (a post asked for again
+        is owed once: the core knows its nonce)."""
+        data.pop("posting", None)  # trays a match of an earlier version was posting
+        if data.get("cancelled"):
+            return self._cancelled(data)
         for game_id, state in states.items():
             if state is None:
                 _dead(data, game_id)
@@ -419,18 +441,25 @@ class DuplicateRules:
             found = live.get(data["channels"][table - 1])
             if not plays or any(p["game"] is not None for p in plays) or found is None:
                 continue
-            game_id, options = found
+            game_id, options, state = found
             trays = tuple(options.get("trays", ()))
-            if options.get("match_seed") == data["seed"] and trays == tuple(
-                p["tray"] for p in plays
+            turned = data["format"] == "mnemonic" and rnd == 2
+            if (
+                options.get("match_seed") == data["seed"]
+                and trays == tuple(p["tray"] for p in plays)
+                and bool(options.get("turned")) == turned
             ):
                 for play in plays:
                     play["game"] = game_id
+                if state is not None:
+                    _record(data, game_id, state)
         return self._round(data) + self._progress(data)
 
     def expired(self, data: dict[str, Any], states: Mapping[int, Any]) -> list[Effect]:
         """The deadline: what the live tables finished counts; every other play scores
         the average; the match ends."""
+        if data.get("cancelled"):
+            return self._cancelled(data)
         for game_id, state in states.items():
             _record(data, game_id, state)
         for play in data["plays"]:
@@ -440,8 +469,8 @@ class DuplicateRules:
             return [
                 Status("closed"),
                 *(
-                    Say(c, _text("whist.dup_expired", match=data["id"]), f"m{data['id']}:closed")
-                    for c in data["channels"]
+                    Say(c, _text("whist.dup_expired", match=data["id"]), _nonce(data, i, "closed"))
+                    for i, c in enumerate(data["channels"])
                 ),
             ]
         return self._progress(data)
@@ -509,17 +538,13 @@ class DuplicateRules:
         """Post each tray every table has now finished; when every table has finished the
         round, the next round; after the last, the final standings."""
         effects: list[Effect] = []
-        match_id = data["id"]
-        posting = data.setdefault("posting", [])
         for tray in settled_trays(data):
-            if tray in data["posted"] or tray in posting:
+            if tray in data["posted"]:
                 continue
-            posting.append(tray)  # recorded as posted once sent (a restart sends it again)
+            data["posted"].append(tray)  # the core owes the posts from now on
             text = functools.partial(_tray_post, data, tray)
-            channels = data["channels"]
-            for i, channel_id in enumerate(channels):
-                done = functools.partial(_posted, tray=tray) if i == len(channels) - 1 else None
-                effects.append(Say(channel_id, text, f"m{match_id}:tray{tray}", sent=done))
+            for i, channel_id in enumerate(data["channels"]):
+                effects.append(Say(channel_id, text, _nonce(data, i, f"tray{tray}")))
         if all(p["done"] or p["dead"] for p in data["plays"]):
             return effects + self._finish(data)
         rnd = data["round"]
@@ -533,7 +558,8 @@ class DuplicateRules:
         data["standings"] = final
         text = functools.partial(_final_text, data, final)
         effects: list[Effect] = [
-            Say(channel_id, text, f"m{data['id']}:final") for channel_id in data["channels"]
+            Say(channel_id, text, _nonce(data, i, "final"))
+            for i, channel_id in enumerate(data["channels"])
         ]
         if not data.get("rated"):
             data["rated"] = True
@@ -547,11 +573,10 @@ RULES = DuplicateRules()
 UI.match_rules = RULES
 
 
-def _posted(data: dict[str, Any], tray: int) -> None:
-    if tray not in data["posted"]:
-        data["posted"].append(tray)
-    if tray in data.get("posting", ()):
-        data["posting"].remove(tray)
+def _nonce(data: dict[str, Any], index: int, what: str) -> str:
+    """Return the nonce of a post in table ``index + 1``'s channel (Discord keeps a nonce
+    unique per bot, not per channel: each channel's post has its own)."""
+    return f"m{data['id']}:t{index + 1}:{what}"
 
 
 def _text(key: str, **params: Any) -> Callable[[Lang], str]:
@@ -851,6 +876,147 @@ async def do_start(bot: Bot, interaction: discord.Interaction) -> None:
     await _matches(bot).update(record.id, begin)
 
 
+async def do_cancel(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> None:
+    """``/whist duplicate cancel``: the match's creator or a server manager cancels an open
+    or running match (this channel's, or ``match``)."""
+    record = await _which(bot, interaction, match_id)
+    permissions = interaction.permissions
+    manager = bool(permissions and permissions.manage_guild)
+
+    def cancel(record: Any) -> list[Effect]:
+        if record.status not in ("open", "playing"):
+            raise UserError("whist.dup_cancel_over", match=record.id)
+        if interaction.user.id != record.data["creator"] and not manager:
+            raise UserError("whist.dup_cancel_refused", match=record.id)
+        return RULES.cancel(record.data)
+
+    cancel(copy.deepcopy(record))  # refused now, before the answer, if it is refused
+    # The answer comes first: closing the tables and the posts may take longer than
+    # Discord waits for it.
+    await interaction.response.send_message(
+        t(lang_of(interaction.locale), "whist.dup_cancelled_reply", match=record.id),
+        ephemeral=True,
+    )
+    await _matches(bot).update(record.id, cancel)
+
+
+async def _which(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> Any:
+    """Return match ``match_id`` of this server, or (``None``) this channel's live match."""
+    if match_id is None:
+        return await _here(bot, interaction)
+    record = await _matches(bot).get(match_id)
+    if record is None or record.game != GAME or record.guild_id != interaction.guild_id:
+        raise UserError("whist.dup_no_match", match=match_id)
+    return record
+
+
+async def do_status(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> None:
+    """``/whist duplicate status``: the match's public state, privately."""
+    record = await _which(bot, interaction, match_id)
+    lang = lang_of(interaction.locale)
+    lines = status_text(record.id, record.status, record.data, lang).split("\n")
+    await send_parts(interaction, [[line] for line in lines])
+
+
+def status_text(match_id: int, status: str, data: dict[str, Any], lang: Lang) -> str:
+    """Return what anybody may know of the match: its format, state, round and deadline;
+    each table's channel, who sits where this round (names only) and how many of its
+    trays it has finished — counts, never a result."""
+    fmt = t(lang, f"whist.dup_format_{data['format']}")
+    state = "cancelled" if data.get("cancelled") else status
+    lines = [
+        t(
+            lang,
+            "whist.dup_status_title",
+            match=match_id,
+            format=fmt,
+            status=t(lang, f"whist.dup_status_{state}"),
+        )
+    ]
+    if status == "playing":
+        lines.append(t(lang, "whist.dup_status_round", round=data["round"], rounds=rounds_of(data)))
+    if status in ("open", "playing"):
+        lines.append(t(lang, "whist.dup_status_deadline", deadline=int(data["deadline"])))
+    rnd = max(1, data["round"])
+    for table in range(1, data["tables"] + 1):
+        channel_id = data["channels"][table - 1]
+        where = f"<#{channel_id}>" if channel_id else t(lang, "whist.dup_status_no_channel")
+        plays = _table_plays(data, rnd, table)
+        names = []
+        for seat, who in enumerate(seated(data, plays[0]) if plays else [None] * 4):
+            if who is not None:
+                name = discord.utils.escape_markdown(who[1])
+            elif status == "open":
+                name = t(lang, "whist.dup_status_free")
+            else:
+                name = t(lang, "table.cpu_name", level=data["level"])
+            names.append(f"{seat_name(lang, seat)}: {name}")
+        at_table = [p for p in data["plays"] if p["table"] == table]
+        head = (
+            _where(data, plays[0], lang)
+            if plays and data["format"] == "mitchell"
+            else t(lang, "whist.dup_where_table", table=table)
+        )
+        lines.append(
+            t(
+                lang,
+                "whist.dup_status_table",
+                table=head,
+                channel=where,
+                seats=", ".join(names),
+                done=sum(1 for p in at_table if p["done"]),
+                trays=len(at_table),
+            )
+        )
+    return "\n".join(lines)
+
+
+def parts_of(blocks: Sequence[Sequence[str]], limit: int = 2000) -> list[str]:
+    """Return the blocks of lines as messages of at most ``limit`` characters (Discord's
+    limit for a message's content), in order, split only between lines: a block that
+    fits in one message stays in one, and a block too long for any is split between its
+    lines, its first line (a tray's heading) repeated at the top of each part, so that
+    every result is read under its tray."""
+    parts: list[str] = []
+    current: list[str] = []
+
+    def length(lines: list[str]) -> int:
+        return sum(len(line) for line in lines) + len(lines) - 1
+
+    for block in blocks:
+        lines = [line[:limit] for line in block]
+        if not lines:
+            continue
+        if current and length(current + lines) <= limit:
+            current += lines
+            continue
+        if current:
+            parts.append("\n".join(current))
+        if length(lines) <= limit:
+            current = lines
+            continue
+        head = lines[0][: limit // 2]
+        current = [head]
+        for line in lines[1:]:
+            line = line[: limit - len(head) - 1]
+            if length([*current, line]) > limit:
+                parts.append("\n".join(current))
+                current = [head]
+            current.append(line)
+    if current:
+        parts.append("\n".join(current))
+    return parts or [""]
+
+
+async def send_parts(interaction: discord.Interaction, blocks: Sequence[Sequence[str]]) -> None:
+    """Answer privately with every block: the first message as the response, the rest as
+    private follow-ups, in order (:func:`parts_of`)."""
+    first, *rest = parts_of(blocks)
+    await interaction.response.send_message(first, ephemeral=True)
+    for part in rest:
+        await interaction.followup.send(part, ephemeral=True)
+
+
 async def do_results(bot: Bot, interaction: discord.Interaction) -> None:
     """``/whist duplicate results``: the member's view of their latest match."""
     lang = lang_of(interaction.locale)
@@ -869,9 +1035,8 @@ async def do_results(bot: Bot, interaction: discord.Interaction) -> None:
         if play["done"] and game_id not in moves:
             stored = await bot.store.game(game_id)
             moves[game_id] = [] if stored is None else list(stored.moves)
-    await interaction.response.send_message(
-        results_text(found.id, found.status, found.data, user_id, moves, lang), ephemeral=True
-    )
+    blocks = results_blocks(found.id, found.status, found.data, user_id, moves, lang)
+    await send_parts(interaction, blocks)
 
 
 def results_text(
@@ -882,16 +1047,31 @@ def results_text(
     moves: Mapping[int, Sequence[str]],
     lang: Lang,
 ) -> str:
-    """Return what the member may know of the match now: per tray they have finished,
-    every finished play's result and record (the cards, trick by trick); their provisional
-    total over those trays (final once the match is over)."""
+    """Return the whole of :func:`results_blocks` as one text."""
+    blocks = results_blocks(match_id, status, data, user_id, moves, lang)
+    return "\n".join(line for block in blocks for line in block)
+
+
+def results_blocks(
+    match_id: int,
+    status: str,
+    data: dict[str, Any],
+    user_id: int,
+    moves: Mapping[int, Sequence[str]],
+    lang: Lang,
+) -> list[list[str]]:
+    """Return what the member may know of the match now, in blocks of lines (the title;
+    one per tray; the total): per tray they have finished, every finished play's result
+    and record (the cards, trick by trick); their provisional total over those trays
+    (final once the match is over)."""
     done = sorted(finished_trays(data, user_id))
     fmt = t(lang, f"whist.dup_format_{data['format']}")
-    lines = [t(lang, "whist.dup_results_title", match=match_id, format=fmt)]
+    blocks = [[t(lang, "whist.dup_results_title", match=match_id, format=fmt)]]
     if not done:
-        lines.append(t(lang, "whist.dup_results_none"))
+        blocks[0].append(t(lang, "whist.dup_results_none"))
     for tray in done:
-        lines.append(f"**{t(lang, 'whist.dup_tray', tray=tray)}**")
+        lines = [f"**{t(lang, 'whist.dup_tray', tray=tray)}**"]
+        blocks.append(lines)
         for play in data["plays"]:
             if play["tray"] != tray or not play["done"]:
                 continue
@@ -907,9 +1087,9 @@ def results_text(
             )
     if done:
         label = "whist.dup_final" if status == "finished" else "whist.dup_provisional"
-        lines.append(f"**{t(lang, label)}** " + _standing_text(data, scores(data, done), lang))
-    text = "\n".join(lines)
-    return text if len(text) <= 2000 else text[:1990] + " …"
+        total = f"**{t(lang, label)}** " + _standing_text(data, scores(data, done), lang)
+        blocks.append(total.split("\n"))
+    return blocks
 
 
 def _where(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
@@ -1027,7 +1207,8 @@ def _choices(*pairs: tuple[str, str]) -> list[app_commands.Choice[str]]:
 
 
 def duplicate_group(bot: Bot) -> app_commands.Group:
-    """Return ``/whist duplicate``: create, table, join, leave, start, results."""
+    """Return ``/whist duplicate``: create, table, join, leave, start, results, status,
+    cancel."""
     controller = bot.controller
 
     group = app_commands.Group(
@@ -1136,6 +1317,24 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
     async def results(interaction: discord.Interaction) -> None:
         await controller.safely(interaction, do_results(bot, interaction))
 
+    @app_commands.command(
+        name=command_text("whist.dup_cancel_name"),
+        description=command_text("whist.dup_cancel_description"),
+    )
+    @app_commands.rename(match=command_text("whist.dup_option_match_name"))
+    @app_commands.describe(match=command_text("whist.dup_option_which_match_description"))
+    async def cancel(interaction: discord.Interaction, match: int | None = None) -> None:
+        await controller.safely(interaction, do_cancel(bot, interaction, match))
+
+    @app_commands.command(
+        name=command_text("whist.dup_status_name"),
+        description=command_text("whist.dup_status_description"),
+    )
+    @app_commands.rename(match=command_text("whist.dup_option_match_name"))
+    @app_commands.describe(match=command_text("whist.dup_option_which_match_description"))
+    async def status(interaction: discord.Interaction, match: int | None = None) -> None:
+        await controller.safely(interaction, do_status(bot, interaction, match))
+
     commands: list[app_commands.Command[Any, ..., None]] = [
         create,
         table,
@@ -1143,6 +1342,8 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
         leave,
         start,
         results,
+        status,
+        cancel,
     ]
     for command in commands:
         group.add_command(command)
