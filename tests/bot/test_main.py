@@ -7,6 +7,8 @@ as far as connecting to Discord.
 
 from __future__ import annotations
 
+import asyncio
+import builtins
 import logging
 import os
 import sqlite3
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
+from bot.__main__ import PAYLOAD_LOGGERS, configure_logging, use_event_loop
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 
@@ -191,3 +193,33 @@ def test_debug_logging_keeps_payload_loggers_at_info() -> None:
         for name, level in saved.items():
             logging.getLogger(name).setLevel(level)
         logging.getLogger().handlers[:] = handlers
+
+
+def test_the_event_loop_setting_chooses_uvloop_or_asyncio(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvloop
+
+    try:
+        assert use_event_loop("uvloop") == "uvloop"
+        loop = asyncio.new_event_loop()
+        assert isinstance(loop, uvloop.Loop)
+        loop.close()
+        assert use_event_loop("asyncio") == "asyncio"
+        loop = asyncio.new_event_loop()
+        assert not isinstance(loop, uvloop.Loop)
+        loop.close()
+        # Where uvloop cannot be imported (Windows), the bot runs on asyncio's loop.
+        real_import = builtins.__import__
+
+        def without_uvloop(name: str, *args: object, **kwargs: object) -> object:
+            if name == "uvloop":
+                raise ImportError("no uvloop here")
+            return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(builtins, "__import__", without_uvloop)
+        assert use_event_loop("uvloop") == "asyncio"
+        monkeypatch.undo()
+        loop = asyncio.new_event_loop()
+        assert not isinstance(loop, uvloop.Loop)
+        loop.close()
+    finally:
+        asyncio.set_event_loop_policy(None)
