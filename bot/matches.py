@@ -136,10 +136,12 @@ class MatchRules(Protocol):
         *,
         ended: bool,
         stood_in: int | None,
+        left: int | None = None,
     ) -> list[Effect]:
         """A table changed: ``state`` is its state now (``None``: abandoned or closed, and
         ``ended``); ``stood_in`` the ply of the first move a computer made for an absent
-        member."""
+        member; ``left`` the ply from which a computer plays the seat of a member who left
+        the game (``/<game> leave``) for the rest of it."""
         ...
 
     def resume(
@@ -265,15 +267,18 @@ class Matches:
                 return
             rules = self.rules[record.game]
             ended = table.status in ("abandoned", "cancelled")
-            stood_in = None
+            stood_in = left = None
             if outcome.timed_out and table.state is not None:
                 stood_in = table.state.move_count - len(outcome.moves)
+            if outcome.handed_over is not None and table.state is not None:
+                left = table.state.move_count - len(outcome.moves)
             effects = rules.changed(
                 record.data,
                 table.id,
                 None if ended else table.state,
                 ended=ended,
                 stood_in=stood_in,
+                left=left,
             )
             await self._run(_Running(record, record.status, effects))
 

@@ -251,6 +251,8 @@ class Outcome:
     timed_out: dict[int, list[Any]] = field(default_factory=dict)
     # The table closed without a result: an idle lobby expired (``status`` ``expired``).
     closed: bool = False
+    # A member left the game in play (``/<game> leave``): a computer plays this seat now.
+    handed_over: int | None = None
 
 
 _RETRY_SECONDS = 10.0
@@ -825,14 +827,15 @@ class Tables:
         their seat for the rest of it (and decides at once if the seat is due), named as
         the member's stand-in; the channel is told (the post ``left<seat>``, owed with the
         change). Results and ratings count the seat as the computer's. The last member
-        left at the table cancels it instead."""
+        left at the table cancels it instead, unless the game's tables are played out
+        (``GameUI.played_out``: a duplicate match's table, whose results the match needs)."""
         table = self.playing(game_id)
         async with table.lock:
             table = self.playing(game_id)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise UserError("table.not_playing")
-            if table.human_seats() == [seat]:
+            if table.human_seats() == [seat] and not getattr(table.ui, "played_out", False):
                 raise UserError("errors.last_member_cancels")
             level = self._level(table)
             name = f"Computer ({level}) for {table.seats[seat].name}"
@@ -842,6 +845,7 @@ class Tables:
             # (A failed write rebuilds the players from the seating as it was.)
             table.players = {**table.players, seat: player}
             outcome = await self._advance(table, [], seats=seats, owed=[f"left{seat}"])
+            outcome.handed_over = seat
             log.info("game %s: seat %s handed to a computer (%s)", table.id, seat, level)
             outcome.turn_changed = True  # every hand shows the new seating
             return outcome

@@ -23,7 +23,7 @@ from bot.app import Bot
 from engine.cards import Suit
 from engine.whist import score_mitchell, score_mnemonic, score_team_of_four, turn_tray
 from engine.whist.duplicate_table import DuplicateOptions, replay_table
-from tests.bot.helpers import make_bot
+from tests.bot.helpers import buttons, make_bot
 from tests.bot.secrets_scan import scan_duplicate_results, scan_secrets
 from tests.bot.test_whist_table import bodies_are_valid
 from tests.bot.whole_game import Game, Player, Recorder, play
@@ -413,6 +413,36 @@ async def test_a_vanished_member_a_restart_and_a_deleted_channel(
     expected = score_team_of_four(table1, [second_results[0], None])
     assert done.data["standings"]["x"] == expected.x
     assert any("final standings" in t for t in channel_texts(env, one))
+
+
+async def test_a_member_who_leaves_a_match_table_marks_its_trays_from_then_on(
+    env: simcord.Env, dupe_bot: Bot, club: Any
+) -> None:
+    """Bob leaves his table in play (``/whist leave``, confirmed): a computer plays his seat
+    for the rest, and every tray of his table from then on is marked; the other table's
+    are not."""
+    guild, m = club
+    one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
+    alice, bob, eve = m["alice"], m["bob"], m["eve"]
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    asked = await bob.slash(two, "whist leave")
+    assert asked.response is not None and asked.ephemeral
+    (button,) = buttons(asked.response)
+    await bob.click(asked.response.message, custom_id=button.custom_id)
+    await env.settle()
+    first = await seat_table(env, dupe_bot, one, [alice], eve)
+    await play(first)
+    done = await dupe_bot.store.match(match.id)
+    assert done is not None and done.status == "finished"
+    marked = {(p["table"], p["tray"]): p["marked"] for p in done.data["plays"]}
+    assert marked == {(1, 1): False, (1, 2): False, (2, 1): True, (2, 2): True}
+    (post,) = posts_about(env, one, 1)
+    assert post.count("(a computer stood in)") == 1
 
 
 async def test_the_deadline_closes_the_match_and_unfinished_trays_score_the_average(

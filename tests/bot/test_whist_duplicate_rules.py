@@ -74,6 +74,21 @@ def test_a_tray_is_posted_only_when_both_tables_have_finished_it() -> None:
     assert data["standings"] == scores(data)
 
 
+def test_a_member_who_left_marks_every_later_tray_of_the_table() -> None:
+    data = match("team", 2, 3)
+    opens = [e for e in RULES.start(data) if isinstance(e, Open)]
+    for game_id, opened in enumerate(opens, start=1):
+        RULES.opened(data, opened.key, game_id, played(opened, 0))
+    # Table 1 finishes tray 1 with its members; one of them leaves in tray 2 (ply 60).
+    RULES.changed(data, 1, played(opens[0], 1), ended=False, stood_in=None)
+    RULES.changed(data, 1, played(opens[0], 1), ended=False, stood_in=None, left=60)
+    RULES.changed(data, 1, played(opens[0]), ended=False, stood_in=None)
+    RULES.changed(data, 2, played(opens[1]), ended=False, stood_in=None)
+    table1 = sorted((p["index"], p["marked"]) for p in data["plays"] if p["game"] == 1)
+    assert table1 == [(0, False), (1, True), (2, True)]
+    assert not any(p["marked"] for p in data["plays"] if p["game"] == 2)
+
+
 def test_a_mitchell_round_moves_the_east_west_pairs_and_the_sets() -> None:
     data = match("mitchell", 3, 1)
     opens = [e for e in RULES.start(data) if isinstance(e, Open)]

@@ -215,6 +215,7 @@ class DuplicateUI(WhistUI):
     standings_post = False
     rated = False
     scores_public = False
+    played_out = True
     match_rules: DuplicateRules  # set below, once the rules are defined
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
@@ -396,17 +397,24 @@ class DuplicateRules:
         *,
         ended: bool,
         stood_in: int | None,
+        left: int | None = None,
     ) -> list[Effect]:
         """A table changed: a tray it finished is recorded (marked if a computer stood in
-        for a member during it); a table abandoned (its channel gone) or closed scores the
-        average on what it had left."""
+        for a member during it, and every tray from the one where a member left the game
+        on: a computer plays their seat); a table abandoned (its channel gone) or closed
+        scores the average on what it had left."""
         if data.get("cancelled"):
             return []
+        marks = data["marks"].setdefault(str(game_id), [])
         if stood_in is not None:
-            marks = data["marks"].setdefault(str(game_id), [])
             index = stood_in // 52  # every tray is 52 cards
             if index not in marks:
                 marks.append(index)
+        if left is not None:
+            for play in data["plays"]:
+                index = play["index"]
+                if play["game"] == game_id and index >= left // 52 and index not in marks:
+                    marks.append(index)
         if ended:
             number = next((p["table"] for p in data["plays"] if p["game"] == game_id), None)
             if number is not None and number not in data["gone"]:
