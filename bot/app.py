@@ -347,7 +347,7 @@ class Bot(commands.Bot):
             await self.store.close()
         _unwatch_collections()
         if self.owns_process:
-            pictures.stop_drawing()
+            await asyncio.to_thread(pictures.stop_drawing)  # waits for a picture being drawn
         await super().close()
 
 

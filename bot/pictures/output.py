@@ -113,11 +113,15 @@ def draw_in_a_process() -> None:
 
 def stop_drawing() -> None:
     """Stop the drawing process, if any (the bot is closing); drawing goes back to the
-    thread."""
+    thread. Pictures not begun are dropped; it waits for the one being drawn, if any, and
+    for the executor's own thread: ``shutdown(wait=False)`` leaves that thread to close its
+    wake-up pipe while the interpreter's exit writes to it (CPython's
+    ``concurrent.futures.process._python_exit``: "Bad file descriptor" on stderr at
+    exit)."""
     global _process
     process, _process = _process, None
     if process is not None:
-        process.shutdown(wait=False, cancel_futures=True)
+        process.shutdown(wait=True, cancel_futures=True)
 
 
 def _new_process() -> ProcessPoolExecutor:
