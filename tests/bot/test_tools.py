@@ -146,3 +146,33 @@ def test_a_target_that_is_not_empty_or_a_source_that_is_missing_is_refused(
             await store.close()
 
     assert run_sync(counts()) == held  # nothing was copied
+
+
+def test_a_new_match_after_the_copy_takes_the_next_id(
+    source: Path, blank: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Duplicate matches move with their ids, and the target gives a new match the next one
+    (its id sequence moved past them, as the games')."""
+
+    async def two_matches() -> None:
+        lite = await SQLiteStore.open(source)
+        try:
+            for n in (1, 2):
+                assert await lite.create_match("whist_duplicate", GUILD, {"n": n}, 0.0) == n
+        finally:
+            await lite.close()
+
+    run_sync(two_matches())
+    assert main([MIGRATE, str(source), blank]) == 0
+    capsys.readouterr()
+
+    async def third() -> None:
+        pg = await PostgresStore.open(blank)
+        try:
+            copied = await pg.match(2)
+            assert copied is not None and copied.data == {"n": 2}
+            assert await pg.create_match("whist_duplicate", GUILD, {"n": 3}, 0.0) == 3
+        finally:
+            await pg.close()
+
+    run_sync(third())
