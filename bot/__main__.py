@@ -37,21 +37,6 @@ def configure_logging(level: str) -> None:
         logging.getLogger(name).setLevel(floor)
 
 
-def use_event_loop(kind: str) -> str:
-    """Make new event loops ``kind`` (``uvloop`` or ``asyncio``, the setting
-    ``event_loop``); return the kind in force: uvloop is not on every platform (Windows),
-    and without it the bot runs on asyncio's loop."""
-    if kind == "uvloop":
-        try:
-            import uvloop
-        except ImportError:
-            return "asyncio"
-        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-        return "uvloop"
-    asyncio.set_event_loop_policy(None)
-    return "asyncio"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the bot until it is stopped; return the exit code."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Dupe bot.")
@@ -72,8 +57,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
-    loop = use_event_loop(settings.event_loop)
-    logging.getLogger("bot").info("running on the %s event loop", loop)
     from bot.app import create_bot
 
     bot = create_bot(settings)

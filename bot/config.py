@@ -174,13 +174,6 @@ class Settings(BaseSettings):
         default=None,
         description="The shards this process runs (needs shard_count; unset: all of them).",
     )
-    event_loop: Literal["uvloop", "asyncio"] = Field(
-        default="uvloop",
-        description=(
-            "The event loop the bot runs on: uvloop (the default, where it is installed; "
-            "it answers clicks with less CPU) or Python's own asyncio loop."
-        ),
-    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO", description="How much the bot writes to its log."
     )

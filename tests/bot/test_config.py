@@ -26,7 +26,6 @@ KEYS = (  # every key but the token
     "removed_grace_minutes",
     "pictures",
     "drawing_process",
-    "event_loop",
     "api_base_url",
     "gateway_url",
     "shard_count",
@@ -85,7 +84,6 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
         "removed_grace_minutes": 60,
         "pictures": True,
         "drawing_process": True,
-        "event_loop": "uvloop",
         "api_base_url": "https://discord.com/api/v10",
         "gateway_url": "wss://gateway.discord.gg/",
         "shard_count": None,
@@ -111,7 +109,6 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             "removed_grace_minutes = 1440\n"
             "pictures = false\n"
             "drawing_process = false\n"
-            'event_loop = "asyncio"\n'
             'api_base_url = "http://127.0.0.1:8080/api/v10/"\n'
             'gateway_url = "ws://127.0.0.1:8080/gateway"\n'
             "shard_count = 4\n"
@@ -131,7 +128,6 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "removed_grace_minutes": 1440,
                 "pictures": False,
                 "drawing_process": False,
-                "event_loop": "asyncio",
                 "api_base_url": "http://127.0.0.1:8080/api/v10",
                 "gateway_url": "ws://127.0.0.1:8080/gateway",
                 "shard_count": 4,
@@ -156,7 +152,6 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "DUPE_REMOVED_GRACE_MINUTES": "5",
                 "DUPE_PICTURES": "false",
                 "DUPE_DRAWING_PROCESS": "false",
-                "DUPE_EVENT_LOOP": "asyncio",
                 "DUPE_API_BASE_URL": "https://proxy.example/api/v10",
                 "DUPE_GATEWAY_URL": "wss://gateway.example/",
                 "DUPE_SHARD_COUNT": "2",
@@ -176,7 +171,6 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "removed_grace_minutes": 5,
                 "pictures": False,
                 "drawing_process": False,
-                "event_loop": "asyncio",
                 "api_base_url": "https://proxy.example/api/v10",
                 "gateway_url": "wss://gateway.example/",
                 "shard_count": 2,
@@ -268,7 +262,6 @@ def test_settings_take_every_key_as_keyword(tmp_path: Path) -> None:
         ("dev_guild_id", 0),
         ("computer_level", "genius"),
         ("log_level", "LOUD"),
-        ("event_loop", "trio"),
         ("api_base_url", "ftp://discord.com/api"),
         ("api_base_url", "discord.com/api/v10"),
         ("gateway_url", "https://gateway.discord.gg/"),

@@ -7,8 +7,6 @@ as far as connecting to Discord.
 
 from __future__ import annotations
 
-import asyncio
-import builtins
 import logging
 import os
 import sqlite3
@@ -20,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import PAYLOAD_LOGGERS, configure_logging, use_event_loop
+from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 
@@ -195,31 +193,10 @@ def test_debug_logging_keeps_payload_loggers_at_info() -> None:
         logging.getLogger().handlers[:] = handlers
 
 
-def test_the_event_loop_setting_chooses_uvloop_or_asyncio(monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvloop
+def test_discord_py_parses_with_orjson() -> None:
+    """orjson is installed with the bot, and discord.py then parses every gateway event
+    and HTTP answer with it instead of the standard json module."""
+    import discord.utils
 
-    try:
-        assert use_event_loop("uvloop") == "uvloop"
-        loop = asyncio.new_event_loop()
-        assert isinstance(loop, uvloop.Loop)
-        loop.close()
-        assert use_event_loop("asyncio") == "asyncio"
-        loop = asyncio.new_event_loop()
-        assert not isinstance(loop, uvloop.Loop)
-        loop.close()
-        # Where uvloop cannot be imported (Windows), the bot runs on asyncio's loop.
-        real_import = builtins.__import__
-
-        def without_uvloop(name: str, *args: object, **kwargs: object) -> object:
-            if name == "uvloop":
-                raise ImportError("no uvloop here")
-            return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
-
-        monkeypatch.setattr(builtins, "__import__", without_uvloop)
-        assert use_event_loop("uvloop") == "asyncio"
-        monkeypatch.undo()
-        loop = asyncio.new_event_loop()
-        assert not isinstance(loop, uvloop.Loop)
-        loop.close()
-    finally:
-        asyncio.set_event_loop_policy(None)
+    assert discord.utils.HAS_ORJSON
+    assert discord.utils._from_json('{"a": [1]}') == {"a": [1]}
