@@ -430,62 +430,24 @@ class Tables:
         if self.table_in(channel_id) is not None:
             raise UserError("errors.channel_has_table")
         self._check_lobby_limits(guild_id, host_id)
-        seed = self._seed_source()
         host = SeatRecord(host_seat, host_id, host_name, None)
-        try:
-            game_id = await self.store.create_game(
-                game=ui.name,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                seed=seed,
-                options=options.to_json(),
-                now=self.clock(),
-                host_seat=host,
-            )
-        except LiveTableExistsError:
-            raise UserError("errors.channel_has_table") from None
-        table = Table(
-            id=game_id,
-            ui=ui,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            seed=seed,
-            options=options,
-            status="lobby",
-            seats={host_seat: host},
-            active_at=self.clock(),
+        table = await self._create(
+            ui, guild_id, channel_id, host_id, self._seed_source(), options, host
         )
-        self.tables[game_id] = table
-        self._by_channel[channel_id] = game_id
         self._schedule_expiry(table)
         return table
 
-    async def open_started(
+    async def _create(
         self,
-        *,
-        game: str,
+        ui: GameUI,
         guild_id: int,
         channel_id: int,
         host_id: int,
+        seed: int,
         options: TableOptions,
-        seats: Mapping[int, SeatRecord],
-        seed: int | None = None,
-    ) -> Outcome:
-        """Open a table of ``game`` in the channel with every seat taken (``seats``, members
-        and computers) and start it at once: no lobby. For a game whose tables another
-        part of the game arranges (a duplicate match's tables and rounds); ``host_id`` is
-        who may cancel it."""
-        ui = self.games(game)
-        try:
-            engine_options(ui, options)
-        except OptionsError as error:
-            raise UserError.of(ui.refusal(error)) from error
-        if self.table_in(channel_id) is not None:
-            raise UserError("errors.channel_has_table")
-        seed = self._seed_source() if seed is None else seed
-        first = seats[min(seats)]
+        first: SeatRecord,
+    ) -> Table:
+        """Store a new table in the lobby with ``first`` seated, and keep it live."""
         try:
             game_id = await self.store.create_game(
                 game=ui.name,
@@ -513,10 +475,38 @@ class Tables:
         )
         self.tables[game_id] = table
         self._by_channel[channel_id] = game_id
+        return table
+
+    async def open_started(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: TableOptions,
+        seats: Mapping[int, SeatRecord],
+        seed: int | None = None,
+    ) -> Outcome:
+        """Open a table of ``game`` in the channel with every seat taken (``seats``, members
+        and computers) and start it at once: no lobby. For a game whose tables another
+        part of the game arranges (a duplicate match's tables and rounds); ``host_id`` is
+        who may cancel it."""
+        ui = self.games(game)
+        try:
+            engine_options(ui, options)
+        except OptionsError as error:
+            raise UserError.of(ui.refusal(error)) from error
+        if self.table_in(channel_id) is not None:
+            raise UserError("errors.channel_has_table")
+        seed = self._seed_source() if seed is None else seed
+        table = await self._create(
+            ui, guild_id, channel_id, host_id, seed, options, seats[min(seats)]
+        )
         async with table.lock:
             await self.store.set_seats(table.id, seats.values(), self.clock())
             table.seats = dict(seats)
-        return await self.start(game_id, host_id)
+        return await self.start(table.id, host_id)
 
     def _check_lobby_limits(self, guild_id: int, host_id: int) -> None:
         """Refuse a new lobby past the server's limits: open lobbies per member (hosted by
