@@ -138,25 +138,7 @@ class DuplicateTable(WhistState):
     def _start_deal(self) -> None:
         tray = self._trays[self._deal - 1]
         self._dealer = tray.dealer
-        self._hands = [tuple(hand) for hand in tray.hands]
-        self._unused = ()
-        self._turnup = tray.trump_card
-        self._turnup_shown = tray.trump_card is not None
-        self._trump = tray.trump
-        self._trick_seats = []
-        self._trick_cards = []
-        self._last = None
-        self._completed = 0
-        self._tricks = [0, 0]
-        self._choices = [None, None, None, None]
-        self._revealed = False
-        self._discarded = [None, None, None, None]
-        self._claim = None
-        self._claim_blocked = False
-        self._legal = None
-        self._to_play = None
-        self._leader = self._first_leader()
-        self._begin_deal()
+        self._deal_out([tuple(hand) for hand in tray.hands], tray.trump_card, tray.trump)
 
     def _end_deal(self) -> None:
         """Record the tray's result (N-S's tricks) and deal the next tray, or end."""

@@ -1018,11 +1018,22 @@ class WhistState:
         deck = list(DECK)
         rng.shuffle(deck)
         hands, turnup = self._deal_cards(deck)
-        self._hands = [tuple(sorted(hand)) for hand in hands]
+        self._deal_out(
+            [tuple(sorted(hand)) for hand in hands],
+            turnup,
+            None if turnup is None else turnup.suit,
+        )
+
+    def _deal_out(
+        self, hands: list[tuple[Card, ...]], turnup: Card | None, trump: Suit | None
+    ) -> None:
+        """Start a deal of ``hands`` (the turn-up shown while there is one): no trick
+        played, no choice made, eldest hand to lead."""
+        self._hands = hands
         self._unused = ()
         self._turnup = turnup
         self._turnup_shown = turnup is not None
-        self._trump = None if turnup is None else turnup.suit
+        self._trump = trump
         self._trick_seats = []
         self._trick_cards = []
         self._last = None
