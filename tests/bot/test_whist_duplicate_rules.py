@@ -191,3 +191,31 @@ def test_a_restart_records_a_table_found_over_and_not_one_of_another_round() -> 
     RULES.start(again)
     RULES.resume(again, {}, {101: (5, dict(replay.options.game), None)})
     assert all(p["game"] is None for p in again["plays"])
+
+
+def test_a_match_tables_message_warns_of_a_members_running_time() -> None:
+    """As every table does: the member whose turn time is running out is named, until the
+    table is over."""
+    from bot.game import SeatInfo, TableInfo
+    from bot.games.whist.duplicate import UI
+
+    opened = next(e for e in RULES.start(match("team", 2, 1)) if isinstance(e, Open))
+    state = played(opened, 0)
+    seats = {s: SeatInfo(name=f"p{s}", user_id=10 + s if s == 0 else None) for s in range(4)}
+    info = TableInfo(
+        game_id=1,
+        host_id=1,
+        seats=seats,
+        game_options=state.options,
+        warned=(0,),
+        deadline=1234.0,
+    )
+    shown = UI.table_message(info, state.public_view(), "en")
+    text = shown.embeds[0].description or ""
+    assert "p0" in text and "<t:1234:R>" in text
+    calm = UI.table_message(
+        TableInfo(game_id=1, host_id=1, seats=seats, game_options=state.options),
+        state.public_view(),
+        "en",
+    )
+    assert "<t:1234" not in (calm.embeds[0].description or "")

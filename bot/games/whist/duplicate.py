@@ -32,9 +32,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import ids
 from bot.commands import command_text
-from bot.game import OptionSpec, Rendered, TableInfo, finished_view
+from bot.game import OptionSpec, Rendered, TableInfo
 from bot.games.whist import render
 from bot.games.whist.ui import WhistUI
 from bot.i18n import Lang, lang_of, seat_name, t
@@ -271,20 +270,7 @@ class DuplicateUI(WhistUI):
             if view.to_act:
                 who = ", ".join(seating.actor(h) for h in view.to_act)
                 parts.append(t(lang, "whist.to_act", who=who))
-        embed = discord.Embed(
-            title=title, description="\n\n".join(p for p in parts if p)[:4000], colour=render.COLOUR
-        )
-        embed.set_footer(text=self.options_text(options, lang))
-        buttons = discord.ui.View(timeout=None)
-        if not over:
-            buttons.add_item(
-                discord.ui.Button(
-                    label=t(lang, "render.button_my_hand"),
-                    style=discord.ButtonStyle.primary,
-                    custom_id=ids.table_button(info.game_id, "hand"),
-                )
-            )
-        return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+        return render.table_embed(info, title, parts, self.options_text(options, lang), over, lang)
 
     def hand_message(
         self,

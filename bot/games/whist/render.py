@@ -342,6 +342,15 @@ def table_message(info: TableInfo, view: WhistView, rules: str, *, lang: Lang) -
     elif view.to_act:
         who = ", ".join(seating.actor(h) for h in view.to_act)
         parts.append(t(lang, "whist.to_act", who=who))
+    return table_embed(info, _title(view, info.game_options, lang), parts, rules, over, lang)
+
+
+def table_embed(
+    info: TableInfo, title: str, parts: list[str], footer: str, over: bool, lang: Lang
+) -> Rendered:
+    """Return a whist table message: ``parts`` (and, while the game goes on, a member's
+    turn-time warning) under ``title``, ``footer`` below, and the **My hand** button while
+    the game goes on."""
     if info.warned and info.deadline is not None and not over:
         parts.append(
             t(
@@ -353,11 +362,11 @@ def table_message(info: TableInfo, view: WhistView, rules: str, *, lang: Lang) -
             )
         )
     embed = discord.Embed(
-        title=_title(view, info.game_options, lang),
+        title=title,
         description="\n\n".join(p for p in parts if p)[:4000],
         colour=COLOUR,
     )
-    embed.set_footer(text=rules)
+    embed.set_footer(text=footer)
     buttons = discord.ui.View(timeout=None)
     if not over:
         buttons.add_item(
