@@ -92,6 +92,24 @@ def ratings(bot: Bot) -> dict[str, int]:
         return dict(db.execute("SELECT player, games FROM ratings WHERE game = 'whist_duplicate'"))
 
 
+async def start_team_of_two(
+    bot: Bot,
+    one: simcord.ChannelHandle,
+    two: simcord.ChannelHandle,
+    alice: simcord.MemberActor,
+    bob: simcord.MemberActor,
+) -> Any:
+    """Create and start a team-of-four match of two trays over channels ``one`` and ``two``:
+    alice North at table 1, bob North at table 2, computers elsewhere; return its record."""
+    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
+    (match,) = await bot.store.live_matches("whist_duplicate")
+    await reply(alice, two, "whist duplicate table", match=match.id)
+    await reply(alice, one, "whist duplicate join", seat="N")
+    await reply(bob, two, "whist duplicate join", seat="N")
+    await reply(alice, one, "whist duplicate start")
+    return match
+
+
 @pytest.fixture
 def club(
     env: simcord.Env, dupe_bot: Bot, recorder: Recorder, caplog: pytest.LogCaptureFixture
@@ -378,12 +396,7 @@ async def test_a_vanished_member_a_restart_and_a_deleted_channel(
     guild, m = club
     one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
     alice, bob, eve = m["alice"], m["bob"], m["eve"]
-    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
-    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
-    await reply(alice, two, "whist duplicate table", match=match.id)
-    await reply(alice, one, "whist duplicate join", seat="N")
-    await reply(bob, two, "whist duplicate join", seat="N")
-    await reply(alice, one, "whist duplicate start")
+    match = await start_team_of_two(dupe_bot, one, two, alice, bob)
     first = await seat_table(env, dupe_bot, one, [alice], eve)
     await play(first, idle=0, until=trays_done(1))
     stored = await dupe_bot.store.match(match.id)
@@ -424,12 +437,7 @@ async def test_a_member_who_leaves_a_match_table_marks_its_trays_from_then_on(
     guild, m = club
     one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
     alice, bob, eve = m["alice"], m["bob"], m["eve"]
-    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
-    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
-    await reply(alice, two, "whist duplicate table", match=match.id)
-    await reply(alice, one, "whist duplicate join", seat="N")
-    await reply(bob, two, "whist duplicate join", seat="N")
-    await reply(alice, one, "whist duplicate start")
+    match = await start_team_of_two(dupe_bot, one, two, alice, bob)
     asked = await bob.slash(two, "whist leave")
     assert asked.response is not None and asked.ephemeral
     (button,) = buttons(asked.response)
@@ -562,12 +570,7 @@ async def test_match_posts_refused_are_delivered_once_and_a_deleted_channels_str
     guild, m = club
     one, two = guild.create_text_channel("table-1"), guild.create_text_channel("table-2")
     alice, bob, eve = m["alice"], m["bob"], m["eve"]
-    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
-    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
-    await reply(alice, two, "whist duplicate table", match=match.id)
-    await reply(alice, one, "whist duplicate join", seat="N")
-    await reply(bob, two, "whist duplicate join", seat="N")
-    await reply(alice, one, "whist duplicate start")
+    match = await start_team_of_two(dupe_bot, one, two, alice, bob)
     first = await seat_table(env, dupe_bot, one, [alice], eve)
     second = await seat_table(env, dupe_bot, two, [bob], eve)
     await deny_posts(env, two)
@@ -625,12 +628,7 @@ async def test_the_creator_or_a_manager_cancels_a_match_and_nobody_else(
     alice, bob, eve = m["alice"], m["bob"], m["eve"]
     role = guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
     manager = guild.add_member(env.create_user("manager"), roles=[role])
-    await reply(alice, one, "whist duplicate create", format="team", trays=2, computers="random")
-    (match,) = await dupe_bot.store.live_matches("whist_duplicate")
-    await reply(alice, two, "whist duplicate table", match=match.id)
-    await reply(alice, one, "whist duplicate join", seat="N")
-    await reply(bob, two, "whist duplicate join", seat="N")
-    await reply(alice, one, "whist duplicate start")
+    match = await start_team_of_two(dupe_bot, one, two, alice, bob)
     first = await seat_table(env, dupe_bot, one, [alice], eve)
     await play(first, until=trays_done(1))
     tables = dupe_bot.controller.tables
