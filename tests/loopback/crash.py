@@ -2100,6 +2100,10 @@ def _kill_when_writing_pg(url: str, pid: int, stop: threading.Event, limit: floa
         try:
             while not stop.is_set() and time.monotonic() < deadline:
                 async with _conn_lock():
+                    # The watcher's transaction (it holds ``games``) would otherwise see
+                    # the sessions as they were at its first look: PostgreSQL keeps the
+                    # activity it showed for the rest of a transaction.
+                    await conn.execute("SELECT pg_stat_clear_snapshot()")
                     locked = await conn.fetchval(_MOVES_LOCKED)
                 if locked is not None:
                     with contextlib.suppress(ProcessLookupError):
