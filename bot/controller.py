@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import ids, pictures, render
+from bot import edits, ids, pictures, render
 from bot.errors import answer_error, reply_private
 from bot.game import Form, GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, TextList, lang_of, t
@@ -273,8 +273,8 @@ async def _send_response(
 
 
 async def _edit_response(interaction: discord.Interaction, shown: Rendered) -> None:
-    await interaction.response.edit_message(
-        content=shown.content, embeds=shown.embeds, view=shown.buttons()
+    await edits.update_in_place(
+        interaction, content=shown.content, embeds=shown.embeds, view=shown.buttons()
     )
 
 
@@ -1078,8 +1078,11 @@ class Controller:
                 else:
                     shown = self._hand(table, seat, lang, notice=notice)
                 try:
-                    await handle.interaction.edit_original_response(
-                        content=shown.content, embeds=shown.embeds, view=shown.buttons()
+                    await edits.edit_original(
+                        handle.interaction,
+                        content=shown.content,
+                        embeds=shown.embeds,
+                        view=shown.buttons(),
                     )
                 except discord.HTTPException as error:
                     log.debug(
@@ -1163,7 +1166,6 @@ class Controller:
 
     async def _edit_table_message(self, table: Table, message_id: int, files: bool = True) -> str:
         """Edit the table message once; with ``files`` false, without any picture."""
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         made = _moves_made(table)
         lang = self.public_lang(table)
         shown = render_table(table, lang)
@@ -1186,8 +1188,14 @@ class Controller:
             return SENT
         self._shown.pop(table.id, None)  # unknown until Discord took the edit
         try:
-            await channel.get_partial_message(message_id).edit(
-                content=shown.content, embeds=shown.embeds, view=shown.buttons(), **extra
+            await edits.edit_channel_message(
+                self.bot,
+                table.channel_id,
+                message_id,
+                content=shown.content,
+                embeds=shown.embeds,
+                view=shown.buttons(),
+                **extra,
             )
         except discord.HTTPException as error:
             log.warning("game %s: table message not updated: %s", table.id, error)
