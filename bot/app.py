@@ -70,6 +70,7 @@ class _Collections:
             gc.freeze()
             return
         self.freezing = True
+        gc.enable()  # ``python -m bot`` starts without it (bot.__main__)
         _, middle, old = gc.get_threshold()
         gc.set_threshold(_YOUNG_THRESHOLD, middle, old)
         gc.collect()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
 import logging
@@ -128,9 +129,23 @@ def _new_process() -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=1,
         mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded process
-        initializer=_watch_parent,
+        initializer=_begin_drawing,
         initargs=(os.getpid(),),
     )
+
+
+# How much lower the drawing process's CPU priority is than the bot's (``nice``). A click
+# waits for the bot's loop; a picture only for the table message's next edit, which waits
+# a second and a half anyway. When both want the CPU, the click goes first.
+_DRAWING_NICENESS = 10
+
+
+def _begin_drawing(parent: int) -> None:
+    """In the drawing process, before its first picture: give way to the bot (a lower
+    priority, where the system allows) and watch for the bot's end."""
+    with contextlib.suppress(OSError):
+        os.nice(_DRAWING_NICENESS)
+    _watch_parent(parent)
 
 
 def _watch_parent(parent: int) -> None:

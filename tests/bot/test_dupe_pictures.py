@@ -350,6 +350,9 @@ async def test_the_bot_process_draws_in_a_child_process_the_same_bytes(
     assert drawer._processes  # drawn there: it is running
     (child,) = drawer._processes.values()
     assert child.pid != os.getpid() and child.is_alive()
+    # It gives way to the bot's loop: a click goes before a picture.
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, child.pid) == min(19, ours + 10)
 
     # A drawing that cannot be sent to the process (a closure) is drawn in the thread.
     def local() -> bytes:
