@@ -12,11 +12,11 @@ history, defaults, ratings) takes the game's name.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bot.store.base import ShardSlice, Store
 from bot.store.location import describe, masked, parse_database
 from bot.store.migrations import MIGRATIONS, PG_MIGRATIONS
-from bot.store.postgres import PostgresStore
 from bot.store.records import (
     ConstraintError,
     FinishedGame,
@@ -33,6 +33,9 @@ from bot.store.records import (
     StoreWriteError,
 )
 from bot.store.sqlite import SQLiteStore
+
+if TYPE_CHECKING:
+    from bot.store.postgres import PostgresStore
 
 __all__ = [
     "MIGRATIONS",
@@ -74,4 +77,16 @@ async def open_store(database: Path | str) -> Store:
         raise StoreError(f"The database setting is not usable: {error}.") from None
     if isinstance(where, Path):
         return await SQLiteStore.open(where)
+    from bot.store.postgres import PostgresStore
+
     return await PostgresStore.open(where)
+
+
+def __getattr__(name: str) -> Any:
+    """``PostgresStore`` is imported when first asked for: a bot on SQLite starts without
+    the PostgreSQL driver (a twentieth of a second of every start)."""
+    if name == "PostgresStore":
+        from bot.store.postgres import PostgresStore
+
+        return PostgresStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
