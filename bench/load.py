@@ -241,6 +241,26 @@ def lower_priority(pid: int, nice: int) -> None:
             os.setpriority(os.PRIO_PROCESS, int(tid), nice)
 
 
+def lower_cluster_priority(data: Path, nice: int) -> None:
+    """Give the PostgreSQL server (its postmaster, its running processes and, inherited,
+    every backend it starts later) the bots' priority ``nice``: the database runs on the
+    bot's side, not the driver's."""
+    if not nice:
+        return
+    postmaster = int((data / "postmaster.pid").read_text().split()[0])
+    os.setpriority(os.PRIO_PROCESS, postmaster, nice)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == postmaster:
+            with contextlib.suppress(ProcessLookupError):
+                os.setpriority(os.PRIO_PROCESS, int(entry), nice)
+
+
 def load_line() -> str:
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
@@ -1037,9 +1057,10 @@ def main() -> None:
         "--bot-nice",
         type=int,
         default=10,
-        help="the bot processes' nice value (0: the driver's): the driver stands in for "
-        "Discord and the members, which use none of the bot host's CPU, so when both want a "
-        "core the driver goes first and its own delays are not timed as the bot's",
+        help="the bot processes' nice value (0: the driver's), and with --postgresql the "
+        "database server's: the driver stands in for Discord and the members, which use none "
+        "of the bot host's CPU, so when both want a core the driver goes first and its own "
+        "delays are not timed as the bot's",
     )
     parser.add_argument("--debug", action="store_true", help="print a stalled hand's history")
     parser.add_argument(
@@ -1056,6 +1077,7 @@ def main() -> None:
 
     cluster = Cluster()
     try:
+        lower_cluster_priority(cluster.data, args.bot_nice)
         args.database = cluster.url(cluster.database())
         asyncio.run(run(args))
     finally:
