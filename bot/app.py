@@ -166,13 +166,21 @@ class Bot(commands.Bot):
 
     def _stamp_interactions(self) -> None:
         """Note each interaction's arrival as the gateway hands it over, before it waits
-        for its turn in this process (see :mod:`bot.lateness`)."""
+        for its turn in this process (see :mod:`bot.lateness`); and hand discord.py the
+        pressed message without its components and embeds.
+
+        A click arrives with the whole message its button is on (a hand: a dozen buttons
+        and more), which discord.py would rebuild into objects for every click; the bot
+        reads only that message's id and flags (and answers from what it keeps itself)."""
         parsers = self._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
 
         def stamped(data: dict[str, Any]) -> None:
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 self.lateness.received(int(data["id"]))
+            message = data.get("message")
+            if isinstance(message, dict) and (message.get("components") or message.get("embeds")):
+                data["message"] = {**message, "components": [], "embeds": []}
             parse(data)
 
         parsers["INTERACTION_CREATE"] = stamped

@@ -1,10 +1,12 @@
 """An interaction the bot gets to after Discord has given up on it has no effect, and the
-host's clock, however wrong, never makes an interaction look late (see ``bot.lateness``)."""
+host's clock, however wrong, never makes an interaction look late (see ``bot.lateness``);
+the hook that notes arrivals hands discord.py a slimmed pressed message."""
 
 from __future__ import annotations
 
 import random
 
+import discord
 import pytest
 
 from bot.lateness import Lateness, sent_at
@@ -135,3 +137,30 @@ async def test_a_late_click_or_command_is_left_alone(world: World) -> None:
     result = await alice.click(hand.message, custom_id=card)
     assert result.acknowledged
     assert len(game.moves()) > len(moves)
+
+
+async def test_a_click_reaches_the_bot_with_the_pressed_message_slimmed(world: World) -> None:
+    """The gateway hook that stamps arrivals also hands discord.py the pressed message
+    without its components and embeds (the bot reads only its id and flags): a card
+    pressed on a hand is still answered in place, privately, and counts."""
+    alice = world.member("alice")
+    game, _ = await Game.open(world, alice, computers="expert")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    seen: list[discord.Message | None] = []
+    handle = world.bot.on_interaction
+
+    async def watching(interaction: discord.Interaction) -> None:
+        seen.append(interaction.message)
+        await handle(interaction)
+
+    world.bot.on_interaction = watching  # type: ignore[method-assign]
+    moves = game.moves()
+    assert hand.message.components  # the hand has its card buttons, on Discord
+    result = await game.click(alice, live_ids(hand, PLAY)[0])
+    assert len(game.moves()) > len(moves)
+    assert result.response is not None and result.response.ephemeral
+    assert result.response.components  # the answer shows the hand's buttons again
+    (message,) = seen
+    assert message is not None and message.id == hand.id and message.flags.ephemeral
+    assert message.components == [] and message.embeds == []
