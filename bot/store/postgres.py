@@ -50,6 +50,7 @@ from bot.store.common import (
 from bot.store.location import masked, parse_database
 from bot.store.migrations import PG_MIGRATIONS
 from bot.store.records import (
+    CLOSED,
     ConstraintError,
     FinishedGame,
     GameRecord,
@@ -244,6 +245,7 @@ class PostgresStore:
         self._url = url
         self._thread = thread  # where the pool's connections are used
         self._refusing = False  # writes fail (one log line per episode)
+        self._closed = False
 
     @property
     def location(self) -> str:
@@ -320,7 +322,11 @@ class PostgresStore:
         return None if version is None else int(version)
 
     async def close(self) -> None:
-        """Close every connection of the pool, and stop its thread."""
+        """Close every connection of the pool, and stop its thread; later calls raise
+        :class:`StoreWriteError` (``CLOSED``)."""
+        if self._closed:
+            return
+        self._closed = True
         try:
             await self._thread.run(self._pool.close())
         finally:
@@ -334,6 +340,8 @@ class PostgresStore:
 
         A connection that died while idle in the pool (the server restarted) fails at
         ``BEGIN``, before anything was sent: that call is tried once more on a new one."""
+        if self._closed:
+            raise StoreWriteError(CLOSED)
         try:
             result = await self._thread.run(self._attempt(work, write=write, single=single))
         except asyncpg.IntegrityConstraintViolationError as error:

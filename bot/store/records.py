@@ -36,6 +36,11 @@ class StoreWriteError(StoreError):
     one when writes work again."""
 
 
+CLOSED = "The database is closed: the bot is stopping."
+"""What a call on a closed store raises (:class:`StoreWriteError`): a post sent while the bot
+stops stays owed and is sent again after the restart."""
+
+
 class StoreUnreachableError(StoreWriteError):
     """The database server cannot be reached (stopped, restarting, or the network between
     is down): nothing of that call was kept, reads included. The store reconnects by itself

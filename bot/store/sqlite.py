@@ -40,6 +40,7 @@ from bot.store.common import (
 )
 from bot.store.migrations import MIGRATIONS, split_statements
 from bot.store.records import (
+    CLOSED,
     ConstraintError,
     FinishedGame,
     GameRecord,
@@ -153,6 +154,7 @@ class SQLiteStore:
         self._db = db
         self.path = path
         self._refusing = False  # the database refuses writes (one log line per episode)
+        self._closed = False
 
     @property
     def location(self) -> str:
@@ -252,7 +254,10 @@ class SQLiteStore:
             )
 
     async def close(self) -> None:
-        """Close the database."""
+        """Close the database; later calls raise :class:`StoreWriteError` (``CLOSED``)."""
+        if self._closed:
+            return
+        self._closed = True
         await self._db.close()
 
     async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
@@ -265,6 +270,8 @@ class SQLiteStore:
         the write lock across as many turns of a busy loop, and every other write would
         queue behind it.
         """
+        if self._closed:
+            raise StoreWriteError(CLOSED)
         try:
             result: _T = await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call]
         except sqlite3.IntegrityError as error:

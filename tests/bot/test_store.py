@@ -25,6 +25,7 @@ from bot.store import (
     SQLiteStore,
     Store,
     StoreError,
+    StoreWriteError,
 )
 
 GUILD = 500
@@ -345,6 +346,20 @@ async def test_owed_posts_are_written_with_the_moves_and_struck_off_once_sent(
     for post in ("deal4", "end", "table"):
         await store.posted(done, post)
     assert await store.owed_finished() == []
+
+
+async def test_a_closed_store_refuses_calls_as_a_refused_write(store: Store) -> None:
+    """The bot stopping closes the store while a post may still be on its way: striking it
+    from the outbox then fails as a refused write (the post stays owed, sent again after the
+    restart), not with an error of the closed connection."""
+    live = await open_game(store, 1, [10, None, None, None])
+    await store.append_moves(live, 0, [(0, "N:2S", False)], NOW, None, owed=["deal1"])
+    await store.close()
+    with pytest.raises(StoreWriteError, match="closed: the bot is stopping"):
+        await store.posted(live, "deal1")
+    with pytest.raises(StoreWriteError, match="closed"):
+        await store.live_games()
+    await store.close()  # closing again is harmless
 
 
 async def test_a_seat_handed_to_a_computer_is_written_with_its_moves(store: Store) -> None:
