@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import functools
 import hashlib
 import io
@@ -103,7 +102,7 @@ def release(interaction: discord.Interaction) -> None:
 
 @dataclass(slots=True)
 class _HandHandle:
-    interaction: discord.Interaction
+    interaction: edits.ResponseToken
     created: float
 
 
@@ -366,14 +365,9 @@ class Controller:
         )
 
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
-        # Only the token is needed to edit the message later: keep a copy of the interaction
-        # without the message and payload it arrived with (they hold the whole old hand).
-        slim = copy.copy(interaction)
-        slim.message = None
-        slim.data = None
-        slim._original_response = None
-        release(slim)  # its response would point back at the original
-        self._hands[table.id, seat] = _HandHandle(slim, self._now())
+        # Only the token is needed to edit the message later, not the interaction (which
+        # holds the pressed message, the member and the payload it came with).
+        self._hands[table.id, seat] = _HandHandle(edits.ResponseToken.of(interaction), self._now())
 
     async def _answer_with_hand(
         self,

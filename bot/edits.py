@@ -18,12 +18,14 @@ Discord then answers 204 No Content (Discord API: "Create Interaction Response")
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.http import Route, handle_message_parameters
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
-__all__ = ["edit_channel_message", "edit_original", "update_in_place"]
+__all__ = ["ResponseToken", "edit_channel_message", "edit_original", "update_in_place"]
 
 
 async def update_in_place(
@@ -66,16 +68,39 @@ async def update_in_place(
     response._response_type = discord.InteractionResponseType.message_update
 
 
+@dataclass(frozen=True, slots=True)
+class ResponseToken:
+    """What editing an interaction's original response later takes (a member's hand, for
+    the 15 minutes of its token): kept instead of the interaction, which holds the pressed
+    message, the member and the payload it came with."""
+
+    application_id: int
+    token: str
+    locale: discord.Locale
+    _session: Any  # the client's aiohttp session, as the interaction had it
+    _state: Any  # discord.py's connection state (allowed mentions, the HTTP client)
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> ResponseToken:
+        return cls(
+            interaction.application_id,
+            interaction.token,
+            interaction.locale,
+            interaction._session,
+            interaction._state,
+        )
+
+
 async def edit_original(
-    interaction: discord.Interaction,
+    target: ResponseToken,
     *,
     content: str | None,
     embeds: Sequence[discord.Embed],
     view: discord.ui.View,
 ) -> None:
-    """Edit the interaction's original response (a member's hand), as
+    """Edit an interaction's original response (a member's hand), as
     ``interaction.edit_original_response`` does, within the token's 15 minutes."""
-    state = interaction._state
+    state = target._state
     with handle_message_parameters(
         content=content,
         embeds=embeds,
@@ -84,9 +109,9 @@ async def edit_original(
     ) as params:
         http = state.http
         await async_context.get().edit_original_interaction_response(
-            interaction.application_id,
-            interaction.token,
-            session=interaction._session,
+            target.application_id,
+            target.token,
+            session=target._session,
             proxy=http.proxy,
             proxy_auth=http.proxy_auth,
             payload=params.payload,
