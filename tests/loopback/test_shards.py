@@ -156,6 +156,12 @@ async def test_slices_sharing_only_a_postgresql_url_survive_a_kill_of_one(
             again = await make_a_move(members[0], hands[0])
             assert again.message is not None and "⚠️" not in again.message.text, again.text
             await play_on(members[0], again.message)
+            # The last move is answered before the bot shows and logs the game's end: let
+            # it get there before this slice is stopped (a loaded machine could stop it in
+            # between, and its log would not name the game).
+            await discord.wait_until(
+                lambda: ": finished" in restarted.log(), what="the end of the restarted game"
+            )
             await discord.settle()
             # Each slice's /leaderboard shows what the shared database holds for its server.
             for slice_, guild, member in ((restarted, *pairs[0]), (other, *pairs[1])):
