@@ -102,7 +102,7 @@ def release(interaction: discord.Interaction) -> None:
 
 @dataclass(slots=True)
 class _HandHandle:
-    interaction: edits.ResponseToken
+    token: edits.ResponseToken  # edits the hand message for the 15 minutes it is valid
     created: float
 
 
@@ -1061,7 +1061,7 @@ class Controller:
                 if self._now() - handle.created > TOKEN_LIFETIME:
                     self._hands.pop(key, None)
                     return
-                lang = lang_of(handle.interaction.locale)
+                lang = lang_of(handle.token.locale)
                 done = self._stood_in.pop(key, None)
                 notice = None
                 if done:
@@ -1073,7 +1073,7 @@ class Controller:
                     shown = self._hand(table, seat, lang, notice=notice)
                 try:
                     await edits.edit_original(
-                        handle.interaction,
+                        handle.token,
                         content=shown.content,
                         embeds=shown.embeds,
                         view=shown.buttons(),
