@@ -151,6 +151,33 @@ def _stat_ticks(path: str) -> int:
     return int(fields[11]) + int(fields[12])  # utime + stime
 
 
+def descendants_cpu(roots: list[int], *, include_roots: bool = False) -> float:
+    """Return the CPU seconds of the running processes descended from ``roots`` (the
+    bots' drawing processes; the database server's backends), from ``/proc``."""
+    parent: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(entry)] = int(fields[1])
+        ticks[int(entry)] = int(fields[11]) + int(fields[12])
+    wanted = set(roots)
+    total = sum(ticks.get(pid, 0) for pid in wanted) if include_roots else 0
+    for pid in ticks:
+        up, seen = parent.get(pid, 0), 0
+        while up > 1 and seen < 64:
+            if up in wanted:
+                total += ticks[pid]
+                break
+            up, seen = parent.get(up, 0), seen + 1
+    return total / CLOCK_TICKS
+
+
 @dataclass(frozen=True, slots=True)
 class Cpu:
     """CPU seconds of the bot (main thread, other threads), the driver, and the machine."""
@@ -701,6 +728,7 @@ async def run(args: argparse.Namespace) -> None:
         load.phase = "play"
         play_started = time.monotonic()
         before = [Cpu.now(pid) for pid in pids]
+        helpers_before = helpers_cpu(pids, args)
         rss_before = [peak_rss_mb(pid) for pid in pids]
         starts = random.Random(args.seed).sample(range(len(load.games)), len(load.games))
         tasks = [
@@ -730,6 +758,9 @@ async def run(args: argparse.Namespace) -> None:
             print(f"!!! {len(died)} member task(s) died; the first: {died[0]!r}", file=sys.stderr)
         load.harvest()
         played = [Cpu.now(pid) - b for pid, b in zip(pids, before, strict=True)]
+        helpers = [
+            after - b for after, b in zip(helpers_cpu(pids, args), helpers_before, strict=True)
+        ]
         load.phase = "after"
         rss = [peak_rss_mb(pid) for pid in pids]
         tricks = sum(load.tricks_played(game) for game in load.games)
@@ -761,6 +792,16 @@ async def run(args: argparse.Namespace) -> None:
             f"bot CPU (all slices): {bot_cpu / args.games:.3f} s per game "
             f"({bot_cpu / max(1, tricks) * 1000:.2f} ms per trick, "
             f"{bot_cpu / max(1, interactions) * 1000:.2f} ms per interaction)"
+        )
+        print(
+            f"  their drawing processes: {helpers[0]:.1f} s "
+            f"({helpers[0] / max(1, interactions) * 1000:.2f} ms per interaction)"
+            + (
+                f"; the PostgreSQL server: {helpers[1]:.1f} s "
+                f"({helpers[1] / max(1, interactions) * 1000:.2f} ms per interaction)"
+                if args.database_server
+                else ""
+            )
         )
         for n, (cpu, peak, after_setup) in enumerate(zip(played, rss, rss_before, strict=True)):
             mine = load.by_slice.get(n, [])
@@ -931,6 +972,13 @@ class RssWatch:
         )
 
 
+def helpers_cpu(pids: list[int], args: argparse.Namespace) -> tuple[float, float]:
+    """Return the CPU seconds so far of the bots' child processes (drawing) and of the
+    database server (with ``--postgresql``)."""
+    server = args.database_server
+    return descendants_cpu(pids), descendants_cpu([server], include_roots=True) if server else 0.0
+
+
 def report_log(bot: BotProcess) -> None:
     text = bot.log()
     timed_out = text.count("a computer decided")
@@ -1070,6 +1118,7 @@ def main() -> None:
         "stacks, .json speedscope)",
     )
     args = parser.parse_args()
+    args.database_server = None
     if not args.postgresql:
         asyncio.run(run(args))
         return
@@ -1078,6 +1127,7 @@ def main() -> None:
     cluster = Cluster()
     try:
         lower_cluster_priority(cluster.data, args.bot_nice)
+        args.database_server = int((cluster.data / "postmaster.pid").read_text().split()[0])
         args.database = cluster.url(cluster.database())
         asyncio.run(run(args))
     finally:

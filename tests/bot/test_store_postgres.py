@@ -193,6 +193,35 @@ async def test_discord_ids_beyond_32_bits_are_kept(store_pg: PostgresStore) -> N
     assert record.seed == (1 << 62) - 1 and record.seats[0].user_id == big + 2
 
 
+async def test_a_connection_goes_back_to_the_pool_without_a_reset(pg_url: str) -> None:
+    """The store's pool skips asyncpg's session reset (one more round trip of four
+    statements per call): a connection comes back as it was left, and nothing is sent
+    when it is released."""
+    pool = await postgres_store._create_pool(pg_url)
+    sent: list[str] = []
+    try:
+        async with pool.acquire() as conn:
+            conn.add_query_logger(lambda logged: sent.append(logged.query))
+            await conn.execute("SET application_name = 'kept'")
+        async with pool.acquire() as conn:
+            assert await conn.fetchval("SHOW application_name") == "kept"
+            async with conn.transaction():
+                await conn.execute("SELECT 1")
+        assert sent == [
+            "SET application_name = 'kept'",
+            "SHOW application_name",
+            "BEGIN;",
+            "SELECT 1",
+            "COMMIT;",
+        ]
+        async with pool.acquire() as conn:
+            await conn.execute("BEGIN")  # a transaction left open is still rolled back
+        async with pool.acquire() as conn:
+            assert not conn.is_in_transaction()
+    finally:
+        await pool.close()
+
+
 # --- a server that refuses or goes away ----------------------------------------------------
 
 
