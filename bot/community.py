@@ -17,7 +17,8 @@ from discord import app_commands
 
 from bot import ids, render
 from bot.commands import Translator, command_text
-from bot.game import GameUI, SeatInfo
+from bot.controls import Button, Controls
+from bot.game import GameUI, SeatInfo, SentComponents
 from bot.i18n import Lang, lang_of, t
 from bot.store import GameRecord
 from bot.tables import TableOptions, UserError, engine_options, game_fields
@@ -199,10 +200,10 @@ class Community:
             viewer_id=interaction.user.id,
             lang=lang,
         )
-        view = discord.ui.View(timeout=None)
+        view = Controls()
         if pages > 1:
             view.add_item(
-                discord.ui.Button(
+                Button(
                     label=t(lang, "render.button_previous"),
                     custom_id=ids.leaderboard(
                         page.guild, ui.name, page.sort, max(page.page - 1, 0)
@@ -211,7 +212,7 @@ class Community:
                 )
             )
             view.add_item(
-                discord.ui.Button(
+                Button(
                     label=t(lang, "render.button_next"),
                     custom_id=ids.leaderboard(
                         page.guild, ui.name, page.sort, min(page.page + 1, pages - 1)
@@ -219,16 +220,16 @@ class Community:
                     disabled=page.page >= pages - 1,
                 )
             )
-        view.stop()
+        sent = SentComponents(view.to_components())
         # Page in place only on a private leaderboard: a forged lb: button on a public
         # message (the table) gets a new private page instead of replacing that message.
         message = interaction.message
         if edit and message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(embed=embed, view=view)
+            await interaction.response.edit_message(embed=embed, view=sent)
         else:
             await interaction.response.send_message(
                 embed=embed,
-                view=view,
+                view=sent,
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple, Protocol
 
 import discord
 
+from bot.controls import Controls
 from bot.i18n import Lang, Text
 
 __all__ = [
@@ -39,7 +40,6 @@ __all__ = [
     "SentComponents",
     "Step",
     "TableInfo",
-    "finished_view",
 ]
 
 
@@ -69,24 +69,15 @@ class SeatInfo:
         return f"🤖 {self.name}" if self.user_id is None else self.name
 
 
-def finished_view(view: discord.ui.View) -> discord.ui.View:
-    """Return ``view`` stopped: the bot reads every pressed id itself (``bot.buttons``),
-    so a view must not be stored per message (it would be kept forever)."""
-    view.stop()
-    return view
-
-
 class SentComponents(discord.ui.View):
     """A message's components as discord.py sends them: their payload, and nothing else.
 
-    A ``discord.ui.View`` and its items point at each other, so every view dropped after
-    its message went out is garbage that only the cycle collector frees. At 1,000 live
-    tables that was some seventy objects per click, and collections freeing a hundred
-    thousand of them at once stopped the bot for up to 0.7 s (``bench/load.py``). The bot
-    never dispatches a view (it reads every pressed id itself, :mod:`bot.buttons`), so it
-    sends this instead: built without ``View.__init__`` on purpose (no items, no timeout,
-    no future), it answers what discord.py asks of a view it sends (its components, and
-    that it is not to be stored)."""
+    discord.py takes a ``view`` to send components. The bot never dispatches one (it reads
+    every pressed id itself, :mod:`bot.buttons`), so it hands discord.py this: built
+    without ``View.__init__`` on purpose (no items, no timeout, no future, none of the
+    cycles between a view and its items that only the cycle collector frees), it answers
+    what discord.py asks of a view it sends (its components, and that it is not to be
+    stored)."""
 
     timeout = None  # shadows the view's property: nothing times out
 
@@ -111,23 +102,19 @@ class SentComponents(discord.ui.View):
 
 @dataclass(slots=True)
 class Rendered:
-    """A message to send or edit: content, embeds and a finished (never stored) view."""
+    """A message to send or edit: content, embeds and its controls (:class:`Controls`)."""
 
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
-    view: discord.ui.View | None = None
+    view: Controls | None = None
     _sent: SentComponents | None = field(default=None, init=False, repr=False, compare=False)
 
     def buttons(self) -> discord.ui.View:
-        """Return the components to send (none clears a message's buttons).
-
-        The first call moves the view's items into a payload (:class:`SentComponents`)
-        and empties the view, which breaks its cycles: what is sent is the payload."""
+        """Return the components to send, as discord.py takes them (none clears a
+        message's buttons); the payload is made once."""
         if self._sent is None:
             view = self.view
             self._sent = SentComponents([] if view is None else view.to_components())
-            if view is not None:
-                view.clear_items()
         return self._sent
 
 

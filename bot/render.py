@@ -14,7 +14,8 @@ from typing import Any
 import discord
 
 from bot import ids
-from bot.game import GameUI, Rendered, SeatInfo, TableInfo, finished_view
+from bot.controls import Button, Controls
+from bot.game import GameUI, Rendered, SeatInfo, TableInfo
 from bot.i18n import Lang, decimal, percent, t
 from bot.ratings import Rating
 from bot.store import FinishedGame, LeaderboardRow, PlayerStats
@@ -96,7 +97,7 @@ def lobby_message(ui: GameUI, info: TableInfo, seats: int, *, lang: Lang = "en")
         lines[seat] = f"{mark} {ui.seat_name(lang, seat, seats)} · {wait}".strip()
     host = t(lang, "render.lobby_host", host=info.host_id)
     title = game_title(lang, ui.name)
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     if info.rematch_of is not None:
         embed = discord.Embed(
             title=t(lang, "render.lobby_rematch_title", title=title, game=info.rematch_of),
@@ -111,11 +112,9 @@ def lobby_message(ui: GameUI, info: TableInfo, seats: int, *, lang: Lang = "en")
             (t(lang, "render.button_cancel"), "cancel", discord.ButtonStyle.danger),
         ):
             view.add_item(
-                discord.ui.Button(
-                    label=label, style=style, custom_id=ids.table_button(info.game_id, what)
-                )
+                Button(label=label, style=style, custom_id=ids.table_button(info.game_id, what))
             )
-        return Rendered(content=None, embeds=[embed], view=finished_view(view))
+        return Rendered(content=None, embeds=[embed], view=view)
     if info.level:
         join = t(lang, "render.lobby_join_computers")
     else:
@@ -136,14 +135,14 @@ def lobby_message(ui: GameUI, info: TableInfo, seats: int, *, lang: Lang = "en")
     )
     for key, what, style, disabled in lobby_buttons:
         view.add_item(
-            discord.ui.Button(
+            Button(
                 label=t(lang, key),
                 style=style,
                 custom_id=ids.table_button(info.game_id, what),
                 disabled=disabled,
             )
         )
-    return Rendered(content=None, embeds=[embed], view=finished_view(view))
+    return Rendered(content=None, embeds=[embed], view=view)
 
 
 def cancelled_message(ui: GameUI, *, lang: Lang = "en", reason: str = "cancelled") -> Rendered:
@@ -169,15 +168,15 @@ def handed_over(
 def hand_over_prompt(game_id: int, *, lang: Lang = "en") -> Rendered:
     """Return the private question ``/<game> leave`` asks a member in play, with the
     button that confirms it."""
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     view.add_item(
-        discord.ui.Button(
+        Button(
             label=t(lang, "table.button_hand_over"),
             style=discord.ButtonStyle.danger,
             custom_id=ids.table_button(game_id, "handover"),
         )
     )
-    return Rendered(content=t(lang, "table.hand_over_confirm"), view=finished_view(view))
+    return Rendered(content=t(lang, "table.hand_over_confirm"), view=view)
 
 
 def final_standings(
@@ -210,22 +209,22 @@ def final_standings(
     if game_id is None:
         return Rendered(content=None, embeds=[embed], view=None)
     embed.set_footer(text=t(lang, "render.final_footer"))
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     view.add_item(
-        discord.ui.Button(
+        Button(
             label=t(lang, "render.button_rematch"),
             style=discord.ButtonStyle.success,
             custom_id=ids.table_button(game_id, "rematch"),
         )
     )
     view.add_item(
-        discord.ui.Button(
+        Button(
             label=t(lang, "render.button_replay"),
             style=discord.ButtonStyle.secondary,
             custom_id=ids.replay(game_id, 0, "r"),
         )
     )
-    return Rendered(content=None, embeds=[embed], view=finished_view(view))
+    return Rendered(content=None, embeds=[embed], view=view)
 
 
 def rating_text(rating: Rating | None, *, lang: Lang = "en") -> str:
@@ -417,13 +416,13 @@ def defaults_text(
     return "\n".join(lines)
 
 
-def replay_buttons(game_id: int, index: int, steps: int, lang: Lang = "en") -> discord.ui.View:
+def replay_buttons(game_id: int, index: int, steps: int, lang: Lang = "en") -> Controls:
     """Return a replay page's Previous and Next buttons (row 0) for step ``index`` of
     ``steps``; a game adds its chapter buttons (Dupe's deals) to the view."""
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     last = steps - 1
     view.add_item(
-        discord.ui.Button(
+        Button(
             label=t(lang, "render.button_previous"),
             custom_id=ids.replay(game_id, max(index - 1, 0), "p"),
             disabled=index == 0,
@@ -431,7 +430,7 @@ def replay_buttons(game_id: int, index: int, steps: int, lang: Lang = "en") -> d
         )
     )
     view.add_item(
-        discord.ui.Button(
+        Button(
             label=t(lang, "render.button_next"),
             custom_id=ids.replay(game_id, min(index + 1, last), "n"),
             disabled=index >= last,

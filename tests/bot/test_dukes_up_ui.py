@@ -7,6 +7,7 @@ import discord
 import pytest
 
 from bot import ids
+from bot.controls import Button
 from bot.game import Actions, Rendered, SeatInfo, Step, TableInfo
 from bot.games.dukes_up.render import GROUPS_PER_PAGE, hand_message, sym
 from bot.games.dukes_up.ui import UI, parse_groups
@@ -133,7 +134,7 @@ def _payloads(shown: Rendered) -> dict[str, bool]:
     """Return the panel's buttons by payload: whether each is enabled."""
     found = {}
     for item in shown.view.children if shown.view else ():
-        if isinstance(item, discord.ui.Button) and item.custom_id:
+        if isinstance(item, Button) and item.custom_id:
             parsed = ids.parse(item.custom_id)
             if isinstance(parsed, ids.Control):
                 found[parsed.payload] = not item.disabled

@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot import i18n, render
+from bot.controls import Button, Controls
 from bot.game import Rendered, SeatInfo, TableInfo
 from bot.games.dupe import render as dupe_render
 from bot.games.dupe import words
@@ -280,10 +281,10 @@ def _texts(output: Any) -> list[str]:
     return [text for text in texts if text]
 
 
-def _buttons(view: discord.ui.View | None) -> list[discord.ui.Button[Any]]:
+def _buttons(view: Controls | None) -> list[Button]:
     if view is None:
         return []
-    return [item for item in view.children if isinstance(item, discord.ui.Button)]
+    return [item for item in view.children if isinstance(item, Button)]
 
 
 def _custom_ids(output: Any) -> list[str | None]:

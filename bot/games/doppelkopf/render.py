@@ -19,7 +19,8 @@ from typing import Any
 import discord
 
 from bot import ids
-from bot.game import Rendered, SeatInfo, TableInfo, finished_view
+from bot.controls import Button, Controls
+from bot.game import Rendered, SeatInfo, TableInfo
 from bot.i18n import Lang, t
 from engine.cards import Card, parse_card
 from engine.doppelkopf import GameResult, PlayedGame, parse_action
@@ -253,16 +254,16 @@ def table_message(info: TableInfo, view: DoppelkopfView, rules: str, *, lang: La
         title=_title(data, lang), description="\n\n".join(p for p in parts if p), colour=COLOUR
     )
     embed.set_footer(text=rules)
-    buttons = discord.ui.View(timeout=None)
+    buttons = Controls()
     if data["phase"] != "over":
         buttons.add_item(
-            discord.ui.Button(
+            Button(
                 label=t(lang, "render.button_my_hand"),
                 style=discord.ButtonStyle.primary,
                 custom_id=ids.table_button(info.game_id, "hand"),
             )
         )
-    return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+    return Rendered(content=None, embeds=[embed], view=buttons)
 
 
 # --- a private hand ------------------------------------------------------------------------
@@ -339,10 +340,8 @@ def _status(view: DoppelkopfView, lang: Lang) -> list[str]:
 
 def _button(
     label: str, custom_id: str, *, row: int, style: discord.ButtonStyle, disabled: bool = False
-) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=label, custom_id=custom_id, row=row, style=style, disabled=disabled
-    )
+) -> Button:
+    return Button(label=label, custom_id=custom_id, row=row, style=style, disabled=disabled)
 
 
 def hand_message(
@@ -383,7 +382,7 @@ def hand_message(
         )
         who = seat_label(last["winner"], info.seats, lang)
         lines.append(t(lang, "doppelkopf.hand_last_trick", plays=plays, who=who))
-    buttons = discord.ui.View(timeout=None)
+    buttons = Controls()
     legal = view.legal
     phase = data["phase"]
     grey, blue, green = (
@@ -442,7 +441,7 @@ def hand_message(
                 style=grey,
             )
         )
-    return Rendered(content="\n".join(lines), embeds=[], view=finished_view(buttons))
+    return Rendered(content="\n".join(lines), embeds=[], view=buttons)
 
 
 def choice_size(view: DoppelkopfView) -> int:
@@ -454,7 +453,7 @@ def choice_size(view: DoppelkopfView) -> int:
 
 
 def _three_card_buttons(
-    buttons: discord.ui.View,
+    buttons: Controls,
     view: DoppelkopfView,
     turn: int,
     game_id: int,

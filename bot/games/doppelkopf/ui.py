@@ -22,7 +22,6 @@ from bot.game import (
     SeatInfo,
     Step,
     TableInfo,
-    finished_view,
 )
 from bot.games.doppelkopf import pictures as drawn
 from bot.games.doppelkopf import render
@@ -302,7 +301,7 @@ class DoppelkopfUI:
             text=t(lang, "doppelkopf.replay_title", game=game_id, step=index + 1, steps=len(steps))
         )
         buttons = replay_buttons(game_id, index, len(steps), lang)
-        return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+        return Rendered(content=None, embeds=[embed], view=buttons)
 
     def legacy_id(self, custom_id: str) -> ids.Parsed | None:
         """Doppelkopf has no ids from before ``bot.ids``."""

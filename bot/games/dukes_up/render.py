@@ -35,7 +35,8 @@ from typing import Any
 import discord
 
 from bot import ids
-from bot.game import Rendered, SeatInfo, TableInfo, finished_view
+from bot.controls import Button, Controls
+from bot.game import Rendered, SeatInfo, TableInfo
 from bot.i18n import Lang, t
 from engine.cards import Card, parse_card
 from engine.dukes_up import DukesUpView, Phase, RoundResult
@@ -246,16 +247,16 @@ def table_message(info: TableInfo, view: DukesUpView, rules: str, *, lang: Lang)
     title = t(lang, "dukes_up.board_title", round=view.round)
     embed = discord.Embed(title=title, description="\n".join(lines)[:4000], colour=COLOUR)
     embed.set_footer(text=rules)
-    buttons = discord.ui.View(timeout=None)
+    buttons = Controls()
     if view.phase is not Phase.OVER:
         buttons.add_item(
-            discord.ui.Button(
+            Button(
                 label=t(lang, "render.button_my_hand"),
                 style=discord.ButtonStyle.primary,
                 custom_id=ids.table_button(info.game_id, "hand"),
             )
         )
-    return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+    return Rendered(content=None, embeds=[embed], view=buttons)
 
 
 def round_message(
@@ -326,10 +327,8 @@ def _button(
     row: int,
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     disabled: bool = False,
-) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=label[:80], custom_id=custom_id, row=row, style=style, disabled=disabled
-    )
+) -> Button:
+    return Button(label=label[:80], custom_id=custom_id, row=row, style=style, disabled=disabled)
 
 
 def _select(
@@ -368,7 +367,7 @@ class _Panel:
         self.turn = turn
         self.lang = lang
         self.lines: list[str] = []
-        self.items = discord.ui.View(timeout=None)
+        self.items = Controls()
 
     def id(self, payload: str) -> str:
         return ids.control(self.info.game_id, self.seat, self.turn, payload)
@@ -435,7 +434,7 @@ def hand_message(
     content = "\n".join(panel.lines)
     if len(content) > 2000:  # Discord's limit for a message's content
         content = content[:1990] + "\n…"
-    return Rendered(content=content, embeds=[], view=finished_view(panel.items))
+    return Rendered(content=content, embeds=[], view=panel.items)
 
 
 def _always(panel: _Panel, pending: str, row: int) -> None:

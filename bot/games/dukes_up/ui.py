@@ -31,7 +31,6 @@ from bot.game import (
     SeatInfo,
     Step,
     TableInfo,
-    finished_view,
 )
 from bot.games.dukes_up import render
 from bot.i18n import Lang, Text, t
@@ -450,7 +449,7 @@ class DukesUpUI:
             text=t(lang, "dukes_up.replay_title", game=game_id, step=index + 1, steps=len(steps))
         )
         buttons = replay_buttons(game_id, index, len(steps), lang)
-        return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+        return Rendered(content=None, embeds=[embed], view=buttons)
 
     def legacy_id(self, custom_id: str) -> ids.Parsed | None:
         """Dukes Up! has no ids from before ``bot.ids``."""

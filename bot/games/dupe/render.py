@@ -19,7 +19,8 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot import ids
-from bot.game import Rendered, SeatInfo, TableInfo, finished_view
+from bot.controls import Button, Controls
+from bot.game import Rendered, SeatInfo, TableInfo
 from bot.games.dupe.replay import DealStart, Final, Step
 from bot.games.dupe.words import score_text
 from bot.i18n import Lang, seat_letter, seat_name, t
@@ -159,17 +160,17 @@ def table_message(info: TableInfo, view: DupeView, rules: str, *, lang: Lang = "
         embed.set_footer(text=rules)
     else:
         embed.set_footer(text=t(lang, "render.table_footer", rules=rules))
-    buttons = discord.ui.View(timeout=None)
+    buttons = Controls()
     if view.phase is not Phase.OVER:
         buttons.add_item(
-            discord.ui.Button(
+            Button(
                 label=t(lang, "render.button_my_hand"),
                 emoji="🂠",
                 style=discord.ButtonStyle.primary,
                 custom_id=ids.table_button(info.game_id, "hand"),
             )
         )
-    return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+    return Rendered(content=None, embeds=[embed], view=buttons)
 
 
 def _card_style(card: Card) -> discord.ButtonStyle:
@@ -220,7 +221,7 @@ def hand_message(
     if view.won is not None:
         won = " ".join(map(str, sorted(view.won, key=by_suit))) or t(lang, "dupe.hand_won_none")
         lines.append(t(lang, "dupe.hand_won", cards=won))
-    buttons = discord.ui.View(timeout=None)
+    buttons = Controls()
     hand = sorted(view.hand, key=by_suit)
     if view.phase is Phase.OVER:
         lines.append(t(lang, "render.hand_over"))
@@ -239,7 +240,7 @@ def hand_message(
             )
         for i, card in enumerate(hand):
             buttons.add_item(
-                discord.ui.Button(
+                Button(
                     label=card_label(card),
                     style=_card_style(card),
                     custom_id=ids.control(game_id, seat, turn, f"p{card.code}"),
@@ -259,7 +260,7 @@ def hand_message(
             lines.append(t(lang, "dupe.hand_cards", cards=" ".join(map(str, hand))))
     if view.phase is not Phase.OVER:
         buttons.add_item(
-            discord.ui.Button(
+            Button(
                 label=t(lang, "render.button_refresh"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=ids.table_button(game_id, "refresh"),
@@ -268,14 +269,14 @@ def hand_message(
         )
     if pictures and hand and view.phase is not Phase.OVER:
         buttons.add_item(
-            discord.ui.Button(
+            Button(
                 label=t(lang, "render.button_picture"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=ids.table_button(game_id, "pic"),
                 row=4,
             )
         )
-    return Rendered(content="\n".join(lines), embeds=[], view=finished_view(buttons))
+    return Rendered(content="\n".join(lines), embeds=[], view=buttons)
 
 
 def _distribution_controls(
@@ -285,7 +286,7 @@ def _distribution_controls(
     turn: int,
     assignment: str,
     lines: list[str],
-    buttons: discord.ui.View,
+    buttons: Controls,
     lang: Lang = "en",
 ) -> None:
     assert view.revealed is not None
@@ -303,9 +304,7 @@ def _distribution_controls(
         label: str, style: discord.ButtonStyle, custom_id: str, row: int, disabled: bool = False
     ) -> None:
         buttons.add_item(
-            discord.ui.Button(
-                label=label, style=style, custom_id=custom_id, disabled=disabled, row=row
-            )
+            Button(label=label, style=style, custom_id=custom_id, disabled=disabled, row=row)
         )
 
     if len(assignment) < 4:
@@ -396,14 +395,14 @@ def replay_step(
     starts = [i for i, s in enumerate(steps) if isinstance(s, DealStart)]
     for deal, start in enumerate(starts, start=1):
         view.add_item(
-            discord.ui.Button(
+            Button(
                 label=t(lang, "dupe.button_deal", deal=deal),
                 custom_id=ids.replay(game_id, start, f"d{deal}"),
                 style=discord.ButtonStyle.secondary,
                 row=1,
             )
         )
-    return Rendered(content=None, embeds=[embed], view=finished_view(view))
+    return Rendered(content=None, embeds=[embed], view=view)
 
 
 def rules_text(*, lang: Lang = "en") -> str:

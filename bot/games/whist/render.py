@@ -22,7 +22,8 @@ from typing import Any
 import discord
 
 from bot import ids
-from bot.game import Rendered, SeatInfo, TableInfo, finished_view
+from bot.controls import Button, Controls
+from bot.game import Rendered, SeatInfo, TableInfo
 from bot.i18n import Lang, t
 from engine.cards import Card, Suit
 from engine.tricks import legal_cards
@@ -367,16 +368,16 @@ def table_embed(
         colour=COLOUR,
     )
     embed.set_footer(text=footer)
-    buttons = discord.ui.View(timeout=None)
+    buttons = Controls()
     if not over:
         buttons.add_item(
-            discord.ui.Button(
+            Button(
                 label=t(lang, "render.button_my_hand"),
                 style=discord.ButtonStyle.primary,
                 custom_id=ids.table_button(info.game_id, "hand"),
             )
         )
-    return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+    return Rendered(content=None, embeds=[embed], view=buttons)
 
 
 def trick_hands(view: WhistView) -> tuple[int, ...]:
@@ -419,10 +420,8 @@ def playable(view: WhistView) -> frozenset[Card]:
 
 def _button(
     label: str, custom_id: str, *, row: int, style: discord.ButtonStyle, disabled: bool = False
-) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=label, custom_id=custom_id, row=row, style=style, disabled=disabled
-    )
+) -> Button:
+    return Button(label=label, custom_id=custom_id, row=row, style=style, disabled=disabled)
 
 
 def _prompt(view: WhistView, seating: Seating, pending: str, lang: Lang) -> str:
@@ -473,7 +472,7 @@ def hand_message(
     controls of the decision they owe now."""
     game_id = info.game_id
     lines = [notice] if notice else []
-    buttons = discord.ui.View(timeout=None)
+    buttons = Controls()
     grey, blue = discord.ButtonStyle.secondary, discord.ButtonStyle.primary
     refresh = _button(
         t(lang, "render.button_refresh"), ids.table_button(game_id, "refresh"), row=4, style=grey
@@ -481,11 +480,11 @@ def hand_message(
     seat = view.seat
     if view.phase is Phase.OVER:
         lines.append(t(lang, "whist.hand_over"))
-        return Rendered(content="\n".join(lines), embeds=[], view=finished_view(buttons))
+        return Rendered(content="\n".join(lines), embeds=[], view=buttons)
     if seat is None:  # sitting out this game (Mort with four)
         lines.append(t(lang, "whist.hand_sitting_out"))
         buttons.add_item(refresh)
-        return Rendered(content="\n".join(lines), embeds=[], view=finished_view(buttons))
+        return Rendered(content="\n".join(lines), embeds=[], view=buttons)
     assert view.player is not None
     seating = view_seating(view, info.seats, lang)
     title = t(lang, "whist.hand_title", hand=seating.who(seat), deal=view.deal)
@@ -565,7 +564,7 @@ def hand_message(
                 )
             )
     buttons.add_item(refresh)
-    return Rendered(content="\n".join(lines)[:2000], embeds=[], view=finished_view(buttons))
+    return Rendered(content="\n".join(lines)[:2000], embeds=[], view=buttons)
 
 
 # --- the end of a deal ---------------------------------------------------------------------

@@ -23,7 +23,6 @@ from bot.game import (
     SeatInfo,
     Step,
     TableInfo,
-    finished_view,
 )
 from bot.games.whist import render
 from bot.i18n import Lang, Text, t
@@ -281,7 +280,7 @@ class WhistUI:
             text=t(lang, "whist.replay_title", game=game_id, step=index + 1, steps=len(steps))
         )
         buttons = replay_buttons(game_id, index, len(steps), lang)
-        return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+        return Rendered(content=None, embeds=[embed], view=buttons)
 
     def subcommands(self, bot: Any) -> list[Any]:
         """Return whist's own commands besides the shared ones: ``/whist duplicate``."""

@@ -10,8 +10,9 @@ from typing import Any
 import discord
 
 from bot import ids, pictures
+from bot.controls import Button, Controls
 from bot.errors import class_refusal
-from bot.game import OptionSpec, Picture, Post, Rendered, SeatInfo, TableInfo, finished_view
+from bot.game import OptionSpec, Picture, Post, Rendered, SeatInfo, TableInfo
 from bot.i18n import Lang, Text, t
 from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
@@ -75,15 +76,15 @@ class HighCardUI:
         lines += self._tricks(view, info.seats, lang)
         embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
         embed.set_footer(text=rules_line(self, info, lang))
-        buttons = discord.ui.View(timeout=None)
+        buttons = Controls()
         if not view.over:
             buttons.add_item(
-                discord.ui.Button(
+                Button(
                     label=t(lang, "render.button_my_hand"),
                     custom_id=ids.table_button(info.game_id, "hand"),
                 )
             )
-        return Rendered(content=None, embeds=[embed], view=finished_view(buttons))
+        return Rendered(content=None, embeds=[embed], view=buttons)
 
     def hand_message(
         self,
@@ -99,7 +100,7 @@ class HighCardUI:
         lines = [notice] if notice else []
         lines.append(f"**{self.seat_name(lang, view.seat, 2)}**")
         lines += self._tricks(view, info.seats, lang)
-        buttons = discord.ui.View(timeout=None)
+        buttons = Controls()
         if view.over:
             lines.append(t(lang, "highcard.over"))
         else:
@@ -109,20 +110,20 @@ class HighCardUI:
                 lines.append(t(lang, "highcard.chosen", card=view.choice))
             for card in view.hand:
                 buttons.add_item(
-                    discord.ui.Button(
+                    Button(
                         label=str(card),
                         custom_id=ids.control(info.game_id, view.seat, turn, f"p{card.code}"),
                         disabled=view.choice is not None,
                     )
                 )
             buttons.add_item(
-                discord.ui.Button(
+                Button(
                     label=t(lang, "render.button_refresh"),
                     custom_id=ids.table_button(info.game_id, "refresh"),
                     row=4,
                 )
             )
-        return Rendered(content="\n".join(lines), embeds=[], view=finished_view(buttons))
+        return Rendered(content="\n".join(lines), embeds=[], view=buttons)
 
     def control(self, view: HighCardView, payload: str) -> Play:
         if payload[:1] != "p":
@@ -188,7 +189,7 @@ class HighCardUI:
             text=t(lang, "highcard.replay_title", game=game_id, step=index + 1, steps=len(steps))
         )
         view = replay_buttons(game_id, index, len(steps), lang)
-        return Rendered(content=None, embeds=[embed], view=finished_view(view))
+        return Rendered(content=None, embeds=[embed], view=view)
 
     def legacy_id(self, custom_id: str) -> ids.Parsed | None:
         return None
