@@ -10,6 +10,7 @@ import signal
 import time
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -131,6 +132,18 @@ class _Tree(discord.app_commands.CommandTree):
         return not too_late(interaction)
 
 
+HTTP_CONNECTIONS = 100
+"""Connections to Discord's HTTP API at most (discord.py's own default has no limit)."""
+
+
+def http_connector() -> aiohttp.TCPConnector:
+    """Return the connector of the bot's HTTP session: at most :data:`HTTP_CONNECTIONS`
+    open at once, the rest kept alive and reused. Without a limit, a burst of clicks (every
+    table answering after a restart) opens a connection per request under way: 500 tables,
+    500 new connections, each a TLS handshake with Discord, where 100 carry the same burst."""
+    return aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
+
+
 class Bot(commands.Bot):
     """The bot: its store, tables (``controller.tables``) and shared commands exist after
     ``setup_hook``; it hosts every game of ``bot.games``."""
@@ -145,8 +158,9 @@ class Bot(commands.Bot):
     embedded in another program, or in tests, leaves the signals to it)."""
     owns_process = False
     """Whether the bot is the process (``python -m bot`` sets it): then it also keeps full
-    garbage collections short from its first READY on (:class:`_Collections`); a bot
-    embedded in another program leaves that program's memory alone."""
+    garbage collections short from its first READY on (:class:`_Collections`) and uses a
+    PostgreSQL store's connections on its own loop; a bot embedded in another program
+    leaves that program's memory alone and keeps them in a thread."""
 
     def __init__(self, settings: Settings, **options: Any) -> None:
         intents = discord.Intents.none()
@@ -163,6 +177,12 @@ class Bot(commands.Bot):
         self.settings = settings
         self.lateness = Lateness(settings.late_interaction_seconds)
         self._stamp_interactions()
+
+    async def login(self, token: str) -> None:
+        # Before discord.py makes its HTTP session (in ``login``), on the running loop.
+        if self.http.connector is discord.utils.MISSING:
+            self.http.connector = http_connector()
+        await super().login(token)
 
     def _stamp_interactions(self) -> None:
         """Note each interaction's arrival as the gateway hands it over, before it waits
@@ -203,7 +223,9 @@ class Bot(commands.Bot):
         if self.handle_signals:
             self._stop_on_signals()
         settings = self.settings
-        self.store = await open_store(settings.database)
+        # The bot that is the process runs on the machine's clock: a PostgreSQL store's
+        # connections can use its loop, without a thread's hand-over at every call.
+        self.store = await open_store(settings.database, own_thread=not self.owns_process)
         self.scheduler = Scheduler(_utc_clock, wait=self._scheduler_wait, wake=self._scheduler_wake)
         self.controller = Controller(
             self,

@@ -64,10 +64,11 @@ __all__ = [
 ]
 
 
-async def open_store(database: Path | str) -> Store:
+async def open_store(database: Path | str, *, own_thread: bool = True) -> Store:
     """Open (creating or migrating as needed) the database the ``database`` setting names:
     ``postgresql://…`` or ``postgres://…`` a PostgreSQL server, a path or ``sqlite:///PATH``
-    an SQLite file.
+    an SQLite file. A PostgreSQL store without ``own_thread`` uses its connections on the
+    caller's event loop (see :meth:`PostgresStore.open`).
 
     Raises :class:`StoreError` with one sentence (a URL's password never in it) if it
     cannot be used."""
@@ -79,7 +80,7 @@ async def open_store(database: Path | str) -> Store:
         return await SQLiteStore.open(where)
     from bot.store.postgres import PostgresStore
 
-    return await PostgresStore.open(where)
+    return await PostgresStore.open(where, own_thread=own_thread)
 
 
 def __getattr__(name: str) -> Any:

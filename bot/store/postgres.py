@@ -7,11 +7,14 @@ different tables may run side by side, so what SQLite got from running one call 
 said here: a finished game's ratings are read and written under a lock of the server and
 game (two tables of one server finishing at once must not both start from the same rating).
 
-The pool and its connections live in a thread of their own with its own event loop (as
-SQLite's connection lives in aiosqlite's thread): a transaction is several round trips to
-the server, and on the bot's loop each would wait its turn behind every click being handled
-— at a few hundred clicks a second the write of one move took a second and the table's
-next click waited for it. The bot's loop only hands each call over and takes its result.
+A move's write is one statement, one round trip (a transaction of several round trips
+would wait its turn behind every click being handled at each of them). ``python -m bot``
+uses the pool on its own event loop; a bot embedded in another program (and the tests, whose
+loop runs on a virtual clock) has it in a thread of its own with its own loop, as SQLite's
+connection lives in aiosqlite's thread, and its loop only hands each call over and takes
+its result. That hand-over cost more than the call itself (``bench/load.py``, two slices on
+PostgreSQL: 4.0 ms of the bot's CPU per click with the thread, 3.6 ms without; a restarted
+slice answered its 500 tables in 1.8 s instead of 2.2–3.1 s).
 
 When the server goes away (stopped, restarting, the network down) a call raises
 :class:`StoreUnreachableError`, a :class:`StoreWriteError`: the bot tells the member that
@@ -242,6 +245,16 @@ class _DatabaseThread:
             self.loop.close()
 
 
+class _CallersLoop:
+    """The pool on the caller's own event loop: :meth:`run` awaits the work there."""
+
+    async def run(self, work: Coroutine[Any, Any, _T]) -> _T:
+        return await work
+
+    def stop(self) -> None:
+        """Nothing to stop."""
+
+
 class PostgresStore:
     """The bot's database on a PostgreSQL server (a :class:`bot.store.Store`). Open with
     :meth:`open`, close with :meth:`close`.
@@ -249,7 +262,7 @@ class PostgresStore:
     Nothing in it knows a game's rules: every table names its game, and every read that
     is per game (leaderboard, stats, history, defaults) takes the game's name."""
 
-    def __init__(self, pool: Any, url: str, thread: _DatabaseThread) -> None:
+    def __init__(self, pool: Any, url: str, thread: _DatabaseThread | _CallersLoop) -> None:
         self._pool = pool
         self._url = url
         self._thread = thread  # where the pool's connections are used
@@ -262,8 +275,10 @@ class PostgresStore:
         return masked(self._url)
 
     @classmethod
-    async def open(cls, url: str) -> PostgresStore:
-        """Connect to the database at ``url`` and migrate it.
+    async def open(cls, url: str, *, own_thread: bool = True) -> PostgresStore:
+        """Connect to the database at ``url`` and migrate it. With ``own_thread`` (the
+        default) the pool lives in a thread of its own, with its own event loop; without,
+        on the caller's loop (which must run on the machine's clock).
 
         Raises :class:`StoreError` with one sentence (the password never in it) if the URL
         is malformed, the server cannot be reached within :data:`CONNECT_TIMEOUT`, it
@@ -275,7 +290,7 @@ class PostgresStore:
                 raise ValueError(f"{url} is not a PostgreSQL URL")
         except ValueError as error:
             raise StoreError(f"The database URL is not usable: {error}.") from None
-        thread = _DatabaseThread()
+        thread = _DatabaseThread() if own_thread else _CallersLoop()
         try:
             # No floor of idle connections: asyncpg would restore one while the server is
             # down, logging a traceback a second; a call connects when it needs to.
@@ -343,16 +358,23 @@ class PostgresStore:
 
     # --- running calls -------------------------------------------------------------
 
-    async def _run(self, work: Work[_T], *, write: bool, single: bool = False) -> _T:
+    async def _run(
+        self, work: Work[_T], *, write: bool, single: bool = False, once: bool = False
+    ) -> _T:
         """Run ``work(connection)`` in one transaction (a write) or one read-only snapshot,
         and return its result; failures of the server become the store's errors.
 
         A connection that died while idle in the pool (the server restarted) fails at
-        ``BEGIN``, before anything was sent: that call is tried once more on a new one."""
+        ``BEGIN``, before anything was sent: that call is tried once more on a new one.
+        ``single`` work is one statement, a transaction of its own (no ``BEGIN`` and
+        ``COMMIT``): tried again after a broken connection if it may run twice, and with
+        ``once`` only if the connection was closed before it was sent."""
         if self._closed:
             raise StoreWriteError(CLOSED)
         try:
-            result = await self._thread.run(self._attempt(work, write=write, single=single))
+            result = await self._thread.run(
+                self._attempt(work, write=write, single=single, once=once)
+            )
         except asyncpg.IntegrityConstraintViolationError as error:
             raise ConstraintError(
                 f"The database refused a write that breaks its rules: {_sentence(str(error))}."
@@ -381,12 +403,14 @@ class PostgresStore:
             log.warning("the database %s accepts writes again", self.location)
         return result
 
-    async def _attempt(self, work: Work[_T], *, write: bool, single: bool = False) -> _T:
+    async def _attempt(
+        self, work: Work[_T], *, write: bool, single: bool = False, once: bool = False
+    ) -> _T:
         for attempt in range(2):
             async with self._pool.acquire() as conn:
                 if single:
-                    # One statement that may be sent twice (idempotent): atomic on its own,
-                    # no BEGIN and COMMIT around it (one round trip instead of three).
+                    # One statement: atomic on its own, no BEGIN and COMMIT around it (one
+                    # round trip instead of three).
                     try:
                         return await work(conn)
                     except (
@@ -394,8 +418,11 @@ class PostgresStore:
                         asyncpg.ConnectionDoesNotExistError,
                         asyncpg.InterfaceError,
                     ) as error:
-                        if attempt == 0:
-                            continue  # the pool's connection had died: send it again
+                        # The pool's connection had died: send it again if it may run
+                        # twice, or (``once``) if asyncpg refused before sending it.
+                        unsent = isinstance(error, asyncpg.InterfaceError) and conn.is_closed()
+                        if attempt == 0 and (not once or unsent):
+                            continue
                         raise _ConnectionLost(str(error) or type(error).__name__) from error
                 transaction = (
                     conn.transaction()
@@ -562,8 +589,8 @@ class PostgresStore:
 
         if rows is None and seating is None:
             # The common case, a move: one statement (the moves, the owed posts and the
-            # deadline), so the transaction is three round trips, not five or six, each of
-            # which waits for the bot's event loop to come round.
+            # deadline), a transaction of its own: one round trip, not three (BEGIN and
+            # COMMIT around it) or five or six. Sent once: a ply that exists raises.
             seats, texts, computers = zip(*moves, strict=True) if moves else ((), (), ())
 
             async def one(conn: Connection) -> None:
@@ -580,7 +607,7 @@ class PostgresStore:
                     bool(warned),
                 )
 
-            await self._write(one)
+            await self._run(one, write=True, single=True, once=True)
             return
 
         async def work(conn: Connection) -> None:

@@ -20,14 +20,17 @@ from tests.bot.whole_game import LOGGERS, Recorder
 SEED = 20240611
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", "postgresql", "postgresql-callers-loop"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     """Return an open store on a fresh database of each backend: an SQLite file, and a
-    database of the session's PostgreSQL cluster (closed afterwards)."""
+    database of the session's PostgreSQL cluster, its pool in a thread of its own (as a bot
+    embedded in another program has it) and on the test's loop (as ``python -m bot`` has
+    it); closed afterwards."""
     if request.param == "sqlite":
         opened = await open_store(tmp_path / "dupe.sqlite3")
     else:
-        opened = await open_store(request.getfixturevalue("pg_url"))
+        own_thread = request.param == "postgresql"
+        opened = await open_store(request.getfixturevalue("pg_url"), own_thread=own_thread)
     try:
         yield opened
     finally:

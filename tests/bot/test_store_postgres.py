@@ -26,6 +26,12 @@ from bot.store.migrations import split_statements
 from tests.bot.test_store import GUILD, NOW, finish, open_game
 from tests.support.postgres import Cluster
 
+# The pool in a thread of its own (a bot embedded in another program, the tests' bots) and
+# on the caller's loop (``python -m bot``).
+OWN_THREAD = pytest.mark.parametrize(
+    "own_thread", [True, False], ids=["own-thread", "callers-loop"]
+)
+
 TABLES = {
     "games",
     "seats",
@@ -222,6 +228,66 @@ async def test_a_connection_goes_back_to_the_pool_without_a_reset(pg_url: str) -
         await pool.close()
 
 
+@OWN_THREAD
+async def test_a_move_is_one_statement_sent_once(
+    pg_url: str, own_thread: bool, postgres: Cluster
+) -> None:
+    """A move's write is one statement, a transaction of its own (no BEGIN and COMMIT).
+    If its connection breaks after it was sent, it is not sent again (it may have been
+    committed): the member is told the database cannot be reached."""
+    store = await PostgresStore.open(pg_url, own_thread=own_thread)
+    sent: list[str] = []
+
+    async def log_queries() -> None:
+        async with store._pool.acquire() as conn:
+            conn.add_query_logger(lambda logged: sent.append(logged.query))
+
+    try:
+        game_id = await open_game(store, 1, [10, None, None, None])
+        await store._thread.run(log_queries())  # the pool's one connection, reused
+        await store.append_moves(game_id, 0, [(0, "N:2S", False)], NOW, NOW + 60)
+        assert sent.count(postgres_store._APPEND) == 1  # (after asyncpg's type lookups)
+        assert "BEGIN;" not in sent and "COMMIT;" not in sent
+
+        # The next move waits on the table's row (locked by an operator), and its
+        # connection is cut meanwhile.
+        locker = await asyncpg.connect(pg_url)
+        try:
+            tx = locker.transaction()
+            await tx.start()
+            await locker.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            write = asyncio.ensure_future(
+                store.append_moves(game_id, 1, [(1, "E:3H", True)], NOW, NOW + 60)
+            )
+            waiting: list[int] = []
+            while not waiting:
+                await asyncio.sleep(0.01)
+                await locker.execute("SELECT pg_stat_clear_snapshot()")
+                waiting = [
+                    pid
+                    for (pid,) in await locker.fetch(
+                        "SELECT pid FROM pg_stat_activity"
+                        " WHERE query LIKE '%INSERT INTO moves%' AND wait_event_type = 'Lock'"
+                    )
+                ]
+            await locker.execute("SELECT pg_terminate_backend($1)", waiting[0])
+            # Sent again, it would wait for the lock still held here: it is not.
+            with pytest.raises(StoreUnreachableError):
+                await asyncio.wait_for(write, 10)
+            await tx.rollback()
+        finally:
+            await locker.close()
+        moves = await fetch(pg_url, "SELECT ply, move FROM moves WHERE game_id = $1", game_id)
+        assert moves == [(0, "N:2S")]  # cut before it committed: not written, not re-sent
+        await store.append_moves(game_id, 1, [(1, "E:3H", True)], NOW, NOW + 60)  # again
+        moves = await fetch(
+            pg_url, "SELECT ply, move FROM moves WHERE game_id = $1 ORDER BY ply", game_id
+        )
+        assert moves == [(0, "N:2S"), (1, "E:3H")]
+    finally:
+        await store.close()
+
+
 # --- a server that refuses or goes away ----------------------------------------------------
 
 
@@ -248,15 +314,16 @@ async def test_a_read_only_server_refuses_writes_like_a_read_only_file(
     assert len(refused) == 1 and refused[0].levelno == logging.ERROR
 
 
+@OWN_THREAD
 async def test_a_server_restart_under_a_running_store_loses_nothing(
-    pg_url: str, postgres: Cluster, caplog: pytest.LogCaptureFixture
+    pg_url: str, own_thread: bool, postgres: Cluster, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The server stops: every call says the database cannot be reached (a
     StoreWriteError, which the bot answers with “nothing changed, try again”) and keeps
     nothing. It starts again: the pool reconnects by itself, the next write succeeds, and
     everything from before is there."""
     caplog.set_level(logging.WARNING, logger="bot")
-    store = await PostgresStore.open(pg_url)
+    store = await PostgresStore.open(pg_url, own_thread=own_thread)
     try:
         users = [10, 11, None, None]
         done = await open_game(store, 1, users)
