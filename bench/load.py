@@ -235,6 +235,16 @@ class Cpu:
         )
 
 
+PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def rss_kb(pid: int) -> int:
+    """Return the process's resident memory in kB (``/proc/<pid>/statm``: cheaper to read
+    twenty times a second than ``status``)."""
+    with open(f"/proc/{pid}/statm") as f:
+        return int(f.read().split()[1]) * PAGE_KB
+
+
 def proc_status(pid: int) -> dict[str, int]:
     """Return the numeric fields of ``/proc/<pid>/status`` (sizes in kB)."""
     fields: dict[str, int] = {}
@@ -957,7 +967,7 @@ class RssWatch:
     async def _run(self) -> None:
         with contextlib.suppress(FileNotFoundError, ProcessLookupError):
             while True:
-                rss = proc_status(self.pid).get("VmRSS", 0)
+                rss = rss_kb(self.pid)
                 if rss > self.peak:
                     self.peak = rss
                     now = time.monotonic()
