@@ -34,6 +34,7 @@ from bot.store import (
     SeatResult,
     ShardSlice,
     Store,
+    StoreUnreachableError,
     StoreWriteError,
 )
 from engine.errors import EngineError, OptionsError
@@ -168,6 +169,9 @@ class Table:
     message_stale: bool = False
     # When the lobby last changed (opened, a seat taken or freed): it expires when idle.
     active_at: float = 0.0
+    # A move's write lost its connection after it went out: it may have been committed.
+    # The table reads its log again before its next move (:meth:`Tables._settle`).
+    unsure: bool = False
     _state: Any = field(default=None, repr=False)
     # Set for a table loaded at start: rebuilds its state and players on first use, so a
     # restart with many live tables answers at once instead of replaying every game first.
@@ -330,6 +334,34 @@ class Tables:
                 table._restore = functools.partial(self._restore, moves=record.moves)
                 self.finished_owing.append(table)
         return len(self.tables)
+
+    async def _settle(self, table: Table) -> None:
+        """Bring an ``unsure`` table (a move's write whose answer was lost) up to its log:
+        if the write was committed after all, the state takes those moves, as a restart
+        would (their public posts stay owed in the database, sent by the next start);
+        otherwise nothing changes. Refused (“try again”) while the database is away."""
+        try:
+            record = await self.store.game(table.id)
+        except StoreWriteError:
+            raise UserError("errors.store_unwritable") from None
+        table.unsure = False
+        state = table.state
+        if record is None or state is None or len(record.moves) <= state.move_count:
+            return
+        log.warning(
+            "game %s: a write whose answer was lost had been committed; the table takes "
+            "its %d move(s) from the database",
+            table.id,
+            len(record.moves) - state.move_count,
+        )
+        table.seats = dict(record.seats)
+        self._restore(table, record.moves)
+        table.deadline, table.warned = record.deadline, record.warned
+        if record.status != "playing":
+            table.status = record.status
+            self._forget(table)
+            raise UserError("errors.already_over")
+        self._schedule(table)
 
     def _allow_warning_time(self, table: Table) -> None:
         """Members could not act while the bot was down: a deadline that has passed, or is
@@ -890,6 +922,8 @@ class Tables:
         table = self.playing(game_id)
         async with table.lock:
             table = self.playing(game_id)
+            if table.unsure:
+                await self._settle(table)  # the hand is checked against the log's turn
             self.check_turn(table, user_id, seat, turn)
             from bot.game import Actions  # bot.game imports discord; tables need not
 
@@ -907,6 +941,8 @@ class Tables:
     ) -> Outcome:
         """Apply the actions on a copy, let computers act, commit it all (with the new
         seating ``seats`` and the posts ``owed``, if given), then swap the state in."""
+        if table.unsure:
+            await self._settle(table)
         seating = table.seats if seats is None else seats
         before = table.state
         assert before is not None
@@ -959,8 +995,9 @@ class Tables:
                 rated=getattr(table.ui, "rated", True),
                 seats=None if seats is None else seating.values(),
             )
-        except StoreWriteError:  # the store logs the episode once
+        except StoreWriteError as error:  # the store logs the episode once
             self._rebuild_players(table)
+            table.unsure = isinstance(error, StoreUnreachableError)
             raise UserError("errors.store_unwritable") from None
         except Exception:
             log.exception(

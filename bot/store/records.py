@@ -43,8 +43,10 @@ stops stays owed and is sent again after the restart."""
 
 class StoreUnreachableError(StoreWriteError):
     """The database server cannot be reached (stopped, restarting, or the network between
-    is down): nothing of that call was kept, reads included. The store reconnects by itself
-    once the server answers again."""
+    is down): nothing of that call was kept, unless the connection broke after a write had
+    gone out (a move's write is sent once: it may have been committed, and the table reads
+    its log again before its next move). The store reconnects by itself once the server
+    answers again."""
 
 
 class LiveTableExistsError(StoreError):

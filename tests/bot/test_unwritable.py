@@ -14,10 +14,11 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.store import SQLiteStore, StoreError
+from bot.store import SQLiteStore, StoreError, StoreUnreachableError
 from tests.bot.driver import PLAY, Game, World, live_ids, private_text
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
@@ -136,3 +137,44 @@ async def test_refused_writes_mid_game_answer_each_presser_and_log_once(
     assert len(game.moves()) > len(moves)
     assert any("accepts writes again" in r.getMessage() for r in caplog.records)
     caplog.clear()  # the episode's one error line is what this test wanted
+
+
+async def test_a_move_committed_whose_answer_was_lost_is_taken_from_the_log(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A move's write went out and its connection broke before the answer came back: the
+    member is told to try again, but the move was committed. Before the table's next move
+    it reads its log again and takes that move: the same card pressed again is refused
+    (already played), nothing is written twice, and the game goes on."""
+    alice = world.member("alice")
+    game, _ = await Game.open(world, alice, turn_time=30, computers="random")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    moves = game.moves()
+    card = random.Random(3).choice(live_ids(hand, PLAY))
+    store = world.bot.store
+    append = store.append_moves
+    lost: list[int] = []
+
+    async def committed_then_lost(*args: Any, **kwargs: Any) -> None:
+        await append(*args, **kwargs)
+        if not lost:
+            lost.append(1)
+            raise StoreUnreachableError("The database server cannot be reached: lost.")
+
+    monkeypatch.setattr(store, "append_moves", committed_then_lost)
+    result = await alice.click(hand.message, custom_id=card)
+    assert private_text(result).startswith(UNWRITABLE)
+    committed = game.moves()
+    assert len(committed) > len(moves) and committed[len(moves)].seat == 0
+
+    again = await alice.click(hand.message, custom_id=card)  # the hand from before
+    assert not private_text(again).startswith(UNWRITABLE)
+    assert game.moves() == committed  # refused: nothing written twice
+    assert any("had been committed" in r.getMessage() for r in caplog.records)
+
+    await world.env.advance_time(60)  # the game goes on from the log: a stand-in plays
+    after = game.moves()
+    assert len(after) > len(committed)
+    assert len({m.ply for m in after}) == len(after)
+    assert [m.ply for m in after] == list(range(len(after)))
