@@ -13,40 +13,30 @@ from bot.controls import Button, Controls
 STYLES = list(discord.ButtonStyle)
 
 
+def build(controls: Any, button: Any, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Add ``items`` (buttons made by ``button``, select menus) to ``controls``; return
+    the payload."""
+    for item in items:
+        if item["kind"] == "select":
+            options = [discord.SelectOption(label="a"), discord.SelectOption(label="b")]
+            controls.add_item(
+                discord.ui.Select(custom_id=item["custom_id"], options=options, row=item["row"])
+            )
+        else:
+            controls.add_item(button(**{k: v for k, v in item.items() if k != "kind"}))
+    payload: list[dict[str, Any]] = controls.to_components()
+    return payload
+
+
 def discord_py(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The payload of a ``discord.ui.View`` of the same items."""
     view = discord.ui.View(timeout=None)
-    for item in items:
-        if item["kind"] == "select":
-            view.add_item(
-                discord.ui.Select(
-                    custom_id=item["custom_id"],
-                    options=[discord.SelectOption(label="a"), discord.SelectOption(label="b")],
-                    row=item["row"],
-                )
-            )
-        else:
-            fields = {k: v for k, v in item.items() if k != "kind"}
-            view.add_item(discord.ui.Button(**fields))
     view.stop()
-    return view.to_components()
+    return build(view, discord.ui.Button, items)
 
 
 def ours(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    controls = Controls()
-    for item in items:
-        if item["kind"] == "select":
-            controls.add_item(
-                discord.ui.Select(
-                    custom_id=item["custom_id"],
-                    options=[discord.SelectOption(label="a"), discord.SelectOption(label="b")],
-                    row=item["row"],
-                )
-            )
-        else:
-            fields = {k: v for k, v in item.items() if k != "kind"}
-            controls.add_item(Button(**fields))
-    return controls.to_components()
+    return build(Controls(), Button, items)
 
 
 def test_a_button_is_the_payload_discord_py_makes() -> None:
