@@ -1,7 +1,8 @@
 """The lean message writes of :mod:`bot.edits`: an answer in place counts as the
 interaction's answer (a failure after it is then told in a follow-up, never a second
 answer), a second answer in place is refused before anything is sent, and the token kept
-from a click edits that message later."""
+from a click edits that message later; and the HTTP session they go through keeps a bounded
+number of connections."""
 
 from __future__ import annotations
 
