@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 
 import pytest
 
 from tests.bot import test_outbox, test_restart
-from tests.bot.driver import PLAY, Game, World, live_ids, private_text
-from tests.bot.test_unwritable import UNWRITABLE
+from tests.bot.driver import World, private_text
+from tests.bot.test_unwritable import UNWRITABLE, mid_game
 from tests.support.postgres import Cluster
 
 # The SQLite tests of restarts and of the outbox, again on PostgreSQL (the ``db`` below).
@@ -33,12 +32,7 @@ def db(pg_url: str) -> str:
 async def test_a_server_restart_mid_game_answers_each_presser_and_loses_nothing(
     world: World, postgres: Cluster, caplog: pytest.LogCaptureFixture
 ) -> None:
-    alice = world.member("alice")
-    game, _ = await Game.open(world, alice, turn_time=30, computers="random")
-    await game.press(alice, "Start")
-    hand = await game.open_hand(alice)
-    moves = game.moves()
-    card = random.Random(3).choice(live_ids(hand, PLAY))
+    alice, game, hand, moves, card = await mid_game(world)
     caplog.clear()
 
     await asyncio.to_thread(postgres.stop)

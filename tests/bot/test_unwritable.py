@@ -14,12 +14,13 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
+import simcord
 
 from bot.store import SQLiteStore, StoreError, StoreUnreachableError
-from tests.bot.driver import PLAY, Game, World, live_ids, private_text
+from tests.bot.driver import PLAY, Game, Hand, MoveRow, World, live_ids, private_text
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 UNWRITABLE = "The bot's database is not accepting changes right now"
@@ -102,15 +103,29 @@ async def test_store_open_refuses_a_read_only_file(
         await SQLiteStore.open(path)
 
 
-async def test_refused_writes_mid_game_answer_each_presser_and_log_once(
-    world: World, caplog: pytest.LogCaptureFixture
-) -> None:
+class MidGame(NamedTuple):
+    member: simcord.MemberActor
+    game: Game
+    hand: Hand
+    moves: list[MoveRow]
+    card: str
+
+
+async def mid_game(world: World) -> MidGame:
+    """Return alice's started table against three random computers (30 s turns), her hand,
+    the move log so far and a card she may play."""
     alice = world.member("alice")
     game, _ = await Game.open(world, alice, turn_time=30, computers="random")
     await game.press(alice, "Start")
     hand = await game.open_hand(alice)
     moves = game.moves()
-    card = random.Random(3).choice(live_ids(hand, PLAY))
+    return MidGame(alice, game, hand, moves, random.Random(3).choice(live_ids(hand, PLAY)))
+
+
+async def test_refused_writes_mid_game_answer_each_presser_and_log_once(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    alice, game, hand, moves, card = await mid_game(world)
     db = world.bot.store._db
     await db.execute("PRAGMA query_only = ON")  # SQLite refuses every write from now on
     caplog.clear()
@@ -146,12 +161,7 @@ async def test_a_move_committed_whose_answer_was_lost_is_taken_from_the_log(
     member is told to try again, but the move was committed. Before the table's next move
     it reads its log again and takes that move: the same card pressed again is refused
     (already played), nothing is written twice, and the game goes on."""
-    alice = world.member("alice")
-    game, _ = await Game.open(world, alice, turn_time=30, computers="random")
-    await game.press(alice, "Start")
-    hand = await game.open_hand(alice)
-    moves = game.moves()
-    card = random.Random(3).choice(live_ids(hand, PLAY))
+    alice, game, hand, moves, card = await mid_game(world)
     store = world.bot.store
     append = store.append_moves
     lost: list[int] = []
