@@ -15,7 +15,7 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot import buttons, games, ids, pictures
+from bot import buttons, details, games, ids, pictures
 from bot.commands import Translator, game_group
 from bot.community import Community
 from bot.config import Settings
@@ -304,11 +304,20 @@ class Bot(commands.Bot):
         await answer_error(interaction, error)
 
     async def _press(self, interaction: discord.Interaction, pressed: ids.Parsed) -> None:
-        """A button was pressed: a page of the leaderboard or a replay, or a table's."""
+        """A button was pressed: a page of the leaderboard or a replay, a post's Details, or a
+        table's."""
         if isinstance(pressed, ids.LeaderboardPage):
             work = self.community.show_page(interaction, pressed, edit=True)
         elif isinstance(pressed, ids.ReplayPage):
             work = self.community.show_replay(interaction, pressed.table, pressed.step, edit=True)
+        elif isinstance(pressed, ids.Details):
+            work = details.show(
+                interaction,
+                pressed,
+                tables=self.controller.tables,
+                store=self.store,
+                hidden=self.matches.hidden,
+            )
         else:
             work = self.controller.button(interaction, pressed)
         await self.controller.safely(interaction, work)

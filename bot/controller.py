@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import edits, ids, pictures, render
+from bot import details, edits, ids, pictures, render
 from bot.errors import answer_error, reply_private
 from bot.game import Form, GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, TextList, lang_of, t
@@ -950,6 +950,8 @@ class Controller:
         else:
             owed = table.ui.post(table_info(table), state, post, picture_names(table, lang), lang)
             shown = owed.message
+            if owed.details:
+                shown = details.with_button(shown, table.id, post, lang)
             if owed.picture is not None and self._files_ok(table):
                 data = await pictures.render_off_loop(owed.picture)
                 file = discord.File(io.BytesIO(data), filename=owed.filename)

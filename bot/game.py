@@ -176,11 +176,13 @@ Picture = Callable[[], bytes]
 
 
 class Post(NamedTuple):
-    """A public message owed to the channel, with an optional picture and its file name."""
+    """A public message owed to the channel, with an optional picture and its file name;
+    with ``details``, the core puts a Details button under it (:meth:`GameUI.details`)."""
 
     message: Rendered
     picture: Picture | None = None
     filename: str = "picture.png"
+    details: bool = False
 
 
 class Choice(NamedTuple):
@@ -202,7 +204,9 @@ class OptionSpec:
 
 
 class GameUI(Protocol):
-    """A game's Discord side. See the module docstring."""
+    """A game's Discord side. See the module docstring. A game's class extends it
+    (``class DupeUI(GameUI)``), inheriting the defaults of the hooks that have one
+    (:meth:`details`)."""
 
     name: str
     """The registry name, as in ``engine.games`` (``dupe``)."""
@@ -275,6 +279,13 @@ class GameUI(Protocol):
     def post(self, info: TableInfo, state: Any, key: str, names: Sequence[str], lang: Lang) -> Post:
         """Return the public post ``key`` (see :meth:`owed`); the state is the table's."""
         ...
+
+    def details(
+        self, state: Any, key: str, seats: Mapping[int, SeatInfo], lang: Lang
+    ) -> Rendered | None:
+        """Return the full detail of public post ``key`` (every hand, every trick), public
+        to all once the post is made, or ``None`` (no such post yet, or none to give)."""
+        return None
 
     def table_picture(
         self, info: TableInfo, view: Any, names: Sequence[str], lang: Lang

@@ -14,7 +14,9 @@ allows 100 characters; ours stay well below (a table id has at most 18 digits):
   and a form (a modal) carry such an id too; what was chosen or typed in them reaches the
   game after the payload (:func:`with_values`);
 - ``lb:<guild>:<game>:<sort>:<page>`` a leaderboard page;
-- ``rp:<table>:<step>:<tag>`` a replay page.
+- ``rp:<table>:<step>:<tag>`` a replay page;
+- ``dt:<table>:<post>`` the Details button under a table's public post ``post`` (its key,
+  ``game3``, ``deal2``: ``GameUI.owed``), answered privately with the post's full detail.
 
 Ids from before this scheme (``dupe:play:…``) are a game's own affair: its bot package
 reads them (``GameUI.legacy_id``) into these same values.
@@ -30,11 +32,13 @@ __all__ = [
     "TABLE_BUTTONS",
     "VALUES",
     "Control",
+    "Details",
     "LeaderboardPage",
     "Parsed",
     "ReplayPage",
     "TableButton",
     "control",
+    "details",
     "leaderboard",
     "parse",
     "replay",
@@ -99,7 +103,14 @@ class ReplayPage(NamedTuple):
     tag: str
 
 
-Parsed = TableButton | Control | LeaderboardPage | ReplayPage
+class Details(NamedTuple):
+    """The Details button under public post ``post`` (its key, ``game3``) of a table."""
+
+    table: int
+    post: str
+
+
+Parsed = TableButton | Control | LeaderboardPage | ReplayPage | Details
 
 _ID = r"\d{1,18}"
 TABLE_RE = re.compile(rf"t:(?P<table>{_ID}):(?P<what>{'|'.join(TABLE_BUTTONS)})")
@@ -111,6 +122,9 @@ LEADERBOARD_RE = re.compile(
     r":(?P<page>\d{1,6})"
 )
 REPLAY_RE = re.compile(rf"rp:(?P<table>{_ID}):(?P<step>\d{{1,5}}):(?P<tag>p|n|r|d\d{{1,3}})")
+POST = r"[a-z]{1,12}\d{0,4}"
+"""A public post's key, as games name them (``game3``, ``deal12``)."""
+DETAILS_RE = re.compile(rf"dt:(?P<table>{_ID}):(?P<post>{POST})")
 
 
 def table_button(table: int, what: str) -> str:
@@ -140,6 +154,13 @@ def replay(table: int, step: int, tag: str) -> str:
     return f"rp:{table}:{step}:{tag}"
 
 
+def details(table: int, post: str) -> str:
+    """Return the custom id of the Details button under a table's public post ``post``."""
+    if not re.fullmatch(POST, post):
+        raise ValueError(f"{post!r} cannot be a post's key")
+    return f"dt:{table}:{post}"
+
+
 def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
     """Return what ``custom_id`` means, or ``None`` if it is none of ours.
 
@@ -157,6 +178,8 @@ def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
         )
     if m := REPLAY_RE.fullmatch(custom_id):
         return ReplayPage(int(m["table"]), int(m["step"]), m["tag"])
+    if m := DETAILS_RE.fullmatch(custom_id):
+        return Details(int(m["table"]), m["post"])
     return None
 
 

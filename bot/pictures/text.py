@@ -240,13 +240,25 @@ def _run_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     return mask, left, top
 
 
+_TRAILING = " ,;:·—–-(&"
+"""What a shortened text does not end on before its ``…``: a separator, an opening."""
+
+
 def fit_text(text: str, size: int, width: int, *, bold: bool = False) -> str:
-    """Return ``text``, shortened with ``…`` if it is wider than ``width``."""
+    """Return ``text`` whole if it fits ``width``, else shortened with ``…`` after its last
+    whole word that fits (``Anna Maria…``), or within a word when whole words would keep
+    less than half of what fits (a single long word, a short first word)."""
     if text_width(text, size, bold=bold) <= width:
         return text
-    while text and text_width(text + _ELLIPSIS, size, bold=bold) > width:
-        text = text[:-1]
-    return text.rstrip() + _ELLIPSIS
+    cut = text
+    while cut and text_width(cut.rstrip(_TRAILING) + _ELLIPSIS, size, bold=bold) > width:
+        cut = cut[:-1]
+    cut = cut.rstrip(_TRAILING)
+    if text[len(cut) : len(cut) + 1] not in ("", " "):  # the cut falls within a word
+        words = cut.rpartition(" ")[0].rstrip(_TRAILING)
+        if len(words) * 2 >= len(cut):
+            cut = words
+    return cut + _ELLIPSIS
 
 
 def shrink_to_fit(

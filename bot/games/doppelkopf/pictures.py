@@ -1,5 +1,5 @@
 """Doppelkopf's own pictures, made with the drawing kit (``bot.pictures``): the end of a game
-— every hand as it was when card play began, each under its player's name, party and score
+— every hand as it was when card play began, each after its player's name, party and score
 — and the card order of a game type."""
 
 from __future__ import annotations
@@ -9,57 +9,52 @@ from collections.abc import Callable, Sequence
 from PIL import Image
 
 from bot.pictures import (
+    CARD_H,
     MARGIN,
     MUTED,
     TEXT,
+    draw_row,
     draw_text,
     fit_text,
-    hand_canvas,
     new_canvas,
     png,
+    row_width,
     shared_palette,
 )
 from engine.cards import Card
 
 __all__ = ["end_picture"]
 
+LABEL_W = 300
+"""The width of the names' column, left of the hands."""
+_STEP = 58
+_ROW_GAP = 20
+
 
 def end_picture(
-    title: str,
-    hands: Sequence[tuple[str, Sequence[Card]]],
-    lines: Sequence[str],
+    hands: Sequence[tuple[str, str, Sequence[Card]]],
     group: Callable[[Card], object],
 ) -> bytes:
-    """Return a PNG of a finished game: ``title`` on top, each ``(label, cards)`` hand in a
-    row of its own (the cards in the order given, trumps first), and ``lines`` (the score
-    items and scores) below. Words come from the caller, in its reader's language."""
-    return png(_end_canvas(title, hands, lines, group), shared_palette())
+    """Return a PNG of a finished game's hands: a row per ``(name, line, cards)``, the
+    player's name and (below it, lighter) ``line`` — party and score — left of the cards,
+    in the order given (trumps first). The title and the score items are the post's
+    text, not repeated here; words come from the caller, in its reader's language."""
+    return png(_end_canvas(hands, group), shared_palette())
 
 
 def _end_canvas(
-    title: str,
-    hands: Sequence[tuple[str, Sequence[Card]]],
-    lines: Sequence[str],
+    hands: Sequence[tuple[str, str, Sequence[Card]]],
     group: Callable[[Card], object],
 ) -> Image.Image:
-    rows = [hand_canvas(cards, title=label, group=group) for label, cards in hands]
-    width = max(max((row.width for row in rows), default=0), 900)
-    line_h = 38
-    height = MARGIN + 50 + sum(row.height for row in rows) + len(lines) * line_h + MARGIN
+    cards_w = max((row_width(cards, _STEP, group=group) for _, _, cards in hands), default=0)
+    width = 2 * MARGIN + LABEL_W + cards_w
+    height = 2 * MARGIN + len(hands) * CARD_H + max(len(hands) - 1, 0) * _ROW_GAP
     canvas = new_canvas(width, height)
-    draw_text(
-        canvas,
-        (MARGIN, MARGIN + 34),
-        fit_text(title, 34, width - 2 * MARGIN, bold=True),
-        34,
-        TEXT,
-        bold=True,
-    )
-    top = MARGIN + 50
-    for row in rows:
-        canvas.paste(row, (0, top))
-        top += row.height
-    for line in lines:
-        draw_text(canvas, (MARGIN, top + 28), fit_text(line, 26, width - 2 * MARGIN), 26, MUTED)
-        top += line_h
+    for i, (name, line, cards) in enumerate(hands):
+        top = MARGIN + i * (CARD_H + _ROW_GAP)
+        middle = top + CARD_H // 2
+        shown = fit_text(name, 34, LABEL_W - 20, bold=True)
+        draw_text(canvas, (MARGIN, middle - 6), shown, 34, TEXT, bold=True)
+        draw_text(canvas, (MARGIN, middle + 36), fit_text(line, 28, LABEL_W - 20), 28, MUTED)
+        draw_row(canvas, cards, MARGIN + LABEL_W, top, cards_w, _STEP, group=group)
     return canvas

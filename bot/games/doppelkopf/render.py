@@ -30,6 +30,7 @@ from engine.doppelkopf.rules import ANNOUNCEMENTS, DoppelkopfView
 __all__ = [
     "COLOUR",
     "action_text",
+    "end_details",
     "end_message",
     "end_picture_parts",
     "game_name",
@@ -565,22 +566,20 @@ def _score_lines(result: GameResult, preset: str, lang: Lang) -> list[str]:
 
 
 def end_picture_parts(
-    number: int,
     result: GameResult,
     played: PlayedGame,
     seats: Mapping[int, SeatInfo],
     preset: str,
     *,
     lang: Lang,
-) -> tuple[str, list[tuple[str, list[Card]]], list[str]]:
-    """Return what the end-of-game picture shows: its title, each player's hand (trumps
-    first) under name, party and score, and the card points and score items."""
-    title = t(lang, "doppelkopf.end_title", game=number, type=game_name(lang, result.game))
+) -> list[tuple[str, str, list[Card]]]:
+    """Return what the end-of-game picture shows: each player's name, party and score, and
+    hand (trumps first)."""
     hands = []
     for s, cards in _hands_in_order(result, played, preset):
         party = _party(lang, "re" if s in result.re else "contra")
-        hands.append((f"{seat_label(s, seats, lang)} — {party} {result.scores[s]:+d}", cards))
-    return title, hands, _score_lines(result, preset, lang)
+        hands.append((seat_label(s, seats, lang), f"{party} {result.scores[s]:+d}", cards))
+    return hands
 
 
 def end_message(
@@ -594,8 +593,8 @@ def end_message(
     lang: Lang,
 ) -> Rendered:
     """Return the public breakdown of game ``number``: type, parties, card points, one line
-    per party's score items, every player's score and the running totals, then all hands
-    and tricks."""
+    per party's score items, every player's score and the running totals (every hand and
+    trick are :func:`end_details`, one press away)."""
 
     def who(seat: int) -> str:
         return seat_label(seat, seats, lang)
@@ -630,6 +629,30 @@ def end_message(
             totals=", ".join(f"{who(s)}: {v}" for s, v in enumerate(totals)),
         )
     )
+    embed = discord.Embed(
+        title=t(lang, "doppelkopf.end_title", game=number, type=kind),
+        description="\n".join(lines),
+        colour=COLOUR,
+    )
+    return Rendered(content=None, embeds=[embed])
+
+
+def end_details(
+    number: int,
+    result: GameResult,
+    played: PlayedGame,
+    seats: Mapping[int, SeatInfo],
+    preset: str,
+    *,
+    lang: Lang,
+) -> Rendered:
+    """Return the full detail of game ``number`` (its Details): every hand as card play
+    began, in the game's order, and every trick with who took it — all of it public once
+    the game is over (every card was played, or shown by a claim)."""
+
+    def who(seat: int) -> str:
+        return seat_label(seat, seats, lang)
+
     hands = [f"{who(s)}: {_cards(cards)}" for s, cards in _hands_in_order(result, played, preset)]
     tricks = [
         f"{n}. {' · '.join(f'{who(s)} {c}' for s, c in plays)} → {who(winner)}"
@@ -638,8 +661,7 @@ def end_message(
     if len(played.tricks) < 12:
         tricks.append(t(lang, "doppelkopf.end_claimed"))
     embed = discord.Embed(
-        title=t(lang, "doppelkopf.end_title", game=number, type=kind),
-        description="\n".join(lines),
+        title=t(lang, "doppelkopf.end_title", game=number, type=game_name(lang, result.game)),
         colour=COLOUR,
     )
     embed.add_field(

@@ -15,6 +15,7 @@ from bot import ids, pictures
 from bot.errors import class_refusal
 from bot.game import (
     Choice,
+    GameUI,
     OptionSpec,
     Picture,
     Post,
@@ -43,7 +44,16 @@ def _choices(prefix: str, values: Sequence[str | int]) -> tuple[Choice, ...]:
     return tuple(Choice(f"doppelkopf.{prefix}_{v}", v) for v in values)
 
 
-class DoppelkopfUI:
+def _number(key: str, prefix: str, done: int) -> int | None:
+    """Return the round a post's key names (``game3``: 3) if it is one of the ``done``."""
+    digits = key.removeprefix(prefix)
+    if digits == key or not digits.isdigit():
+        return None
+    number = int(digits)
+    return number if 1 <= number <= done else None
+
+
+class DoppelkopfUI(GameUI):
     """Doppelkopf's messages, controls, posts, pictures and replays."""
 
     name = "doppelkopf"
@@ -191,29 +201,35 @@ class DoppelkopfUI:
     def post(
         self, info: TableInfo, state: DoppelkopfState, key: str, names: Sequence[str], lang: Lang
     ) -> Post:
-        """Return a game's breakdown."""
+        """Return a game's breakdown, with its hands as a picture; every hand and trick in
+        text are its Details (:meth:`details`)."""
         number = int(key.removeprefix("game"))
         result = state.game_results[number - 1]
         totals = [
             sum(r.scores[s] for r in state.game_results[:number]) for s in range(state.players)
         ]
+        played = state.played_games[number - 1]
         shown = render.end_message(
-            number,
-            result,
-            state.played_games[number - 1],
-            totals,
-            info.seats,
-            state.preset,
-            lang=lang,
+            number, result, played, totals, info.seats, state.preset, lang=lang
         )
         if not info.pictures:
-            return Post(shown)
-        title, hands, lines = render.end_picture_parts(
-            number, result, state.played_games[number - 1], info.seats, state.preset, lang=lang
-        )
+            return Post(shown, details=True)
+        hands = render.end_picture_parts(result, played, info.seats, state.preset, lang=lang)
         order = order_for(state.preset, result.game)
-        picture = functools.partial(drawn.end_picture, title, hands, lines, order.group.__getitem__)
-        return Post(shown, picture, pictures.picture_filename("game", number))
+        picture = functools.partial(drawn.end_picture, hands, order.group.__getitem__)
+        return Post(shown, picture, pictures.picture_filename("game", number), details=True)
+
+    def details(
+        self, state: DoppelkopfState, key: str, seats: Mapping[int, SeatInfo], lang: Lang
+    ) -> Rendered | None:
+        """Return every hand and trick of a scored game (``game<n>``): all of it public
+        once the game is over."""
+        number = _number(key, "game", len(state.game_results))
+        if number is None:
+            return None
+        result = state.game_results[number - 1]
+        played = state.played_games[number - 1]
+        return render.end_details(number, result, played, seats, state.preset, lang=lang)
 
     def table_picture(
         self, info: TableInfo, view: DoppelkopfView, names: Sequence[str], lang: Lang

@@ -24,6 +24,7 @@ from bot.game import (
     Choice,
     Form,
     FormField,
+    GameUI,
     OptionSpec,
     Picture,
     Post,
@@ -106,7 +107,7 @@ def _one_card(text: str) -> Card:
     return cards[0]
 
 
-class DukesUpUI:
+class DukesUpUI(GameUI):
     """Dukes Up!'s messages, controls, posts and replays."""
 
     name = "dukes_up"

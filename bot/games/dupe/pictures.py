@@ -114,8 +114,8 @@ def scoring_picture(
 ) -> bytes:
     """Return a PNG of a deal's scoring: for each seat its won hand grouped by suit (♠ ♥ ♣
     ♦, the order ties for the longest suit are broken in), the breakdown in the rules'
-    notation (:func:`bot.words.score_text`) and whom the hand is credited to; then the totals.
-    Its words are in ``lang``."""
+    notation (:func:`bot.words.score_text`) and whom the hand is credited to. The deal's
+    title and the totals are the post's text, not repeated here. Its words are in ``lang``."""
     return png(_scoring_canvas(result, seat_names, lang), shared_palette())
 
 
@@ -126,14 +126,11 @@ def _scoring_canvas(
     inner = width - 2 * MARGIN
     head_h, row_h, foot_h, sep = 52, CARD_H + 14, 50, 18
     section = head_h + row_h + foot_h + sep
-    title_h = 56
-    height = MARGIN + title_h + 4 * section + 100 + MARGIN
+    height = MARGIN + 4 * section - sep + MARGIN
     canvas = new_canvas(width, height)
     draw = ImageDraw.Draw(canvas)
-    title = t(lang, "dupe.deal_scored", deal=result.deal)
-    draw_text(canvas, (MARGIN, MARGIN + 36), title, 38, TEXT, bold=True)
     credited_to = t(lang, "dupe.credited_to")
-    y = MARGIN + title_h
+    y = MARGIN
     for owner in range(4):
         holder = next(s for s in range(4) if result.dupe(s) == owner)
         holder_name = seat_name(lang, holder)
@@ -164,13 +161,6 @@ def _scoring_canvas(
             size = shrink_to_fit(breakdown, 34, inner - 12)
         draw_text(canvas, (MARGIN + 6, base), breakdown, size, TEXT, bold=bold)
         y += section
-    col = inner // 4
-    for seat in range(4):
-        x = MARGIN + seat * col
-        label_text = f"{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)}"
-        draw_text(canvas, (x, y + 30), label_text, 28, MUTED)
-        end = draw_text(canvas, (x, y + 76), str(result.totals[seat]), 40, TEXT, bold=True)
-        draw_text(canvas, (end + 10, y + 76), f"(+{result.credited[seat]})", 28, MUTED)
     return canvas
 
 

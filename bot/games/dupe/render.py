@@ -41,6 +41,7 @@ __all__ = [
     "COLOUR",
     "card_label",
     "deal_scoring",
+    "deal_summary",
     "hand_message",
     "replay_step",
     "rules_text",
@@ -346,10 +347,21 @@ def deal_scoring(
         embed.add_field(
             name=_seat_heading(owner, seats, lang), value=f"{identity}\n{won}", inline=False
         )
-    totals = " · ".join(
+    embed.add_field(name=t(lang, "dupe.scoring_totals"), value=_totals(result, lang), inline=False)
+    return Rendered(content=None, embeds=[embed], view=None)
+
+
+def _totals(result: DealResult, lang: Lang) -> str:
+    return " · ".join(
         f"{seat_name(lang, s)} +{result.credited[s]} = {result.totals[s]}" for s in range(4)
     )
-    embed.add_field(name=t(lang, "dupe.scoring_totals"), value=totals, inline=False)
+
+
+def deal_summary(result: DealResult, *, lang: Lang = "en") -> Rendered:
+    """Return the public scoring of a deal beside its picture (which shows every won hand,
+    its breakdown and whom it credits): the title and the running totals."""
+    embed = discord.Embed(title=t(lang, "dupe.scoring_title", deal=result.deal), colour=COLOUR)
+    embed.add_field(name=t(lang, "dupe.scoring_totals"), value=_totals(result, lang), inline=False)
     return Rendered(content=None, embeds=[embed], view=None)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot import ids, pictures
 from bot.errors import class_refusal
-from bot.game import Choice, OptionSpec, Picture, Post, Rendered, SeatInfo, Step, TableInfo
+from bot.game import Choice, GameUI, OptionSpec, Picture, Post, Rendered, SeatInfo, Step, TableInfo
 from bot.games.dupe import pictures as drawn
 from bot.games.dupe import render
 from bot.games.dupe.replay import DealStart, replay_steps
@@ -67,7 +67,7 @@ def _picture_names(info: TableInfo, lang: Lang) -> list[str]:
     return names
 
 
-class DupeUI:
+class DupeUI(GameUI):
     """Dupe's messages, controls, posts, pictures and replays."""
 
     name = "dupe"
@@ -180,15 +180,26 @@ class DupeUI:
     def post(
         self, info: TableInfo, state: DupeState, key: str, names: Sequence[str], lang: Lang
     ) -> Post:
-        """Return a deal's scoring, with its picture when the table shows pictures."""
+        """Return a deal's scoring: with pictures, the totals beside a picture of every won
+        hand, and Details that give it all in text; without, all of it in text."""
         result = state.results[int(key.removeprefix("deal")) - 1]
-        shown = render.deal_scoring(result, info.seats, lang=lang)
         if not info.pictures:
-            return Post(shown)
+            return Post(render.deal_scoring(result, info.seats, lang=lang))
         picture = functools.partial(
             drawn.scoring_picture, result, _picture_names(info, lang), lang=lang
         )
-        return Post(shown, picture, pictures.picture_filename("scoring", result.deal))
+        shown = render.deal_summary(result, lang=lang)
+        return Post(shown, picture, pictures.picture_filename("scoring", result.deal), True)
+
+    def details(
+        self, state: DupeState, key: str, seats: Mapping[int, SeatInfo], lang: Lang
+    ) -> Rendered | None:
+        """Return a scored deal's identity cards, won hands, breakdowns and credits (``deal<n>``):
+        all of it public once the deal is scored."""
+        digits = key.removeprefix("deal")
+        if digits == key or not digits.isdigit() or not 1 <= int(digits) <= len(state.results):
+            return None
+        return render.deal_scoring(state.results[int(digits) - 1], seats, lang=lang)
 
     def table_picture(
         self, info: TableInfo, view: DupeView, names: Sequence[str], lang: Lang
