@@ -171,12 +171,15 @@ def trick_canvas(
         else:
             place_card(canvas, card, x, top)
         label = labels[seat]
-        name = fit_text(label.name, 32, COLUMN - 8, bold=True)
+        # A little smaller before any shorter: a name is cut only where there is no room.
+        size = shrink_to_fit(label.name, 32, COLUMN - 8, smallest=28, bold=True)
+        name = fit_text(label.name, size, COLUMN - 8, bold=True)
         colour = GOLD if seat == highlight else TEXT
-        draw_text(canvas, (centre, label_y), name, 32, colour, anchor="centre", bold=True)
+        draw_text(canvas, (centre, label_y), name, size, colour, anchor="centre", bold=True)
         if label.member:
-            member = fit_text(label.member, 26, COLUMN - 8)
-            draw_text(canvas, (centre, member_y), member, 26, MUTED, anchor="centre")
+            size = shrink_to_fit(label.member, 26, COLUMN - 8, smallest=22)
+            member = fit_text(label.member, size, COLUMN - 8)
+            draw_text(canvas, (centre, member_y), member, size, MUTED, anchor="centre")
         caption = captions[seat] if captions is not None else None
         if caption is not None:
             _draw_caption(

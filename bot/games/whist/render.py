@@ -25,6 +25,7 @@ from bot import ids
 from bot.controls import Button, Controls
 from bot.game import Rendered, SeatInfo, TableInfo
 from bot.i18n import Lang, t
+from bot.pictures import SeatLabel
 from engine.cards import Card, Suit
 from engine.tricks import legal_cards
 from engine.whist import (
@@ -144,6 +145,19 @@ class Seating:
                 dummies.append(t(lang, "whist.dummy"))
         names += dummies
         return " & ".join(names) if names else t(lang, "whist.side", n=side + 1)
+
+    def picture_label(self, hand: int) -> SeatLabel:
+        """Return ``hand`` as a picture names it: the hand, and under it who holds it
+        (``alice``, ``dummy, alice``, ``dead hand``), so that neither is cut."""
+        lang = self.lang
+        player = self.seating[hand]
+        if player is not None:
+            member = player_name(player, self.seats, lang)
+        elif (decider := self.decider(hand)) is not None:
+            member = t(lang, "whist.picture_dummy_of", who=player_name(decider, self.seats, lang))
+        else:
+            member = t(lang, "whist.picture_dead_hand")
+        return SeatLabel(hand_name(lang, hand), member)
 
     def hands_in_play(self) -> tuple[int, ...]:
         """Return the hands a table shows (two-hand's E and W hold nothing)."""
@@ -274,14 +288,19 @@ def _exchange_line(view: WhistView, seating: Seating, lang: Lang) -> str:
 
 
 def _score_lines(view: WhistView, seating: Seating, lang: Lang) -> list[str]:
-    a, b = seating.side(0), seating.side(1)
+    """Return a line per side: its tricks this deal, its score and its games this rubber
+    (one line each, not a line per figure: the table fits a screen)."""
+    if view.phase is Phase.OVER:
+        return []
     lines = []
-    if view.phase in (Phase.PLAY, Phase.CLAIM):
-        lines.append(t(lang, "whist.tricks_line", a=a, b=b, ta=view.tricks[0], tb=view.tricks[1]))
-    if view.phase is not Phase.OVER:
-        lines.append(t(lang, "whist.score_line", a=a, b=b, sa=view.score[0], sb=view.score[1]))
+    for side in (0, 1):
+        parts = []
+        if view.phase in (Phase.PLAY, Phase.CLAIM):
+            parts.append(t(lang, "whist.standing_tricks", n=view.tricks[side]))
+        parts.append(t(lang, "whist.standing_score", n=view.score[side]))
         if view.variant != "mort":
-            lines.append(t(lang, "whist.games_line", a=a, b=b, ga=view.games[0], gb=view.games[1]))
+            parts.append(t(lang, "whist.standing_games", n=view.games[side]))
+        lines.append(t(lang, "whist.standing", side=seating.side(side), parts=" · ".join(parts)))
     return lines
 
 

@@ -216,7 +216,7 @@ class WhistUI(GameUI):
         hands = render.trick_hands(view)
         cards = dict(plays)
         seating = render.view_seating(view, info.seats, lang)
-        labels = [seating.who(h) for h in hands]
+        labels = [seating.picture_label(h) for h in hands]
         key = (view.deal, view.tricks, len(plays), winner, lang)
         highlight = hands.index(winner) if winner is not None else None
         return key, functools.partial(
