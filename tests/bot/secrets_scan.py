@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 import simcord
 
-from bot import games
+from bot import games, ids
 from bot.i18n import LANGS, catalogue, t
 from engine.cards import parse_card
 from engine.errors import ParseError
@@ -70,6 +70,30 @@ def _is_card(text: str) -> bool:
     except ParseError:
         return False
     return True
+
+
+def details_of_finished_round(env: simcord.Env, sent: Sent) -> bool:
+    """Return whether the request answers a Details button (``bot.ids.Details``) under a
+    post about a finished deal or game (``deal3``, ``game2``): the answer shows that
+    round's cards, as the post does."""
+    parts = sent.entry.path.strip("/").split("/")
+    if parts[0] != "interactions" or parts[-1] != "callback":
+        return False
+    record = env.backend.interactions[int(parts[1])]
+    if record.source_message_id is None:
+        return False
+    source = env.backend.get_message(record.channel_id, record.source_message_id)
+    if source.is_ephemeral:
+        return False
+    for row in source.components or []:
+        for button in row.get("components", []):
+            pressed = ids.parse(str(button.get("custom_id") or ""))
+            if isinstance(pressed, ids.Details) and _ROUND_POST.fullmatch(pressed.post):
+                return True
+    return False
+
+
+_ROUND_POST = re.compile(r"(?:deal|game)\d+")
 
 
 def hidden_from(moment: Moment, member: int | None) -> set[str]:
@@ -135,11 +159,13 @@ def scan_secrets(
             here = channel_of(env, sent)
             moment = {k: v for k, v in moment.items() if channels.get(k) == here}
         hidden = hidden_from(moment, payload.member)
-        if _FINISHED_ROUND.search(str(payload.body.get("nonce") or "")):
-            # A post about a finished deal or game (``<table>:deal3``, ``<table>:game2``)
-            # shows that round's cards, public once it is scored: a card code there names
-            # a card of the finished round, not its twin in a hand of the current one, so
-            # only the other secrets (parties, reservations…) are looked for.
+        if _FINISHED_ROUND.search(str(payload.body.get("nonce") or "")) or (
+            details_of_finished_round(env, sent)
+        ):
+            # A post about a finished deal or game (``<table>:deal3``, ``<table>:game2``),
+            # or its Details, shows that round's cards, public once it is scored: a card
+            # code there names a card of the finished round, not its twin in a hand of the
+            # current one, so only the other secrets (parties, reservations…) are looked for.
             hidden = {h for h in hidden if not _is_card(h)}
         texts = [text for _, text in strings(payload.body)]
         if any(_TRAY_RESULTS.search(text) for text in texts):

@@ -582,6 +582,15 @@ def end_picture_parts(
     return hands
 
 
+def _end_title(number: int, result: GameResult, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
+    """Return a game's breakdown's title: its number and type, and who played a solo."""
+    kind = game_name(lang, result.game)
+    solo = result.game.startswith("solo:") or result.game in ("silent-marriage", "marriage-solo")
+    if solo and result.re:
+        kind = f"{kind} — {seat_label(result.re[0], seats, lang)}"
+    return t(lang, "doppelkopf.end_title", game=number, type=kind)
+
+
 def end_message(
     number: int,
     result: GameResult,
@@ -599,10 +608,6 @@ def end_message(
     def who(seat: int) -> str:
         return seat_label(seat, seats, lang)
 
-    kind = game_name(lang, result.game)
-    solo = result.game.startswith("solo:") or result.game in ("silent-marriage", "marriage-solo")
-    if solo and result.re:
-        kind = f"{kind} — {who(result.re[0])}"
     parties = t(
         lang,
         "doppelkopf.end_parties",
@@ -630,7 +635,7 @@ def end_message(
         )
     )
     embed = discord.Embed(
-        title=t(lang, "doppelkopf.end_title", game=number, type=kind),
+        title=_end_title(number, result, seats, lang),
         description="\n".join(lines),
         colour=COLOUR,
     )
@@ -660,10 +665,7 @@ def end_details(
     ]
     if len(played.tricks) < 12:
         tricks.append(t(lang, "doppelkopf.end_claimed"))
-    embed = discord.Embed(
-        title=t(lang, "doppelkopf.end_title", game=number, type=game_name(lang, result.game)),
-        colour=COLOUR,
-    )
+    embed = discord.Embed(title=_end_title(number, result, seats, lang), colour=COLOUR)
     embed.add_field(
         name=t(lang, "doppelkopf.end_hands"), value="\n".join(hands)[:1024], inline=False
     )
