@@ -3,13 +3,14 @@
 The bot runs in simcord (the in-memory Discord the tests use) on a pinned seed, so every run
 plays the same game: Alice types ``/dupe start``, Bob and Carol join, Alice starts (a
 computer player takes the empty seat), the members open “My hand” and play until a trick is
-revealed and, later, until the first deal is scored; then Dave asks for ``/dupe rules``.
-Then the same three open a Doppelkopf table in a channel of its own and play its first
-game: its lobby, Alice's hand with its announcement button, a trick on the table and the
-game's breakdown are photographed too. Then an English Dummy whist table (the three deal
-with a computer nowhere: dummy is the fourth hand): the table with dummy face up at
-dummy's first turn, and the private hand of dummy's partner offering dummy's cards. Last,
-Alice and Bob play Dukes Up! (the tests' scripted log up to Alice's turn 28, then clicks):
+revealed and, later, until the first deal is scored (Dave presses its Details); then Dave
+asks for ``/dupe rules``. Then the same three open a Doppelkopf table in a channel of its
+own and play its first game: its lobby, Alice's hand with its announcement button, a trick
+on the table, the game's breakdown and its Details are photographed too. Then an English
+Dummy whist table (the three deal with a computer nowhere: dummy is the fourth hand): the
+table with dummy face up at dummy's first turn, the private hand of dummy's partner
+offering dummy's cards, and the deal's score post once it is played out. Last, Alice and
+Bob play Dukes Up! (the tests' scripted log up to Alice's turn 28, then clicks):
 her proposal and the board after it.
 
 Each screenshot is one message as simcord's preview renders it (the way Discord shows it,
@@ -137,6 +138,10 @@ async def play_scenes(
     await game.play(players, rng, until=lambda s: s.deal == 2)
     (scoring,) = world.titled("Dupe — deal 1 scored")
     await shoot(Shot("scoring", dave, scoring, 1600, ("Dupe — deal 1 scored", "Totals")))
+    details = await dave.click(scoring, custom_id=ids.details(game.id, "deal1"))
+    assert details.response is not None and details.ephemeral
+    words = ("Dupe — deal 1 scored", "Won:", "credited to")
+    await shoot(Shot("scoring-details", dave, details.response, 1600, words))
 
     rules = await dave.slash(world.channel, "dupe rules")
     assert rules.response is not None and rules.ephemeral
@@ -210,6 +215,16 @@ async def play_whist_scenes(
     partner = by_seat[table.decider(NORTH)]
     words = ("Dummy's turn", "Dummy you play")
     await shoot(Shot("whist-dummy", partner, hands[partner.id], 900, words, channel))
+    while not table.state.results:  # the deal played out: its score post
+        member = by_seat[table.decider(table.state.to_act[0])]
+        hand = hands[member.id]
+        card = next(b for b in live_buttons(hand) if b[0][:1] == "=" and len(b[0]) == 3)
+        result = await member.click(hand.message, custom_id=card[1])
+        if result.response is not None:
+            hands[member.id] = result.response
+    await world.env.advance_time(5)
+    (post,) = [m for m in channel.history() if m.embeds and m.embeds[0].title == "Deal 1 scored"]
+    await shoot(Shot("whist-deal", dave, post, 900, ("Deal 1 scored", "Totals"), channel))
 
 
 def live_buttons(hand: simcord.ResponseMessage) -> list[tuple[str, str]]:
@@ -321,14 +336,16 @@ _DOKO_WORDS = {
         "lobby": ("Doppelkopf", "Join"),
         "hand": ("Your hand", "You may announce"),
         "trick": ("Trick", "Game:"),
-        "end": ("Game 1:", "Card points", "Tricks"),
+        "end": ("Game 1:", "Card points", "Totals"),
+        "details": ("Game 1:", "Hands", "Tricks"),
         "end_title": "Game 1:",
     },
     "de": {
         "lobby": ("Doppelkopf", "Beitreten"),
         "hand": ("Deine Hand", "Du darfst jetzt ansagen"),
         "trick": ("Stich", "Spiel:"),
-        "end": ("Spiel 1:", "Augen", "Stiche"),
+        "end": ("Spiel 1:", "Augen", "Stand"),
+        "details": ("Spiel 1:", "Blätter", "Stiche"),
         "end_title": "Spiel 1:",
     },
 }
@@ -403,6 +420,13 @@ async def play_doppelkopf_table(
         if m.embeds and (m.embeds[0].title or "").startswith(str(words["end_title"]))
     )
     await shoot(Shot(f"doppelkopf-end{suffix}", watcher, post, 2200, words["end"], channel))
+    if lang == "en":  # the breakdown's Details, as the member watching sees them
+        details = await watcher.click(post, custom_id=ids.details(game_id, "game1"))
+        assert details.response is not None and details.ephemeral
+        words_shown = words["details"]
+        await shoot(
+            Shot("doppelkopf-details", watcher, details.response, 2200, words_shown, channel)
+        )
 
 
 # --- the HTML pages -----------------------------------------------------------------

@@ -13,6 +13,7 @@ from bot.pictures import (
     MARGIN,
     MUTED,
     TEXT,
+    displayable,
     draw_row,
     draw_text,
     fit_text,
@@ -53,7 +54,7 @@ def _end_canvas(
     for i, (name, line, cards) in enumerate(hands):
         top = MARGIN + i * (CARD_H + _ROW_GAP)
         middle = top + CARD_H // 2
-        shown = fit_text(name, 34, LABEL_W - 20, bold=True)
+        shown = fit_text(displayable(name), 34, LABEL_W - 20, bold=True)
         draw_text(canvas, (MARGIN, middle - 6), shown, 34, TEXT, bold=True)
         draw_text(canvas, (MARGIN, middle + 36), fit_text(line, 28, LABEL_W - 20), 28, MUTED)
         draw_row(canvas, cards, MARGIN + LABEL_W, top, cards_w, _STEP, group=group)

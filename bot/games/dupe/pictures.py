@@ -122,9 +122,11 @@ def scoring_picture(
 def _scoring_canvas(
     result: DealResult, seat_names: Sequence[str], lang: Lang = "en"
 ) -> Image.Image:
-    width = 900
+    # Wide rather than tall: Discord scales a picture to the message's width, and the
+    # post (its text, this picture and its Details button) must fit one screen.
+    width = 1000
     inner = width - 2 * MARGIN
-    head_h, row_h, foot_h, sep = 52, CARD_H + 14, 50, 18
+    head_h, row_h, foot_h, sep = 52, CARD_H + 14, 50, 14
     section = head_h + row_h + foot_h + sep
     height = MARGIN + 4 * section - sep + MARGIN
     canvas = new_canvas(width, height)
