@@ -7,8 +7,9 @@ Prints one line per problem and exits 1, or exits 0 when every check holds:
 - **Every relative link resolves.** Each link and image in README.md and ``docs/**/*.md``
   (``[text](target)``, ``![alt](target)``, ``[label]: target``, and ``src``/``href`` of
   inline HTML) that is not a URL must name a file or folder of the repository, relative to
-  the page. A ``#anchor`` after it is allowed and not checked; a link that is only an
-  anchor is allowed.
+  the page. An anchor (``page.md#section``, or ``#section`` within the page) must name a
+  heading of that Markdown page, as GitHub spells its anchors (lower case, punctuation
+  dropped, spaces as hyphens, ``-1``, ``-2`` … for repeated headings).
 - **No link leaves the repository.** No absolute path, no ``..`` past the repository's root,
   and no URL — except ``https://`` links to the hosts in :data:`ALLOWED_HOSTS`: Discord's
   developer portal and developer documentation (``discord.com``), which an operator needs
@@ -27,7 +28,15 @@ import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["ALLOWED_HOSTS", "README_MAX_LINES", "links", "main", "pages", "problems"]
+__all__ = [
+    "ALLOWED_HOSTS",
+    "README_MAX_LINES",
+    "anchors",
+    "links",
+    "main",
+    "pages",
+    "problems",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 README_MAX_LINES = 250
@@ -40,6 +49,7 @@ _REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.MULTILINE
 _HTML = re.compile(r"""\b(?:src|href)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 _BARE_URL = re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s<>)\]\"'`]+", re.IGNORECASE)
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 
 def pages(root: Path) -> list[Path]:
@@ -65,6 +75,20 @@ def links(text: str) -> list[str]:
     return found
 
 
+def anchors(text: str) -> set[str]:
+    """Return the anchors GitHub gives the headings of a Markdown text."""
+    found: set[str] = set()
+    for match in _HEADING.finditer(_FENCE.sub("", text)):
+        heading = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", match.group(1))  # a link's text
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        anchor, n = slug, 0
+        while anchor in found:
+            n += 1
+            anchor = f"{slug}-{n}"
+        found.add(anchor)
+    return found
+
+
 def _outside_url(target: str) -> str | None:
     """Return why a URL target is refused, or None for an allowed one."""
     parts = urlsplit(target)
@@ -76,18 +100,22 @@ def _outside_url(target: str) -> str | None:
 
 def _link_problem(root: Path, page: Path, target: str) -> str | None:
     """Return what is wrong with one link of ``page``, or None."""
-    if not target or target.startswith("#"):
+    if not target:
         return None
     if _SCHEME.match(target) or target.startswith("//"):
         return _outside_url(target)
-    path = unquote(target.split("#", 1)[0].split("?", 1)[0])
+    path, _, anchor = target.partition("#")
+    path = unquote(path.split("?", 1)[0])
     if path.startswith("/"):
         return f"links to an absolute path ({target}); write it relative to the page"
-    resolved = (page.parent / path).resolve()
+    resolved = (page.parent / path).resolve() if path else page
     if not resolved.is_relative_to(root.resolve()):
         return f"links outside the repository ({target})"
     if not resolved.exists():
         return f"links to {target}, which does not exist"
+    headed = anchor and resolved.suffix == ".md" and resolved.is_file()
+    if headed and unquote(anchor) not in anchors(resolved.read_text(encoding="utf-8")):
+        return f"links to {target}, whose page has no heading #{anchor}"
     return None
 
 

@@ -54,7 +54,7 @@ def test_a_clean_repository_passes(tmp_path: Path) -> None:
         "# Parlour\n\n![lobby](docs/shot.md) [rules](docs/rules/dupe.md#scoring) [top](#parlour)\n"
         "[portal](https://discord.com/developers/applications)\n",
         shot="x",
-        rules__dupe="[back](../../README.md) [guide](../games/dupe.md)\n",
+        rules__dupe="# Dupe\n\n## Scoring\n\n[back](../../README.md) [guide](../games/dupe.md)\n",
         games__dupe="[rules][r]\n\n[r]: ../rules/dupe.md\n",
     )
     assert check.problems(root) == []
@@ -73,6 +73,22 @@ def test_a_link_to_a_missing_file_is_named(tmp_path: Path) -> None:
         "docs/games/whist.md: links to ../shots/t.png, which does not exist",
     ]
     assert check.main([str(root)]) == 1
+
+
+def test_an_anchor_must_name_a_heading(tmp_path: Path) -> None:
+    root = _repo(
+        tmp_path,
+        "# Parlour\n\n[a](#parlour) [b](#nowhere) [c](docs/x.md#a-b-c-1) [d](docs/x.md#a-b-c-2)\n",
+        x="## A `b`: c!\n\n```\n# not a heading\n```\n\n## A b c\n",
+    )
+    assert check.problems(root) == [
+        "README.md: links to #nowhere, whose page has no heading #nowhere",
+        "README.md: links to docs/x.md#a-b-c-2, whose page has no heading #a-b-c-2",
+    ]
+    assert check.anchors("# Playing Dukes Up! on Discord\n## 1. Short whist\n") == {
+        "playing-dukes-up-on-discord",
+        "1-short-whist",
+    }
 
 
 def test_links_leaving_the_repository_are_refused(tmp_path: Path) -> None:
