@@ -188,8 +188,8 @@ class DupeUI(GameUI):
         picture = functools.partial(
             drawn.scoring_picture, result, _picture_names(info, lang), lang=lang
         )
-        shown = render.deal_summary(result, lang=lang)
-        return Post(shown, picture, pictures.picture_filename("scoring", result.deal), True)
+        filename = pictures.picture_filename("scoring", result.deal)
+        return Post(render.deal_summary(result, lang=lang), picture, filename, details=True)
 
     def details(
         self, state: DupeState, key: str, seats: Mapping[int, SeatInfo], lang: Lang
