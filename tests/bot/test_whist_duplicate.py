@@ -187,7 +187,7 @@ async def test_team_of_four_across_two_channels(
     for who in (alice, bob, eve):
         progress = await reply(who, one, "whist duplicate status", match=match.id)
         assert "being played" in progress and "Round 1 of 1." in progress
-        assert "North: alice, East: CPU (random)" in progress
+        assert "North: alice, East: 🤖 Computer 2 (random)" in progress
         assert "· 1 of 2 trays finished" in progress and "· 0 of 2 trays finished" in progress
         assert "N-S " not in progress and "tricks" not in progress
 
