@@ -11,8 +11,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import pytest
+import simcord
+from simcord import interactions as simcord_interactions
+from simcord.actors import _dispatch_actor_interaction
+from simcord.enums import AppCommandType, InteractionType
+
 from bot import games
-from bot.i18n import t
+from bot.game import GameUI
+from bot.i18n import Lang, t
+from tests.bot.driver import World, private_text
 from tests.bot.i18n_scan import generic_sources, keys_reached, package_of, texts_of
 
 # A game's text may name another game only here, each with its reason: (key, game named).
@@ -35,7 +43,7 @@ def _pattern(names: Iterable[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
 
 
-def _family(ui: games.GameUI) -> set[str]:
+def _family(ui: GameUI) -> set[str]:
     """Return the games of ``ui``'s bot package (whist and its duplicate tables: one family,
     free to name each other)."""
     return {other.name for other in games.GAMES if package_of(other) == package_of(ui)}
@@ -76,3 +84,122 @@ def test_the_scan_finds_a_name_where_it_is() -> None:
     assert _pattern(_names("dupe")).search("Use /dupe hand or the table's My hand button.")
     assert _pattern(_names("dukes_up")).search("Ein Tisch für Herzöge hoch")
     assert not _pattern(_names("dupe")).search("a duplicate match")
+
+
+# --- members meet it: refusals and /help, through simcord ------------------------------
+
+GAMES = ["whist", "doppelkopf", "dukes_up"]
+
+
+def _command(lang: Lang, game: str, sub: str = "start") -> str:
+    """Return ``/<game> <sub>`` as a member of ``lang`` reads it."""
+    return f"/{t(lang, f'{game}.command_name')} {t(lang, f'{game}.command_{sub}_name')}"
+
+
+async def _slash_in_dm(member: simcord.MemberActor, name: str) -> simcord.InteractionResult:
+    """Send ``/<name>`` from the member's direct messages with the bot, as an outdated or
+    modified client could (Discord offers the games' commands only in a server)."""
+    env = member._env
+    user = member.user
+    channel = user.dm_channel
+    parts = name.split()
+    root = env.backend.find_command(parts[0], None)
+    assert root is not None, parts[0]
+    _, nesting = simcord_interactions.walk_to_subcommand(root, parts[1:])
+    data = {
+        "id": root["id"],
+        "name": root["name"],
+        "type": AppCommandType.CHAT_INPUT,
+        "options": simcord_interactions.nest_options(root, nesting, []),
+    }
+    env._begin_operation("slash")
+    try:
+        return await _dispatch_actor_interaction(
+            user, InteractionType.APPLICATION_COMMAND, channel, data
+        )
+    finally:
+        env._end_operation()
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_no_table_here_names_the_commands_game_and_its_start(
+    world: World, locales: dict[int, str], game: str
+) -> None:
+    alice, anna = world.members("alice", "anna")
+    locales[anna.id] = "de"
+    english = (
+        f"There is no {t('en', f'{game}.title')} table in this channel. "
+        f"Start one with {_command('en', game)}."
+    )
+    german = (
+        f"In diesem Kanal gibt es keinen Tisch für {t('de', f'{game}.title')}. "
+        f"Eröffne einen mit {_command('de', game)}."
+    )
+    assert "Dupe" not in english + german
+    command = t("en", f"{game}.command_name")
+    for sub in ("hand", "status", "cancel", "leave"):
+        assert private_text(await alice.slash(world.channel, f"{command} {sub}")) == english
+        assert private_text(await anna.slash(world.channel, f"{command} {sub}")) == german
+
+
+@pytest.mark.parametrize(
+    ("there", "started"),
+    [("whist", "doppelkopf"), ("doppelkopf", "dukes_up"), ("dukes_up", "whist"), ("whist", "dupe")],
+)
+async def test_a_channel_with_a_table_names_that_tables_game(
+    world: World, locales: dict[int, str], there: str, started: str
+) -> None:
+    alice, anna = world.members("alice", "anna")
+    locales[anna.id] = "de"
+    opened = await alice.slash(world.channel, f"{t('en', f'{there}.command_name')} start")
+    assert opened.response is not None and not opened.ephemeral
+    table = world.bot.controller.tables.table_in(world.channel.id)
+    assert table is not None
+    url = world.bot.controller.jump_url(table)
+    start = f"{t('en', f'{started}.command_name')} start"
+    refused = private_text(await anna.slash(world.channel, start))
+    assert refused.startswith(
+        f"In diesem Kanal gibt es schon einen Tisch für {t('de', f'{there}.title')}: {url}"
+    )
+    refused = private_text(await alice.slash(world.channel, start))
+    assert refused.startswith(f"This channel already has a {t('en', f'{there}.title')} table: ")
+    assert url in refused
+    # …and a command of the table's own game finds it.
+    status = await alice.slash(world.channel, f"{t('en', f'{there}.command_name')} status")
+    assert url in private_text(status)
+    assert len(world.query("SELECT id FROM games")) == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_direct_messages_are_refused_naming_the_game(
+    world: World, locales: dict[int, str], game: str
+) -> None:
+    alice, anna = world.members("alice", "anna")
+    locales[anna.id] = "de"
+    command = t("en", f"{game}.command_name")
+    for sub in ("start", "hand", "status"):
+        refused = private_text(await _slash_in_dm(alice, f"{command} {sub}"))
+        assert refused == (
+            f"{t('en', f'{game}.title')} is played in a server channel, not in direct messages."
+        )
+        refused = private_text(await _slash_in_dm(anna, f"{command} {sub}"))
+        assert refused == (
+            f"{t('de', f'{game}.title')} wird in einem Kanal auf einem Server gespielt, "
+            "nicht in Direktnachrichten."
+        )
+    assert world.query("SELECT id FROM games") == []
+
+
+async def test_help_is_titled_with_the_bots_own_name(world: World, locales: dict[int, str]) -> None:
+    me = world.bot.user
+    assert me is not None
+    alice, anna = world.members("alice", "anna")
+    locales[anna.id] = "de"
+    for member, title in ((alice, f"{me.name} — commands"), (anna, f"{me.name} — Befehle")):
+        shown = await member.slash(world.channel, "help")
+        assert shown.response is not None and shown.response.ephemeral
+        assert shown.response.embeds[0].title == title
+    # In direct messages too (the one command Discord offers there).
+    direct = await alice.user.slash("help")
+    assert direct.response is not None
+    assert direct.response.embeds[0].title == f"{me.name} — commands"
