@@ -27,12 +27,14 @@ __all__ = [
     "Choice",
     "EndOfInput",
     "Flags",
+    "Parser",
     "Quit",
     "TextTable",
     "and_list",
     "cards_in_suits",
     "option_value",
     "or_list",
+    "sentence",
     "start",
 ]
 
@@ -276,27 +278,33 @@ class BadFlag(Exception):
 _COMMON_STARTS = frozenset({"The", "There", "A", "An", "Choose", "Unknown", "Write", "Play"})
 
 
-def _sentence(title: str, message: str) -> str:
+def sentence(title: str, message: str) -> str:
     """Return ``error: <game>: <message>.`` as one sentence."""
     text = message.strip().rstrip(".")
+    if text.startswith(title):
+        return f"error: {text}."
     first = text.split(" ", 1)[0]
     if first in _COMMON_STARTS:
         text = text[0].lower() + text[1:]
     return f"error: {title}: {text}."
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     """argparse, answering a bad command line with one sentence naming the game."""
 
-    def __init__(self, title: str, **kwargs: Any) -> None:
+    def __init__(self, title: str, games: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = title
+        self.games = list(games)
 
     def error(self, message: str) -> NoReturn:
         if message.startswith("argument "):
             flag, _, why = message[len("argument ") :].partition(": ")
             flags = flag.split("/")
-            if why.startswith("expected one argument"):
+            if flags == ["game"] and why.startswith("invalid choice"):
+                given = why.split("'")[1]
+                message = f"there is no game “{given}”: choose {or_list(self.games)}"
+            elif why.startswith("expected one argument"):
                 message = f"{flags[-1]} needs a value"
             elif why.startswith("invalid int value"):
                 message = f"{flags[-1]} takes a whole number, not {why.split(': ', 1)[1]}"
@@ -308,7 +316,7 @@ class _Parser(argparse.ArgumentParser):
             message = f"there is no flag {unknown}: the flags are {', '.join(known)}"
         elif message.startswith("the following arguments are required"):
             message = message[0].upper() + message[1:]
-        print(_sentence(self.title, message), file=sys.stderr)
+        print(sentence(self.title, message), file=sys.stderr)
         raise SystemExit(2)
 
 
@@ -319,7 +327,7 @@ class Flags:
 
     def __init__(self, name: str, title: str, description: str) -> None:
         self.title = title
-        self.parser = _Parser(title, prog=f"python -m engine.play {name}", description=description)
+        self.parser = Parser(title, prog=f"python -m engine.play {name}", description=description)
 
     def seed(self) -> None:
         """Add ``--seed S``."""
@@ -399,7 +407,7 @@ class Flags:
 
     def fail(self, message: str) -> int:
         """Print one sentence naming the game on stderr; return exit code 2."""
-        print(_sentence(self.title, message), file=sys.stderr)
+        print(sentence(self.title, message), file=sys.stderr)
         return 2
 
 
@@ -431,3 +439,10 @@ def options_from_flags(
         return options_from_json(options_type, values)
     except (EngineError, TypeError, ValueError) as error:
         raise BadFlag(str(error)) from None
+
+
+def variant_field(options_type: type[Any]) -> str | None:
+    """Return the option ``--variant`` sets in a game: ``variant`` (whist), ``preset``
+    (Doppelkopf), or ``None`` for a game without variants."""
+    names = {f.name for f in dataclasses.fields(options_type)}
+    return next((name for name in ("variant", "preset") if name in names), None)
