@@ -286,7 +286,7 @@ class DoppelkopfTable(TextTable):
 
     def _deal_line(self, data: dict[str, Any]) -> str:
         out = (
-            f" seat {data['sitting_out'] + 1} sits out." if data["sitting_out"] is not None else ""
+            f" Seat {data['sitting_out'] + 1} sits out." if data["sitting_out"] is not None else ""
         )
         if data["sitting_out"] == self.me:
             out = " You sit out this deal and watch."
@@ -465,6 +465,11 @@ class DoppelkopfTable(TextTable):
         cards.sort(key=lambda a: order[a.card] if a.card is not None else 0)
         others = sorted((a for a in legal if a.card is None), key=_rank)
         typed = [a for a in others if a.cards]
+        offered = data.get("poverty", {}).get("offered")
+        if phase == "poverty-return" and offered:
+            giver = _name(data["poverty"]["player"], self.me)
+            received = [parse_card(c) for c in offered.partition(":")[2].split(",")]
+            self.say(f"{giver[0].upper()}{giver[1:]} passed you {_cards(received)}.")
         if len(typed) > _MANY:
             word = typed[0].kind
             self._help = (
@@ -509,8 +514,13 @@ class DoppelkopfTable(TextTable):
         except ParseError as error:
             self.say(f"{error} Type a number from the list, or help.")
             return None
-        if action.card is not None and action.card not in self.view().hand:
+        view = self.view()
+        if action.card is not None and action.card not in view.hand:
             self.say(f"You hold no {action.card}.")
+            return None
+        cards = [str(a.card) for a in view.legal if a.card is not None]
+        if action.card is not None and action not in view.legal and cards:
+            self.say(f"{action.card} does not follow the card led: play {' or '.join(cards)}.")
             return None
         trial = self.state.clone()
         try:
