@@ -311,7 +311,8 @@ class Parser(argparse.ArgumentParser):
             else:
                 message = why
         elif message.startswith("unrecognized arguments: "):
-            unknown = message.split(": ", 1)[1]
+            words = message.split(": ", 1)[1].split()
+            unknown = " ".join(w for w in words if w.startswith("-")) or " ".join(words)
             known = sorted({s for a in self._actions for s in a.option_strings if s != "-h"})
             message = f"there is no flag {unknown}: the flags are {', '.join(known)}"
         elif message.startswith("the following arguments are required"):

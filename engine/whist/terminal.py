@@ -33,6 +33,7 @@ from engine.terminal import (
     cards_in_suits,
     is_interactive,
     options_from_flags,
+    or_list,
     start,
 )
 from engine.tricks import trick_winner
@@ -507,7 +508,7 @@ def main(
             free = [SEAT_NAMES[s][0] for s in range(4) if state.player_at(s) is not None]
             return flags.fail(
                 f"nobody sits {SEAT_NAMES[args.seat]} in the first deal of "
-                f"{type(state).title} with seed {seed}: choose {' or '.join(free)}"
+                f"{type(state).title} with seed {seed}: choose {or_list(free)}"
             )
         me = player
     players = {p: make_player(args.level, seed * 8 + p) for p in range(state.players) if p != me}
