@@ -325,7 +325,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     named = [a for a in (sys.argv[1:] if argv is None else argv) if a in games.names()]
     if named:  # a bad flag then names the game it was given for
         parser.title = games.get(named[0]).title
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help (0), or a bad flag already told on stderr (2)
+        return exit_.code if isinstance(exit_.code, int) else 2
     rules = games.get(args.game)
     try:
         pairs = _pairs(rules, args.memory, args.variant, list(args.option))
