@@ -388,7 +388,10 @@ class DoppelkopfTable(TextTable):
         who = "you win" if winner == self.me else f"seat {winner + 1} wins"
         self.say(f"Trick {number}: {shown} — {who} ({points} points).")
         if self._watching and not self.state.is_over:
+            self._help = "Press Enter for the next trick, or type s to skip to the scoring."
             answer = self.ask("(Enter: next trick, s: skip to the scoring)> ").lower()
+            while self.command(answer):
+                answer = self.ask("(Enter: next trick, s: skip to the scoring)> ").lower()
             if answer in ("s", "skip"):
                 self._watching = False
 
@@ -484,7 +487,11 @@ class DoppelkopfTable(TextTable):
             )
             self.say(self._question(phase, bool(cards)), *self.numbered(choices))
             action = self.choose(choices, read=lambda text: self._read(text, None))
-        self.state.apply(self.me, action)
+        try:
+            self.state.apply(self.me, action)
+        except EngineError as error:  # a listed claim the rules still refuse, say
+            self.say(str(error))
+            return
         if action.card is None and action.kind not in ANNOUNCEMENTS:
             self.say(f"You chose: {action_label(action)}.")
 
