@@ -484,7 +484,8 @@ def _describe(error: ValidationError, config: Path | None, overrides: dict[str, 
     if kind == "missing" and loc == "token":
         return (
             "No Discord token: set the DISCORD_TOKEN environment variable or `token` in "
-            f"{config or 'config.toml'} (see README: “Create the application and token”)."
+            f"{config or 'config.toml'} (see docs/operating.md: “Create the application and "
+            "token”)."
         )
     message = str(first["msg"])
     message = message.removeprefix("Value error, ")

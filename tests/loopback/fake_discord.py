@@ -100,7 +100,7 @@ EVERYONE_PERMISSIONS = (
     | (1 << 26)  # change nickname
     | (1 << 31)  # use application commands
 )
-BOT_PERMISSIONS = 117_760  # what the README asks for at install
+BOT_PERMISSIONS = 117_760  # docs/operating.md's permissions but threads (the fake has none)
 
 # interaction types and callback types
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT = 1, 2, 3
