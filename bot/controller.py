@@ -454,6 +454,15 @@ class Controller:
                 command=Text(f"{game}.command_name"),
                 start=Text(f"{game}.command_start_name"),
             )
+        # A game's commands act on its own tables only (a duplicate match's tables, which
+        # have no commands of their own, are whist's: ``command_group``).
+        if table.game != game and getattr(table.ui, "command_group", True):
+            raise UserError(
+                "table.other_game_here",
+                game=Text(f"{game}.title"),
+                other=Text(f"{table.game}.title"),
+                command=Text(f"{table.game}.command_name"),
+            )
         return table
 
     async def show_hand_command(self, interaction: discord.Interaction, game: str) -> None:

@@ -167,6 +167,16 @@ async def test_a_channel_with_a_table_names_that_tables_game(
     # …and a command of the table's own game finds it.
     status = await alice.slash(world.channel, f"{t('en', f'{there}.command_name')} status")
     assert url in private_text(status)
+    # Another game's commands leave it alone, naming the game it is.
+    other = t("en", f"{started}.command_name")
+    for sub in ("hand", "status", "cancel", "leave"):
+        refused = private_text(await alice.slash(world.channel, f"{other} {sub}"))
+        assert refused == (
+            f"This channel's table is a {t('en', f'{there}.title')} table, not "
+            f"{t('en', f'{started}.title')}: use /{t('en', f'{there}.command_name')} there, "
+            f"or start {t('en', f'{started}.title')} in another channel."
+        )
+    assert world.query("SELECT status FROM games") == [("lobby",)]
     assert len(world.query("SELECT id FROM games")) == 1
 
 
