@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game import SeatInfo
+from bot.game import SeatInfo, computer_name
+from bot.games import get
+from bot.games.doppelkopf.pictures import LABEL_W
 from bot.games.whist.render import Seating
 from bot.pictures import COLUMN, fit_text, shrink_to_fit, text_width
 from engine.whist import EAST, NORTH, SOUTH, WEST
@@ -66,3 +68,13 @@ def test_the_whist_trick_picture_names_each_hand_and_its_holder_whole(lang: str)
     assert seating.picture_label(NORTH).member == (
         "dummy, Alice" if lang == "en" else "Strohmann, Alice"
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_doppelkopf_breakdown_picture_names_every_computer_whole(lang: str) -> None:
+    room = LABEL_W - 20
+    for level in get("doppelkopf").game.levels:
+        for seat in range(5):
+            name = computer_name(lang, level, seat, picture=True)
+            size = shrink_to_fit(name, 34, room, smallest=28, bold=True)
+            assert fit_text(name, size, room, bold=True) == name

@@ -21,12 +21,13 @@ from bot.pictures import (
     png,
     row_width,
     shared_palette,
+    shrink_to_fit,
 )
 from engine.cards import Card
 
 __all__ = ["end_picture"]
 
-LABEL_W = 300
+LABEL_W = 340
 """The width of the names' column, left of the hands."""
 _STEP = 58
 _ROW_GAP = 20
@@ -54,8 +55,11 @@ def _end_canvas(
     for i, (name, line, cards) in enumerate(hands):
         top = MARGIN + i * (CARD_H + _ROW_GAP)
         middle = top + CARD_H // 2
-        shown = fit_text(displayable(name), 34, LABEL_W - 20, bold=True)
-        draw_text(canvas, (MARGIN, middle - 6), shown, 34, TEXT, bold=True)
+        # A little smaller before any shorter: a name is cut only where there is no room.
+        name = displayable(name)
+        size = shrink_to_fit(name, 34, LABEL_W - 20, smallest=28, bold=True)
+        shown = fit_text(name, size, LABEL_W - 20, bold=True)
+        draw_text(canvas, (MARGIN, middle - 6), shown, size, TEXT, bold=True)
         draw_text(canvas, (MARGIN, middle + 36), fit_text(line, 28, LABEL_W - 20), 28, MUTED)
         draw_row(canvas, cards, MARGIN + LABEL_W, top, cards_w, _STEP, group=group)
     return canvas
