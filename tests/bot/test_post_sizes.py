@@ -2,8 +2,8 @@
 
 The README's screenshots (``scripts/screenshots.py``: simcord's dark preview at Discord's
 width, photographed by chromium) measured the posts after this bound was set: a Doppelkopf
-breakdown 651 px, a Dupe scoring about 880 px, the whist table 664 px, a whist deal's
-score 251 px — against 1,486, 1,381 and 683 px before. Chromium is not at hand in the
+breakdown 658 px, a Dupe scoring 877 px, the whist table 664 px, a whist deal's score 251
+px — against 1,486, 1,381 and 683 px before. Chromium is not at hand in the
 tests, so this bounds what decides that height: the lines of text, wrapped as the preview
 wraps them, and each picture's height at the width a message's picture is shown at.
 Posts are made by each game's ``GameUI.post`` for games played by computers, with long
