@@ -9,7 +9,10 @@ and how a logged move's decision is named; the database is replayed through
 and kills of the kinds ``requests``, ``in-flight``, ``db-write`` and ``game-end``; whist
 (:data:`WHIST`, a Humbug rubber, or :class:`WhistCrash` of another variant) is a unit of a
 varying number of deals, with kills of the kinds ``requests``, ``in-flight``, ``db-write``
-and ``scoring``.
+and ``scoring``; Dukes Up! (:data:`DUKES_UP`) is two members playing matches through their
+private panels (buttons, select menus: many logged actions a turn, on a working copy), with
+kills of every kind Dupe has (``give-step`` comes in the middle of a choice of steps), and
+after each restart the first panel a mover gets is checked against the replay of the log.
 
 ::
 
