@@ -1360,12 +1360,9 @@ class _DuPanel:
         """The payload of the first enabled control starting with ``prefix``."""
         return next((p for p in self.controls if p.startswith(prefix)), None)
 
-    def options(self, payload: str, *, barred: bool = False) -> list[dict[str, Any]]:
-        """The options of the select ``payload`` (without those marked 🚫 unless
-        ``barred``)."""
-        found = list(self.controls[payload][1].get("options") or [])
-        if barred:
-            return found
+    def options(self, payload: str) -> list[dict[str, Any]]:
+        """The options of the select ``payload`` but those marked 🚫 (refused if chosen)."""
+        found = self.controls[payload][1].get("options") or []
         return [
             o
             for o in found
@@ -1377,7 +1374,9 @@ def _du_components(components: Sequence[Mapping[str, Any]]) -> list[dict[str, An
     return [dict(c) for row in components for c in (row.get("components") or [row])]
 
 
-def _du_panel(message_id: int, content: str, components: Sequence[Mapping[str, Any]]) -> Any:
+def _du_panel(
+    message_id: int, content: str, components: Sequence[Mapping[str, Any]]
+) -> _DuPanel | None:
     """The panel ``content`` with ``components`` shows, or None if it is no Dukes Up! hand."""
     title = _DU_TITLE.search(content)
     if title is None:
@@ -1435,9 +1434,9 @@ class DukesUpCrash(CrashGame):
     for both seats). The rounds vary in length: :attr:`tricks` is an estimate of the points
     a round takes, and a member counts the rounds it saw scored.
 
-    After each restart the harness checks the working copy: the first panel a mover is
-    answered with by a new process (its table, working or committed, and its hand) must be
-    the one the replay of the database's log shows that seat."""
+    After each restart the harness checks the working copy: where the first answer a new
+    process gives a member is the mover's panel, its table (working, mid-turn) and hand
+    must be those the replay of the database's log shows that seat."""
 
     name = "dukes_up"
     module = "bot"
