@@ -7,6 +7,7 @@ restarted on the same database.
     .venv/bin/python bench/crash.py --game highcard --kills 20 --games 8 --stagger 1
     .venv/bin/python bench/crash.py --game doppelkopf --kills 100 --games 6 --stagger 20
     .venv/bin/python bench/crash.py --game whist --variant double_dummy --kills 20 --games 2
+    .venv/bin/python bench/crash.py --game dukes_up --kills 100 --games 6 --stagger 30
     .venv/bin/python bench/crash.py --kills 100 --games 10 --seed 1 --postgresql
 
 The kills are spread over the games by counting the members' clicks; each is one of:
@@ -21,7 +22,12 @@ tables of four games; a decision is a move, ``--stagger`` counts moves) ``reques
 ``in-flight``, ``db-write`` and ``scoring`` (the card that ends a game); whist
 (``--game whist``: a rubber or tournée of members only, Humbug unless ``--variant`` names
 another whist whose seats members can all hold) ``requests``, ``in-flight``, ``db-write``
-and ``scoring`` (a trick-13 card, or after a deal's summary). See
+and ``scoring`` (a trick-13 card, or after a deal's summary); Dukes Up! (``--game dukes_up``:
+matches of ``--rounds`` rounds of at most ``--max-turns`` turns, two members each; a decision
+is an action, ``--stagger`` counts actions) ``requests``, ``in-flight``, ``db-write``,
+``give-step`` (right after a step of a choice) and ``scoring`` (Finish or the turn limit's
+discard, or after a round's scoring), and after each restart it checks the first panel a
+mover is answered with against the replay of the logged moves (the working copy). See
 ``tests/loopback/crash.py``; ``tests/loopback/test_crash.py`` is the short version.
 
 It prints the tally: kills by trigger and by moment, the tables' states at the kills, clicks
@@ -42,7 +48,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.loopback.crash import CRASH_GAMES, CrashConfig, CrashGame, WhistCrash, run_crash
+from tests.loopback.crash import (
+    CRASH_GAMES,
+    CrashConfig,
+    CrashGame,
+    DukesUpCrash,
+    WhistCrash,
+    run_crash,
+)
 from tests.loopback.driver import LoopbackDiscord
 
 
@@ -56,6 +69,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="with --game whist: the variant (default humbug; short, double_dummy, "
         "two_hand, english_dummy, mort)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="with --game dukes_up: rounds a match (default 2)"
+    )
+    parser.add_argument(
+        "--max-turns",
+        type=int,
+        default=50,
+        choices=(50, 100, 200, 400),
+        help="with --game dukes_up: turns a round at most (default 50)",
     )
     parser.add_argument("--kills", type=int, default=100, help="SIGKILLs in all (default 100)")
     parser.add_argument("--games", type=int, default=8, help="games played at once (default 8)")
@@ -113,6 +136,8 @@ async def _run(args: argparse.Namespace, workdir: Path, database: str | None) ->
         if args.game != "whist":
             raise SystemExit("--variant is whist's")
         game = WhistCrash(args.variant)
+    if args.game == "dukes_up":
+        game = DukesUpCrash(args.rounds, args.max_turns)
     config = CrashConfig(
         database=database,
         games=args.games,

@@ -11,7 +11,7 @@ from bot.controls import Button
 from bot.game import Actions, Rendered, SeatInfo, Step, TableInfo
 from bot.games.dukes_up.render import GROUPS_PER_PAGE, hand_message, sym
 from bot.games.dukes_up.ui import UI, parse_groups
-from bot.tables import UserError
+from bot.tables import StaleError, UserError
 from engine.cards import DECK, parse_card
 from engine.dukes_up import new_game
 from engine.dukes_up.actions import add, discard, draw, pickup, set_duke, setup
@@ -203,3 +203,33 @@ def test_d2_lets_the_member_choose_which_card_ends_on_top() -> None:
     labels = [getattr(i, "label", "") for i in (shown.view.children if shown.view else ())]
     assert f"{sym(b)} on top" in labels
     assert UI.control(view, f"tp{b.code},{a.code}") == discard("d2", (b, a))
+
+
+def test_a_table_card_that_cannot_leave_is_marked_and_refused_when_chosen() -> None:
+    """D4 is open (♠5 can leave its set), but ♠9 cannot: without it ♠10 ♠J make no group
+    and the rest of the table cannot be laid out. The card select marks it 🚫, and choosing
+    it is refused at once: no offer, no further step."""
+    card = parse_card
+    run = (card("9S"), card("TS"), card("JS"))
+    set_ = (card("5S"), card("5C"), card("5H"), card("5D"))
+    state = position(
+        mover=0,
+        hands=((card("2C"),), ()),
+        dukes=((card("KS"),), (card("KH"),)),
+        castles=((card("QS"), False), (card("QH"), False)),
+        table=[run, set_],
+    )
+    view = state.view(0)
+    shown = hand_message(_info(), view, 9, lang="en", pending="d4")
+    notes = {
+        o.value: o.description or ""
+        for item in shown.view.children
+        if isinstance(item, discord.ui.Select)
+        for o in item.options
+    }
+    assert notes["9S"].startswith("🚫") and "could not be laid out" in notes["9S"]
+    assert notes["5S"] == ""
+    with pytest.raises(StaleError) as refused:
+        UI.control(view, ids.with_values("dc4", ["9S"]))
+    assert "could not be laid out" in str(refused.value.text)
+    assert UI.control(view, ids.with_values("dc4", ["5S"])) == discard("d4", (card("5S"),))

@@ -9,7 +9,10 @@ and how a logged move's decision is named; the database is replayed through
 and kills of the kinds ``requests``, ``in-flight``, ``db-write`` and ``game-end``; whist
 (:data:`WHIST`, a Humbug rubber, or :class:`WhistCrash` of another variant) is a unit of a
 varying number of deals, with kills of the kinds ``requests``, ``in-flight``, ``db-write``
-and ``scoring``.
+and ``scoring``; Dukes Up! (:data:`DUKES_UP`) is two members playing matches through their
+private panels (buttons, select menus: many logged actions a turn, on a working copy), with
+kills of every kind Dupe has (``give-step`` comes in the middle of a choice of steps), and
+after each restart the first panel a mover gets is checked against the replay of the log.
 
 ::
 
@@ -110,6 +113,8 @@ __all__ = [
     "CRASH_GAMES",
     "DOPPELKOPF",
     "DOPPELKOPF_MODES",
+    "DUKES_UP",
+    "DUKES_UP_MODES",
     "DUPE",
     "HIGH_CARD",
     "HIGH_CARD_MODES",
@@ -120,6 +125,7 @@ __all__ = [
     "CrashGame",
     "CrashReport",
     "DbCheck",
+    "DukesUpCrash",
     "KillRecord",
     "WhistCrash",
     "run_crash",
@@ -314,6 +320,7 @@ class CrashReport:
     # killed processes whose drawing process was being spawned at the kill (its traceback,
     # ``EOFError`` reading its start-up data from the dead parent, is not the bot's error)
     spawns_cut_off: int = 0
+    checks: dict[str, int] = field(default_factory=dict)  # the game's own (check_answer)
 
     def tally(self) -> str:
         """The figures, one per line."""
@@ -391,6 +398,8 @@ class CrashReport:
                 f"faults: {self.injected_429} injected 429s, {self.gateway_drops} gateway "
                 f"drops, {self.resumes} resumes"
             )
+        for what, count in self.checks.items():
+            lines.append(f"checked: {what}: {count}")
         lines.append(f"problems: {len(self.problems)}")
         lines += [f"  {p}" for p in self.problems[:30]]
         return "\n".join(lines)
@@ -445,6 +454,9 @@ class Game:
     clicks: int = 0
     turns_done: int = 0  # tricks past which a told move shows the game has got
     over_seen: bool = False
+    # rounds the answers show scored, where a game's decisions per round vary (Dukes Up!'s);
+    # None: counted as ``turns_done // tricks``
+    rounds_done: int | None = None
 
 
 @dataclass(slots=True)
@@ -454,6 +466,7 @@ class Pick:
     kind: str  # hand, play, give, confirm
     expect: Expect | None = None
     trick: int = 0
+    values: tuple[str, ...] = ()  # a select menu's chosen values (None: a button)
 
 
 def _hand_pick(game: Game) -> Pick:
@@ -474,6 +487,7 @@ class Player:
         self.stale = True  # the bot cannot refresh our hand message: re-open it
         self.answered_in = 0  # the generation (bot process) that answered our last click
         self.done = False
+        self.notes: dict[str, Any] = {}  # what the member remembers (the game's adapter's)
 
     @property
     def server(self) -> Any:
@@ -570,6 +584,7 @@ class Player:
             interaction = server.component_interaction(
                 channel, self.member.id, pick.message_id, pick.custom_id
             )
+            _choose(interaction, pick)
         except LookupError:
             # The button is gone (the message was edited since): look again.
             self.retry = None
@@ -611,9 +626,23 @@ class Player:
         if self.h.game.is_over(content):
             self.game.over_seen = True
             self.done = True
-        if pick.expect is not None and self.h.game.told(self, pick.expect, content):
+        self.h.game.check_answer(self, data, generation)
+        if pick.expect is not None and self.h.game.told_answer(self, pick.expect, data):
             self.h.told.append(Told(self.game.game_id, pick.expect, interaction.id))
             self.game.turns_done = max(self.game.turns_done, pick.expect.turn)
+
+
+def _rounds_done(game: Game, crash: CrashGame) -> int:
+    """How many rounds ``game`` has scored, as far as the members have seen."""
+    if game.rounds_done is not None:
+        return game.rounds_done
+    return game.turns_done // crash.tricks
+
+
+def _choose(interaction: Interaction, pick: Pick) -> None:
+    """Put the pick's chosen values into a select menu's interaction, as Discord sends them."""
+    if pick.values:
+        interaction.data["values"] = list(pick.values)
 
 
 # --- the games: what the harness knows of each -----------------------------------------------
@@ -651,6 +680,9 @@ class CrashGame:
     end_moment: str  # what a kill of that kind is called in the report
     posts: tuple[tuple[int, str], ...]  # the public posts each game owes: (round, title)
     over_title: str  # the table message's title once the game is over
+    step_moment: str = "mid-distribution"  # what a ``give-step`` kill is called in the report
+    # the states a ``requests`` kill is named after, by priority (else "between tricks")
+    moment_words: tuple[str, ...] = ("mid-distribution", "mid-trick", "just scored")
 
     @contextlib.contextmanager
     def registered(self) -> Iterator[None]:
@@ -687,6 +719,19 @@ class CrashGame:
         """Whether the bot's answer ``content`` proves the move ``expect`` was made (an
         answer that contradicts it is one of the player's harness's problems)."""
         raise NotImplementedError
+
+    def told_answer(self, player: Player, expect: Expect, data: Mapping[str, Any]) -> bool:
+        """Whether the bot's answer (the callback's ``data``: content and components) proves
+        the move ``expect`` was made; by its content alone unless the game reads more."""
+        return self.told(player, expect, str(data.get("content") or ""))
+
+    def check_answer(self, player: Player, data: Mapping[str, Any], generation: int) -> None:
+        """Check a private hand the bot answered ``player`` with (from the process of
+        ``generation``) against the database, if the game has something to check."""
+
+    def table_over(self, table: MessageView) -> bool:
+        """Whether the table message shows the game over."""
+        return table.title == self.over_title
 
     def behind_table(self, hand: str, title: str, description: str) -> bool:
         """Whether a hand shows an earlier decision than the table message (its embed's
@@ -1266,11 +1311,506 @@ _WH_VARIANTS = {
 }
 
 
+DUKES_UP_MODES: dict[str, float] = {
+    "requests": 0.2,
+    "in-flight": 0.2,
+    "db-write": 0.25,
+    "give-step": 0.15,
+    "scoring": 0.2,
+}
+"""Dukes Up!'s kinds of kill: ``give-step`` comes right after a step of a choice (cards
+chosen for a group, a discard option chosen, the castle's confirmation asked) was answered;
+``scoring`` at the end of a round (the write of Finish or of the turn limit's discard, or
+after the round's scoring post)."""
+
+_DU_TITLE = re.compile(r"^\*\*(Black|Red) \((.+?)\) — round (\d+)\*\*$", re.M)
+_DU_TABLE_TITLE = re.compile(r"^Dukes Up! — round (\d+)$")
+_DU_TURN = re.compile(r"Turn (\d+) of (\d+) · \*\*(.+?)\*\* to move")
+_DU_WAITING = re.compile(r"^Waiting for (.+)\.$", re.M)
+_DU_CARD = re.compile(r"[♠♥♦♣](?:10|[2-9AJQK])")
+_DU_GROUP = re.compile(r"^G(\d+) (.*)$")
+_DU_POST = re.compile(r"^Dukes Up! — round (\d+) scored$")
+_DU_ACTIONS = re.compile(r"^(\d+) actions? in effect", re.M)
+_DU_HEADINGS = ("**Your working table**", "**Table**")
+
+
+def _du_cards(text: str) -> list[Card]:
+    """The cards of a Dukes Up! line, written suit first (``♠10``)."""
+    return [parse_card(token[1:] + token[0]) for token in _DU_CARD.findall(text)]
+
+
+@dataclass(slots=True)
+class _DuPanel:
+    """A Dukes Up! private panel as its member reads it."""
+
+    id: int
+    content: str
+    seat: int
+    round: int
+    table: list[tuple[Card, ...]] | None  # the groups shown, in order (None: no table shown)
+    invalid: bool  # a group marked ⚠
+    problem: bool  # a line saying why the turn cannot end now (⚠ E1–E4)
+    hand: list[Card]
+    setup: list[Card]
+    actions: int  # actions in effect
+    controls: dict[str, tuple[ids.Control, dict[str, Any]]]  # enabled, by payload
+    turns: list[int]  # the decision points every control carries
+
+    def first(self, prefix: str) -> str | None:
+        """The payload of the first enabled control starting with ``prefix``."""
+        return next((p for p in self.controls if p.startswith(prefix)), None)
+
+    def options(self, payload: str) -> list[dict[str, Any]]:
+        """The options of the select ``payload`` but those marked 🚫 (refused if chosen)."""
+        found = self.controls[payload][1].get("options") or []
+        return [
+            o
+            for o in found
+            if "🚫" not in str(o.get("label") or "") + str(o.get("description") or "")
+        ]
+
+
+def _du_components(components: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(c) for row in components for c in (row.get("components") or [row])]
+
+
+def _du_panel(
+    message_id: int, content: str, components: Sequence[Mapping[str, Any]]
+) -> _DuPanel | None:
+    """The panel ``content`` with ``components`` shows, or None if it is no Dukes Up! hand."""
+    title = _DU_TITLE.search(content)
+    if title is None:
+        return None
+    controls: dict[str, tuple[ids.Control, dict[str, Any]]] = {}
+    turns = []
+    for component in _du_components(components):
+        parsed = ids.parse(str(component.get("custom_id") or ""))
+        if not isinstance(parsed, ids.Control):
+            continue
+        turns.append(parsed.turn)
+        if not component.get("disabled"):
+            controls[parsed.payload] = (parsed, component)
+    table: list[tuple[Card, ...]] | None = None
+    invalid = False
+    hand: list[Card] = []
+    setup: list[Card] = []
+    for line in content.splitlines():
+        if line.startswith(_DU_HEADINGS):
+            table = []
+        elif table is not None and (group := _DU_GROUP.match(line)):
+            cards, mark, _why = group[2].partition("⚠")
+            invalid |= bool(mark)
+            table.append(tuple(_du_cards(cards.split("(")[0])))
+        elif line.startswith("Your hand: "):
+            hand = _du_cards(line)
+        elif line.startswith("Your top four cards: "):
+            setup = _du_cards(line)
+    actions = _DU_ACTIONS.search(content)
+    return _DuPanel(
+        id=message_id,
+        content=content,
+        seat=("Black", "Red").index(title[1]),
+        round=int(title[3]),
+        table=table,
+        invalid=invalid,
+        problem=any(line.startswith("⚠ ") for line in content.splitlines()),
+        hand=hand,
+        setup=setup,
+        actions=int(actions[1]) if actions else 0,
+        controls=controls,
+        turns=turns,
+    )
+
+
+class DukesUpCrash(CrashGame):
+    """Dukes Up!: two members play matches of ``rounds`` rounds of at most ``max_turns``
+    turns through their private panels — the setup's selects and Confirm, a draw, new
+    groups and additions (now and then a group that does not hold, taken back with Undo or
+    Reset), a revealed castle with its confirmation, then a discard (D1, D2 with its order,
+    D3, D4 with the bot's regrouping when its group breaks) or Finish; never End round,
+    Resign or Swap (one press, two moves). Every logged move is one the member's click
+    made, at the decision point its control carries: a decision is named ``(1, point + 1,
+    phase, seat)`` (the point rises with every action and never falls; the setup's is one
+    for both seats). The rounds vary in length: :attr:`tricks` is an estimate of the points
+    a round takes, and a member counts the rounds it saw scored.
+
+    After each restart the harness checks the working copy: where the first answer a new
+    process gives a member is the mover's panel, its table (working, mid-turn) and hand
+    must be those the replay of the database's log shows that seat."""
+
+    name = "dukes_up"
+    module = "bot"
+    command = "dukesup start"
+    seats = 2
+    clicks_per_trick = 1.8  # a step or two for most moves, “My hand” now and then
+    max_requests = 30
+    modes = DUKES_UP_MODES
+    end_mode = "scoring"
+    end_moment = "mid-scoring"
+    step_moment = "mid-choice"
+    moment_words = ("mid-turn", "just scored", "choosing", "drawn")
+    over_title = "Dukes Up! — over"  # not a title: the table message keeps its round's
+
+    def __init__(self, rounds: int = 2, max_turns: int = 50) -> None:
+        self.rounds = rounds
+        self.max_turns = max_turns
+        self.tricks = int(max_turns * 2.5)  # a draw and a discard a turn, a move now and then
+        self.posts = self.posts_for(rounds)
+
+    def start_options(self, config: CrashConfig) -> dict[str, Any]:
+        return {
+            "computers": "none",
+            "turn_time": config.turn_seconds,
+            "rounds": self.rounds,
+            "max_turns": self.max_turns,
+            **config.start_options,
+        }
+
+    def post_of(self, title: str) -> str | None:
+        if title == "Dukes Up! — final standings":
+            return "final"
+        found = _DU_POST.match(title)
+        return f"round{found[1]}" if found else None
+
+    def posts_for(self, rounds: int) -> tuple[tuple[int, str], ...]:
+        return (*((r, f"round{r}") for r in range(1, rounds + 1)), (rounds, "final"))
+
+    def table_over(self, table: MessageView) -> bool:
+        # The board keeps its round's title; once the match is over it has no “My hand”.
+        return table.title.startswith("Dukes Up!") and not table.custom_ids(
+            kind=HAND, enabled=False
+        )
+
+    def is_hand(self, content: str) -> bool:
+        return _DU_TITLE.search(content) is not None
+
+    def is_over(self, content: str) -> bool:
+        return "The match is over." in content
+
+    # -- deciding ------------------------------------------------------------------------
+
+    def decide(self, player: Player, view: MessageView) -> Pick | None:
+        panel = _du_panel(view.id, view.content, view.components)
+        if panel is None or not panel.controls:
+            return None
+        if panel.first("sc") is not None or panel.first("su") is not None:
+            return self._setup(player, panel)
+        if panel.first("dd") is not None or panel.first("dx") is not None:
+            return self._draw(player, panel)
+        return self._step(player, panel) or self._turn(player, panel)
+
+    def _pick(
+        self,
+        panel: _DuPanel,
+        payload: str,
+        move: str | None = None,
+        *,
+        values: Sequence[str] = (),
+        phase: str = "turn",
+        ends: bool = False,
+    ) -> Pick:
+        """Press (or choose ``values`` in) ``payload``; ``move``: the action it makes."""
+        control = panel.controls[payload][0]
+        expect = None
+        if move is not None:
+            letter = "BR"[control.seat]
+            point = control.turn + 1
+            expect = Expect(control.seat, f"{letter}:{move}", 1, point, phase, tricks=self.tricks)
+        custom_id = ids.control(control.table, control.seat, control.turn, control.payload)
+        kind = "give" if move is None else "play"
+        trick = self.tricks if ends else 0
+        return Pick(panel.id, custom_id, kind, expect, trick, values=tuple(values))
+
+    def _setup(self, player: Player, panel: _DuPanel) -> Pick | None:
+        from engine.dukes_up.actions import setup
+
+        confirm = panel.first("su")
+        if confirm is not None and len(confirm) > 2:
+            castle, d1, d2 = (parse_card(c) for c in confirm[2:].split("."))
+            (hand,) = [c for c in panel.setup if c not in (castle, d1, d2)]
+            move = str(setup(castle, (d1, d2), hand))
+            return self._pick(panel, confirm, move, phase="choose")
+        dukes = panel.first("sd")
+        if dukes is not None:
+            values = [str(o["value"]) for o in panel.options(dukes)]
+            return self._pick(panel, dukes, values=player.rng.sample(values, 2))
+        values = [str(o["value"]) for o in panel.options("sc")]
+        return self._pick(panel, "sc", values=[player.rng.choice(values)])
+
+    def _draw(self, player: Player, panel: _DuPanel) -> Pick:
+        player.notes["t2"] = 0
+        draws = sorted(p for p in panel.controls if p[:2] == "dd" and len(p) == 3)
+        discards = sorted(p for p in panel.controls if p[:2] == "dx" and len(p) == 3)
+        roll = player.rng.random()
+        if discards and roll < 0.2:
+            payload = player.rng.choice(discards)
+        elif draws and roll < 0.9:
+            payload = draws[-1]
+        else:
+            payload = player.rng.choice(draws + discards)
+        pile = "draw" if payload[1] == "d" else "discard"
+        return self._pick(panel, payload, f"draw:pile={pile};n={payload[2]}")
+
+    def _last_turn(self, player: Player) -> bool:
+        """Whether the table message says this is the round's last turn (the turn limit)."""
+        message = player.server.messages.get(player.game.table_message_id)
+        if message is None or not message.embeds:
+            return False
+        turn = _DU_TURN.search(str(message.embeds[0].get("description") or ""))
+        return turn is not None and turn[1] == turn[2]
+
+    def _step(self, player: Player, panel: _DuPanel) -> Pick | None:
+        """The next step of a choice under way, if the panel shows one."""
+        from engine.dukes_up.actions import discard
+        from engine.dukes_up.layout import group_kind, offer_d4
+
+        ends = self._last_turn(player)
+        table = panel.table or []
+        if "rvy" in panel.controls:
+            return self._pick(panel, "rvy", "reveal")
+        order = [p for p in panel.controls if p.startswith("tp")]
+        if order:
+            payload = player.rng.choice(order)
+            return self._pick(panel, payload, f"discard:d2:{payload[2:]}", ends=ends)
+        if "dc1" in panel.controls:
+            card = player.rng.choice([str(o["value"]) for o in panel.options("dc1")])
+            return self._pick(panel, "dc1", f"discard:d1:{card}", values=[card], ends=ends)
+        if "dc2" in panel.controls:
+            cards = player.rng.sample([str(o["value"]) for o in panel.options("dc2")], 2)
+            return self._pick(panel, "dc2", values=cards)
+        if "dc4" in panel.controls:
+            cards = [str(o["value"]) for o in panel.options("dc4")]
+            if not cards:
+                return self._pick(panel, "x")
+            code = player.rng.choice(cards)
+            card = parse_card(code)
+            home = next((g for g in table if card in g), ())
+            rest = [c for c in home if c != card]
+            if rest and group_kind(rest) is None:
+                # The bot offers a regrouping (on a panel that shows the layout after it).
+                offer = offer_d4(table, card)
+                if offer is not None:
+                    action = discard("d4", (card,), offer[0], tuple(offer[1]))
+                    player.notes[f"oa{code}"] = str(action)
+                return self._pick(panel, "dc4", values=[code])
+            return self._pick(panel, "dc4", f"discard:d4:{code}", values=[code], ends=ends)
+        offered = panel.first("oa")
+        if offered is not None:
+            move = player.notes.get(offered)
+            if move is None:
+                return self._pick(panel, "x")
+            return self._pick(panel, offered, move, ends=ends)
+        proposed = panel.first("ac")
+        if proposed is not None:
+            move = player.notes.get(proposed)
+            if move is None:
+                return self._pick(panel, "xc" + proposed[2:])
+            return self._pick(panel, proposed, move)
+        adding = panel.first("ad")
+        if adding is not None:
+            cards = tuple(parse_card(c) for c in adding[2:].split(","))
+            numbers = [int(o["value"]) for o in panel.options(adding)]
+            fitting = [n for n in numbers if group_kind(table[n - 1] + cards) is not None]
+            number = player.rng.choice(fitting or numbers)
+            codes = adding[2:]
+            return self._pick(panel, adding, f"add:{number}:{codes}", values=[str(number)])
+        back = next((p for p in panel.controls if p == "x" or p.startswith("xc")), None)
+        if back is not None and "dk" not in panel.controls:
+            return self._pick(panel, back)
+        return None
+
+    def _turn(self, player: Player, panel: _DuPanel) -> Pick | None:
+        """The mover's main panel: place something, take back what does not hold, or end."""
+        from engine.dukes_up.layout import group_kind, propose_layout
+
+        if "dk" not in panel.controls:
+            return None  # waiting: End round and Resign are never pressed
+        rng = player.rng
+        player.notes["t2"] = player.notes.get("t2", 0) + 1
+        refused = "⚠️" in panel.content
+        stuck = panel.invalid or panel.problem
+        if stuck or (refused and panel.actions and player.notes["t2"] > 6):
+            takeback = [("un", "undo"), ("rs", "reset")]
+            if rng.random() < 0.3:
+                takeback.reverse()
+            for payload, move in takeback:
+                if payload in panel.controls:
+                    return self._pick(panel, payload, move)
+        if "fi" in panel.controls:
+            return self._pick(panel, "fi", "finish", ends=True)
+        table = panel.table or []
+        chosen = panel.first("nw")
+        if chosen is not None and len(chosen) > 2:
+            return self._place(player, panel, chosen[2:])
+        if panel.actions < 3 and player.notes["t2"] < 6 and "cs" in panel.controls:
+            sources = [parse_card(str(o["value"])) for o in panel.options("cs")]
+            hand = [c for c in sources if c in panel.hand]
+            groups = [
+                combo
+                for size in (3, 4)
+                for combo in _combinations(sources, size)
+                if group_kind(combo) is not None
+            ]
+            extending = [c for c in sources if any(group_kind((*g, c)) for g in table)]
+            proposable = [c for c in sources if c not in extending and propose_layout(table, [c])]
+            # What to place, weighed among what the sources allow; or nothing, and end.
+            kinds: list[tuple[float, list[Any]]] = [
+                (5.0, groups),
+                (3.0, [(c,) for c in extending]),
+                (2.0, [(c,) for c in proposable]),
+                (0.6, [(c,) for c in hand]),  # a group that does not hold: taken back next
+                (3.0, [()]),
+            ]
+            kinds = [(weight, found) for weight, found in kinds if found]
+            band = rng.choices([f for _w, f in kinds], weights=[w for w, _f in kinds])[0]
+            picked = rng.choice(band)
+            if picked:
+                return self._pick(panel, "cs", values=[c.code for c in picked])
+            roll = rng.random()
+            if roll < 0.05 and "rv" in panel.controls:
+                return self._pick(panel, "rv")
+        options = [str(o["value"]) for o in panel.options("dk")]
+        if not options:
+            for payload, move in (("un", "undo"), ("rs", "reset")):
+                if payload in panel.controls:
+                    return self._pick(panel, payload, move)
+            return None
+        weights = {"d1": 4, "d2": 1.5, "d3": 3, "d4": 1.5}
+        option = rng.choices(options, weights=[weights[o] for o in options])[0]
+        if option == "d3":
+            return self._pick(
+                panel, "dk", "discard:d3", values=["d3"], ends=self._last_turn(player)
+            )
+        return self._pick(panel, "dk", values=[option])
+
+    def _place(self, player: Player, panel: _DuPanel, codes: str) -> Pick:
+        """The chosen cards ``codes``: a new group, Add to… a group they extend, or Propose
+        (its accept is the layout the bot's search finds on the table shown)."""
+        from engine.dukes_up.actions import accept
+        from engine.dukes_up.layout import group_kind, propose_layout
+
+        table = panel.table or []
+        cards = tuple(parse_card(c) for c in codes.split(","))
+        roll = player.rng.random()
+        if group_kind(cards) is None:
+            if any(group_kind(g + cards) for g in table) and roll < 0.8:
+                return self._pick(panel, "ag" + codes)
+            found = propose_layout(table, cards)
+            if found is not None and f"pr{codes}" in panel.controls and roll < 0.9:
+                _step, replaced, groups = found
+                player.notes[f"ac{codes}"] = str(accept(tuple(replaced), tuple(groups)))
+                return self._pick(panel, f"pr{codes}")
+        return self._pick(panel, f"nw{codes}", f"new:{codes}")
+
+    # -- what the answers say --------------------------------------------------------------
+
+    def told(self, player: Player, expect: Expect, content: str) -> bool:
+        raise NotImplementedError("Dukes Up!'s answers are read with their controls")
+
+    def told_answer(self, player: Player, expect: Expect, data: Mapping[str, Any]) -> bool:
+        content = str(data.get("content") or "")
+        if "⚠️" in content:
+            return False
+        if self.is_over(content):
+            player.game.rounds_done = self.rounds
+            return True  # only the match's last move is answered with its end
+        panel = _du_panel(0, content, data.get("components") or [])
+        if panel is None:
+            return False
+        done = max(player.game.rounds_done or 0, panel.round - 1)
+        player.game.rounds_done = done
+        if expect.phase == "choose" and "You have chosen." in content:
+            return True
+        # Every action moves the decision point on: the answer's controls carry a later one.
+        return any(turn > expect.trick - 1 for turn in panel.turns)
+
+    def check_answer(self, player: Player, data: Mapping[str, Any], generation: int) -> None:
+        """The first answer a new process gives a member, if it is the mover's panel, shows
+        the table (the working copy, mid-turn) and the hand the replay of the logged moves
+        gives that seat."""
+        if generation == 1 or player.notes.get("checked") == generation:
+            return
+        player.notes["checked"] = generation
+        content = str(data.get("content") or "")
+        panel = _du_panel(0, content, data.get("components") or [])
+        if panel is None or panel.table is None:
+            return
+        if "**Your working table**" not in content and panel.first("dd") is None:
+            return  # not the mover's: the other's moves may change it meanwhile
+        harness = player.h
+        with contextlib.closing(_connect(harness.database)) as db:
+            seed, options = db.execute(
+                "SELECT seed, options FROM games WHERE id = ?", (player.game.game_id,)
+            ).fetchone()
+            moves = [
+                m
+                for (m,) in db.execute(
+                    "SELECT move FROM moves WHERE game_id = ? ORDER BY ply",
+                    (player.game.game_id,),
+                )
+            ]
+        view = _replay(self, seed, options, moves).view(panel.seat)
+        harness.checks["movers' first panels after a restart"] += 1
+        if view.actions:
+            harness.checks["… of them mid-turn, with actions in effect"] += 1
+        shown = (panel.table, panel.hand)
+        replayed = ([tuple(g) for g in view.table], list(view.hand or ()))
+        if shown == replayed:
+            harness.checks["… showing the table and hand of the log's replay"] += 1
+        else:
+            harness.problems.append(
+                f"game {player.game.game_id}: after restart {generation - 1} the panel shows "
+                f"table {shown[0]} and hand {shown[1]}, the log's replay {replayed[0]} and "
+                f"{replayed[1]}"
+            )
+
+    def behind_table(self, hand: str, title: str, description: str) -> bool:
+        mine = _DU_TITLE.search(hand)
+        shown = _DU_TABLE_TITLE.match(title)
+        if mine is None or shown is None:
+            return False
+        if int(mine[3]) != int(shown[1]):
+            return int(mine[3]) < int(shown[1])
+        # The hand waits for one member while the table says the other is to move.
+        waiting = _DU_WAITING.search(hand)
+        turn = _DU_TURN.search(description)
+        return waiting is not None and turn is not None and waiting[1] != turn[3]
+
+    def last_to_choose(self, description: str, seat: int) -> bool:
+        return True  # one mover at a time: Finish or the turn limit's discard ends a round
+
+    def decision(self, state: Any, seat: int) -> tuple[int, int, str, int]:
+        point = bot_games.get(self.name).decision_point(state)
+        return (1, point + 1, "choose" if state.phase == "choose" else "turn", seat)
+
+    def rounds_done(self, state: Any) -> int:
+        return len(state.results)
+
+    def state_word(self, state: Any) -> str:
+        if state.is_over:
+            return "finished"
+        if state.phase == "choose":
+            return "just scored" if state.results else "choosing"
+        if not state.drawn:
+            return "before the draw"
+        (mover,) = state.to_act
+        return "mid-turn" if state.view(mover).actions else "drawn"
+
+
+def _combinations(cards: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
+    from itertools import combinations
+
+    return list(combinations(cards, size))
+
+
 DUPE = DupeCrash()
 HIGH_CARD = HighCardCrash()
 DOPPELKOPF = DoppelkopfCrash()
 WHIST = WhistCrash()
-CRASH_GAMES: dict[str, CrashGame] = {g.name: g for g in (DUPE, HIGH_CARD, DOPPELKOPF, WHIST)}
+DUKES_UP = DukesUpCrash()
+CRASH_GAMES: dict[str, CrashGame] = {
+    g.name: g for g in (DUPE, HIGH_CARD, DOPPELKOPF, WHIST, DUKES_UP)
+}
 """The games the harness can play, by name."""
 
 
@@ -1310,6 +1850,7 @@ class Harness:
         self.late_hands = 0
         self.stale_notes: list[tuple[int, float]] = []  # (hand message id, when seen)
         self.refusals = 0
+        self.checks: Counter[str] = Counter()  # the game's own checks (CrashGame.check_answer)
         self.pending: dict[int, tuple[Interaction, int, Pick, Game]] = {}
         self.dispatch_generation: dict[int, int] = {}
         self.lost: dict[int, Pick] = {}
@@ -1396,7 +1937,7 @@ class Harness:
             elif trigger == self.game.end_mode:
                 record.moment = self.game.end_moment
             elif trigger == "give-step":
-                record.moment = "mid-distribution"
+                record.moment = self.game.step_moment
         self.kills.append(record)
         self._kills_left -= 1
         self._armed = None
@@ -1419,7 +1960,7 @@ class Harness:
             self.restart_seconds.append(seconds)
             record.states = _table_states(self.database, self.game)
             if record.trigger == "requests":
-                record.moment = _moment_of(record.states)
+                record.moment = _moment_of(record.states, self.game.moment_words)
         except BaseException as error:  # a crash loop, or a bot that never gets ready
             self._fatal = error
             self.up.set()  # wake the members: they raise
@@ -1445,6 +1986,7 @@ class Harness:
                 interaction = self.server.component_interaction(
                     player.game.channel.id, player.member.id, pick.message_id, pick.custom_id
                 )
+                _choose(interaction, pick)
             except LookupError:  # the message changed after the click that was lost
                 continue
             if not self.server.sessions_for(interaction.guild_id):
@@ -1635,9 +2177,7 @@ class Harness:
         # least one more while it is on)
         least = -(1 << 30) if game.fixed_length else 1
         return sum(
-            max(least, game.rounds - g.turns_done // game.tricks)
-            for g in self.games
-            if not g.over_seen
+            max(least, game.rounds - _rounds_done(g, game)) for g in self.games if not g.over_seen
         )
 
     def _draw_mode(self) -> str:
@@ -1850,10 +2390,9 @@ class Harness:
         posted, the table at game over. (Posts owed from before a kill may still be on
         their way from the last process.)"""
         wanted = {title for _round, title in self.game.posts}
-        over = self.game.over_title
         return all(
             wanted <= {self.game.post_of(m.title) for m in game.channel.messages()}
-            and game.channel.message(game.table_message_id).title == over
+            and self.game.table_over(game.channel.message(game.table_message_id))
             for game in self.games
         )
 
@@ -1935,6 +2474,7 @@ async def _run_crash(discord: LoopbackDiscord, workdir: Path, config: CrashConfi
         scoring_posts=posts,
         stalls=harness.stalls,
         stale_hands=harness.stale_hands,
+        checks=dict(harness.checks),
         late_hands=harness.late_hands,
         refusals=harness.refusals,
         spawns_cut_off=orphans,
@@ -1991,7 +2531,7 @@ def _scoring_posts(harness: Harness) -> dict[str, Any]:
             lost_after.append(later[0] - committed if later and committed else float("inf"))
     over = 0
     for game in harness.games:
-        if game.channel.message(game.table_message_id).title == harness.game.over_title:
+        if harness.game.table_over(game.channel.message(game.table_message_id)):
             over += 1
             continue
         # the table is edited after the standings
@@ -2227,8 +2767,8 @@ def _replay(game: CrashGame, seed: int, options: str, moves: list[str]) -> Any:
     return engine_games.get(game.name).replay(seed, _engine_options(game, options), moves)
 
 
-def _moment_of(states: list[str]) -> str:
-    for word in ("mid-distribution", "mid-trick", "just scored"):
+def _moment_of(states: list[str], words: Sequence[str]) -> str:
+    for word in words:
         if word in states:
             return word
     return "between tricks"

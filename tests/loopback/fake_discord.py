@@ -103,7 +103,7 @@ EVERYONE_PERMISSIONS = (
 BOT_PERMISSIONS = 117_760  # docs/operating.md's permissions but threads (the fake has none)
 
 # interaction types and callback types
-PING, APPLICATION_COMMAND, MESSAGE_COMPONENT = 1, 2, 3
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 1, 2, 3, 5
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
 
@@ -434,6 +434,8 @@ class Interaction:
     def describe(self) -> str:
         if self.type == MESSAGE_COMPONENT:
             what = f"click on {self.data.get('custom_id')!r}"
+        elif self.type == MODAL_SUBMIT:
+            what = f"form {self.data.get('custom_id')!r} submitted"
         else:
             what = f"/{self.data.get('name')}"
             options = self.data.get("options") or []
@@ -1398,7 +1400,9 @@ class FakeDiscord:
             message = self._interaction_message(interaction, {"flags": flags}, [])
             interaction.original_message_id = message.id
         elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
-            if interaction.type != MESSAGE_COMPONENT or interaction.source_message_id is None:
+            # (a form opened from a message's component may update that message too)
+            components = (MESSAGE_COMPONENT, MODAL_SUBMIT)
+            if interaction.type not in components or interaction.source_message_id is None:
                 raise invalid_form_body(
                     [f"callback type {kind} is only for component interactions"]
                 )

@@ -17,6 +17,7 @@ import pytest
 
 from tests.loopback.crash import (
     DOPPELKOPF_MODES,
+    DUKES_UP_MODES,
     HIGH_CARD_MODES,
     MODES,
     WHIST_MODES,
@@ -194,6 +195,41 @@ async def test_kills_in_a_whist_rubber_lose_and_duplicate_no_move(
     posts = report.scoring_posts
     assert posts["expected"] >= 3 and posts["posted"] == posts["expected"], report.tally()
     assert posts["duplicated"] == 0 and posts["tables_over"] == 1, report.tally()
+
+
+async def test_kills_in_dukes_up_matches_lose_and_duplicate_no_move_and_keep_the_working_copy(
+    discord: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """The same harness over Dukes Up! (two matches of two rounds of at most 50 turns, by
+    two members each: setup selects, draws, new groups, additions, proposals, undo and
+    reset, a revealed castle, every discard option, Finish): a kill of every kind — during
+    the write of an action, with a click in flight, after a run of requests, in the middle
+    of a choice of steps, and at a round's end (the write of Finish or of the turn limit's
+    discard, or after the round's scoring). After each restart the first panel a mover is
+    answered with shows the table (the working copy, mid-turn) and the hand of the replay
+    of the logged moves."""
+    config = CrashConfig(
+        drawing_process=False,  # drawn as deployed in the ten-kill run
+        game="dukes_up",
+        games=2,
+        kills=5,
+        seed=8,
+        cover_modes=True,  # each kind of kill once
+        stagger=30,  # the second match starts thirty actions later
+        start_options={"pictures": "off"},
+    )
+    report = await run_crash(discord, tmp_path, config)
+    # A match's length varies (a capture or an exhaustion may end a round early): the last
+    # kill may find no click left.
+    assert_recovered(report, games=2, all_kills=False)
+    assert len(report.kills) >= 4, report.tally()
+    assert {k.trigger for k in report.kills} <= set(DUKES_UP_MODES), report.tally()
+    checked = report.checks.get("movers' first panels after a restart", 0)
+    assert checked >= 1, report.tally()
+    assert report.checks.get("… showing the table and hand of the log's replay") == checked
+    posts = report.scoring_posts
+    assert posts["expected"] == 6 and posts["posted"] == 6, report.tally()
+    assert posts["duplicated"] == 0 and posts["tables_over"] == 2, report.tally()
 
 
 async def test_kills_on_postgresql_lose_and_duplicate_no_move(

@@ -6,6 +6,9 @@ hand), a game whose member has taken a trick and must distribute it, a Doppelkop
 whose member must declare (its controls carry the action: a forged one is legitimate only
 if the engine would take it), a Double Dummy whist table one card into its first trick (its
 controls carry the action too: a card or a claim of a hand the presser decides for), a
+Dukes Up! table whose mover has drawn and laid a group that does not hold yet (its panel's
+buttons, select menus and the Regroup… form carry the action, read by the game's own
+``control``: a forged one is legitimate only if the engine would take what it means), a
 cancelled table,
 three finished games (a two-page leaderboard), a channel without a table and members
 seated nowhere; and a second server whose member may manage *that* server.
@@ -13,13 +16,16 @@ seated nowhere; and a second server whose member may manage *that* server.
 Hypothesis then sends thousands of interactions a client could forge: component clicks
 with random strings and mutations of real custom ids (other games, other seats,
 stale and future turns, bad cards and payloads, non-bijective distributions, overlong
-numbers, unicode, prefixes, ``lb:`` pages, ``rp:`` steps), in the current forms (``t:``
-table buttons, ``g:`` private controls, see ``bot/ids.py``) and in the legacy ``dupe:`` forms
-the bot still accepts, on public and private messages, each
+numbers, unicode, prefixes, ``lb:`` pages, ``rp:`` steps; select values), in the current
+forms (``t:`` table buttons, ``g:`` private controls, see ``bot/ids.py``) and in the legacy
+``dupe:`` forms the bot still accepts, on public and private messages, each
 message carrying the forged button as a tampered client would show it; and slash commands,
 built from the commands the bot synced, whose raw payload has unknown commands and
 subcommands, options outside the declared choices and ranges, values of the wrong type and
-unresolved users. For every interaction: a callback (never "This interaction failed"), a
+unresolved users; and form (modal) submissions: Dukes Up!'s Regroup… form with typed
+groups that are no regrouping (cards not on the table, typed twice or left out, words that
+are no cards, anything at all) under its own and forged custom ids. For every interaction:
+a callback (never "This interaction failed"), a
 private answer (an ephemeral message, possibly deferred, or an in-place update of the
 member's own private message) that is a readable sentence and not the apology for an
 unexpected error, the
@@ -57,6 +63,9 @@ from hypothesis import strategies as st
 
 from bot import games as bot_games
 from bot import ids
+from bot.game import Actions, Form, Step
+from bot.games.dukes_up.render import sym
+from bot.games.dukes_up.ui import UI as DUKES_UP_UI
 from bot.games.dupe.ui import UI as DUPE_UI
 from bot.i18n import t as words
 from bot.store import SeatRecord, SQLiteStore
@@ -64,6 +73,8 @@ from engine.cards import parse_card
 from engine.doppelkopf import DoppelkopfOptions
 from engine.doppelkopf import parse_action as doppelkopf_action
 from engine.doppelkopf import replay as doppelkopf_replay
+from engine.dukes_up import DukesUpOptions
+from engine.dukes_up import replay as dukes_up_replay
 from engine.dupe import Move, new_game
 from engine.dupe.players import make_player
 from engine.errors import OptionsError, ParseError
@@ -87,6 +98,7 @@ from tests.loopback.fake_discord import (
     LOADING,
     MANAGE_GUILD,
     MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
     UPDATE_MESSAGE,
     Interaction,
     Message,
@@ -166,6 +178,7 @@ class Seated:
     open: bool = False  # a lobby with free seats and no computer level
     state: Any = None  # a Doppelkopf table's engine state (its controls carry the action)
     whist: Any = None  # a whist table's engine state (its controls carry the action too)
+    dukes: Any = None  # a Dukes Up! table's engine state (its controls are read by its UI)
 
 
 @dataclass
@@ -182,7 +195,7 @@ class World:
     baseline: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
     ids: list[str] = field(default_factory=list)  # the known custom ids, fixed at setup
     seen: dict[int, list[Message]] = field(default_factory=dict)  # carriers, fixed at setup
-    sent: dict[str, int] = field(default_factory=lambda: {"click": 0, "slash": 0})
+    sent: dict[str, int] = field(default_factory=lambda: {"click": 0, "slash": 0, "form": 0})
     # The forged clicks by what the bot reads in their custom ids: a current id (bot.ids),
     # a legacy ``dupe:`` one, or none of its own.
     forms: dict[str, int] = field(default_factory=lambda: {"current": 0, "legacy": 0, "none": 0})
@@ -280,6 +293,12 @@ class World:
                     found.add(f"g:{game}:{seat}:{table.turn - 1}:=2C")
                     for payload in ("=claim.13", "c", "=keep"):
                         found.add(f"g:{game}:{seat}:{table.turn}:{payload}")
+            if table.dukes is not None and table.turn is not None:
+                # Dukes Up!'s own, and a draw of the turn before.
+                for seat in range(2):
+                    for payload in DUKES_UP_PAYLOADS:
+                        found.add(f"g:{game}:{seat}:{table.turn}:{payload}")
+                    found.add(f"g:{game}:{seat}:{table.turn - 1}:dd2")
             if table.legacy_turn is not None:
                 for seat in range(4):
                     found.add(f"dupe:play:{game}:{seat}:{table.legacy_turn}:AS")
@@ -299,9 +318,13 @@ class World:
 
     # -- what would be legitimate --------------------------------------------------------
 
-    def legitimate_click(self, actor: MemberActor, custom_id: str) -> bool:
-        """Whether the click is one the member may really make with an effect (so it is
-        not a forgery this test can judge by an unchanged database)."""
+    def legitimate_click(
+        self, actor: MemberActor, custom_id: str, values: list[str] | None = None
+    ) -> bool:
+        """Whether the click (or a form submitted under ``custom_id``; ``values``: what a
+        select menu chose or the form's fields hold) is one the member may really make with
+        an effect, or one answered with a form (so it is not a forgery this test can judge
+        by an unchanged database and a private message)."""
         lobby = None
         if m := _TABLE.fullmatch(custom_id):
             lobby = (m.group(2), int(m.group(1)))
@@ -335,6 +358,8 @@ class World:
                 return False
             if table.whist is not None:  # whist: ``=<action>`` for a hand the seat decides for
                 return _whist_takes(table.whist, seat, payload)
+            if table.dukes is not None:  # Dukes Up!: what the game's UI reads the control as
+                return _dukes_up_takes(table.dukes, seat, payload, values or [])
             if table.state is not None:  # Doppelkopf: ``=<action>`` acts if the engine takes it
                 if not payload.startswith("="):
                     return False  # a step of a choice of cards only shows the hand again
@@ -527,6 +552,44 @@ def _whist_takes(state: Any, seat: int, payload: str) -> bool:
     )
 
 
+# Dukes Up!'s select menus and its form: the panels' buttons are among the known ids already.
+DUKES_UP_PAYLOADS = ("cs", "dk", "dc1", "dc2", "dc4", "sc", "ad1", "rt")
+
+
+def _dukes_up_takes(state: Any, seat: int, payload: str, values: list[str]) -> bool:
+    """Whether the Dukes Up! control ``payload`` of ``seat`` (with a select's or a form's
+    ``values``) is an action the engine takes now, or opens a form (answered with the form:
+    no message to judge)."""
+    try:
+        meant = DUKES_UP_UI.control(state.view(seat), ids.with_values(payload, values))
+    except Exception:  # refused with a sentence (or a bug: sent, and the judge sees it)
+        return False
+    if isinstance(meant, Step):
+        return False  # the panel shown again, at its next step
+    if isinstance(meant, Form):
+        return True
+    stage = state.clone()
+    try:
+        for action in meant.actions if isinstance(meant, Actions) else (meant,):
+            stage.apply(seat, action)
+    except Exception:
+        return False
+    return True
+
+
+def _dukes_up_state(database: Path, game_id: int) -> Any:
+    """The Dukes Up! table's engine state, replayed from the bot's database."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        ((seed,),) = db.execute("SELECT seed FROM games WHERE id = ?", (game_id,))
+        moves = [
+            m
+            for (m,) in db.execute(
+                "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            )
+        ]
+    return dukes_up_replay(seed, DukesUpOptions(), moves)
+
+
 def _legacy_turn_of(message: MessageView | None) -> int:
     """The turn a legacy control of the hand would carry: its trick's number in the game."""
     assert message is not None
@@ -556,10 +619,11 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
         away = discord.create_guild("Elsewhere")
         channels = {
             name: home.create_channel(name)
-            for name in ("lobby", "give", "open", "done", "empty", "doko", "whist")
+            for name in ("lobby", "give", "open", "done", "empty", "doko", "whist", "dukes")
         }
         channels["play"] = home.channel
         names = ["alice", "bob", "carol", "dave", "frank", "hana", "oscar", "olga", "otto", "ute"]
+        names += ["duke", "duchess"]
         members = {name: home.add_member(name) for name in names}
         # An admin of another server (not this one), and a plain member there.
         members["mallory"] = away.add_member("mallory", manage_guild=True)
@@ -652,6 +716,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
                 database, whist.game_id, WhistOptions(variant="double_dummy")
             )
             assert whist.whist.move_count == 1 and whist.whist.turn == whist.turn
+            dukes = await _dukes_up_table(database, channels["dukes"], members)
             # A cancelled table.
             cancelled = await frank.slash(channels["done"], "dupe start", **start)
             await frank.slash(channels["done"], "dupe cancel")
@@ -693,6 +758,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
                     "open": open_lobby,
                     "doko": doppelkopf,
                     "whist": whist,
+                    "dukes": dukes,
                 },
                 dead_games=dead,
             )
@@ -708,10 +774,70 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
             forms = fuzz.forms
             print(
                 f"\nfuzz: {total} forged interactions ({fuzz.sent['click']} clicks, "
-                f"{fuzz.sent['slash']} slash commands) in {fuzz.seconds:.1f} s, "
+                f"{fuzz.sent['slash']} slash commands, {fuzz.sent['form']} forms) in "
+                f"{fuzz.seconds:.1f} s, "
                 f"{fuzz.skipped} legitimate ones not sent; the clicks' ids read as current "
                 f"{forms['current']}, legacy {forms['legacy']}, neither {forms['none']}"
             )
+
+
+async def _control_click(
+    member: MemberActor, message: MessageView | None, custom_id: str, values: list[str]
+) -> MessageView:
+    """Press a control of the member's panel by its custom id (a select menu's with
+    ``values``), whatever the panel shows enabled now; return the answer."""
+    assert message is not None
+    server = member.discord.server
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if values else 2}
+    if values:
+        data["values"] = values
+    stored = server.messages[message.id]
+    interaction = server._base_interaction(
+        MESSAGE_COMPONENT, message.channel_id, member.id, data, message=stored
+    )
+    reply = await member._send(interaction, None)
+    assert reply.message is not None and "⚠️" not in reply.message.content, reply.message
+    return reply.message
+
+
+async def _dukes_up_table(
+    database: Path, channel: ChannelHandle, members: dict[str, MemberActor]
+) -> Seated:
+    """A Dukes Up! table of duke and duchess: both have chosen castle and dukes, and the
+    mover has drawn and laid a group of two cards (a working copy that does not hold yet:
+    Undo, Reset, Regroup… and every discard option have something to say)."""
+    duke, duchess = members["duke"], members["duchess"]
+    lobby = await duke.slash(channel, "dukesup start", computers="none", turn_time=DAY)
+    await duchess.click(lobby, label="Join")
+    await duke.click(lobby, label="Start")
+    game_id = _game_id(lobby.message)
+    state = _dukes_up_state(database, game_id)
+    seats = {}
+    for member in (duke, duchess):
+        hand = (await member.click(lobby, label="My hand")).message
+        seat, turn = _seat_of(hand), _turn_of(hand)
+        seats[seat] = member
+        castle, first, second, _ = state.view(seat).setup
+        chosen = f"su{castle.code}.{first.code}.{second.code}"
+        await _control_click(member, hand, ids.control(game_id, seat, turn, chosen), [])
+    state = _dukes_up_state(database, game_id)
+    (mover,) = state.to_act
+    member = seats[mover]
+    hand = (await member.click(lobby, label="My hand")).message
+    draw = ids.control(game_id, mover, _turn_of(hand), "dd2")
+    drawn = await _control_click(member, hand, draw, [])
+    cards = [c.code for c in _dukes_up_state(database, game_id).view(mover).hand[:2]]
+    placed = ids.control(game_id, mover, _turn_of(drawn), "nw" + ",".join(cards))
+    await _control_click(member, drawn, placed, [])
+    panels = [(await m.click(lobby, label="My hand")).message for m in (duke, duchess)]
+    table = Seated(game_id, channel, duke, seats)
+    table.turn = _turn_of(panels[0])
+    assert table.turn == _turn_of(panels[1])
+    table.dukes = _dukes_up_state(database, game_id)
+    view = table.dukes.view(mover)
+    assert view.table == (tuple(parse_card(c) for c in cards),), view
+    assert len(view.actions) == 1 and view.hand, view
+    return table
 
 
 def _game_id(message: MessageView | None) -> int:
@@ -734,6 +860,11 @@ def assert_clean(world: World) -> None:
 
 
 # --- strategies ---------------------------------------------------------------------------
+
+CARD_CODES = [parse_card(c) for c in CARDS]
+TYPED_WORDS = st.sampled_from(
+    ["1S", "ZZ", "♠", "10", "A", "3S4S", "♠3♠4", "🂡", "G1", "1-2", "|", "x", "♠11", "0S", "٣S"]
+) | st.text(max_size=6)
 
 NUMBERS = st.one_of(
     st.integers(0, 60).map(str),
@@ -1024,7 +1155,81 @@ def slash_commands(draw: st.DrawFn, world: World) -> Forged:
     return Forged(APPLICATION_COMMAND, actor, channel_id, data)
 
 
+@st.composite
+def typed_groups(draw: st.DrawFn, world: World) -> str:
+    """What a member (or a forger) types into Dukes Up!'s Regroup… form: the working table
+    as it is (a regrouping: never sent), with a card typed twice or left out, with cards
+    that are not on it, words that are no cards, or anything at all."""
+    state = world.tables["dukes"].dukes
+    (mover,) = state.to_act
+    view = state.view(mover)
+    table = [c for g in view.table for c in g]
+    others = [c for c in (*view.hand, *CARD_CODES) if c not in table]
+    shape = draw(st.sampled_from(["table", "twice", "missing", "outside", "words", "text"]))
+    cards: list[Any] = list(table)
+    if shape == "twice":
+        cards.insert(draw(st.integers(0, len(cards))), draw(st.sampled_from(table)))
+    elif shape == "missing":
+        cards.remove(draw(st.sampled_from(table)))
+    elif shape == "outside":
+        cards += draw(st.lists(st.sampled_from(others), min_size=1, max_size=3))
+    elif shape == "words":
+        cards += draw(st.lists(TYPED_WORDS, min_size=1, max_size=4))
+    elif shape == "text":
+        return draw(st.text(max_size=200))
+    written = [
+        c if isinstance(c, str) else draw(st.sampled_from([c.code, sym(c), c.code.lower()]))
+        for c in draw(st.permutations(cards))
+    ]
+    separators = st.sampled_from([" ", ", ", " | ", "\n", "; ", "  ", "|"])
+    text = ""
+    for word in written:
+        text += (draw(separators) if text else "") + word
+    return text
+
+
+@st.composite
+def form_submissions(draw: st.DrawFn, world: World) -> Forged:
+    """A submitted form: Dukes Up!'s Regroup… (``rt``) of any seat and turn, or any forged
+    custom id, with typed groups in its field (or none, or several fields), by anyone, on a
+    message they see."""
+    dukes = world.tables["dukes"]
+    players = list(dukes.seats.values())
+    actor = draw(st.sampled_from(players * 3 + world.actors))
+    message = draw(st.sampled_from(world.seen[actor.id]))
+    turn = dukes.turn
+    assert turn is not None
+    own = st.tuples(st.sampled_from([0, 1]), st.sampled_from([0, -1, 1])).map(
+        lambda pair: ids.control(dukes.game_id, pair[0], turn + pair[1], "rt")
+    )
+    custom_id = draw(own | own | custom_ids(world))
+    fields = draw(st.lists(typed_groups(world), min_size=1, max_size=2) | st.just([]))
+    rows = [
+        {"type": 1, "components": [{"type": 4, "custom_id": f"f{i}", "value": value}]}
+        for i, value in enumerate(fields)
+    ]
+    data = {"custom_id": custom_id, "components": rows}
+    return Forged(MODAL_SUBMIT, actor, message.channel_id, data, message)
+
+
 # --- sending and judging ------------------------------------------------------------------
+
+
+_KINDS = {MESSAGE_COMPONENT: "click", APPLICATION_COMMAND: "slash", MODAL_SUBMIT: "form"}
+
+
+def _values_of(forged: Forged) -> list[str]:
+    """What the bot reads as the interaction's values: a select menu's chosen values, or
+    the text fields of a form, in order (as ``bot.controller._values``)."""
+    data = forged.data
+    if forged.kind == MODAL_SUBMIT:
+        return [
+            str(c.get("value") or "")
+            for row in data.get("components") or ()
+            for c in row.get("components") or ()
+            if c.get("type") == 4
+        ]
+    return [str(value) for value in data.get("values") or ()]
 
 
 def _form(custom_id: str) -> str:
@@ -1041,7 +1246,7 @@ def _build(world: World, forged: Forged) -> Interaction:
     interaction = server._base_interaction(
         forged.kind, forged.channel_id, forged.actor.id, forged.data, message=forged.message
     )
-    if forged.message is not None:
+    if forged.message is not None and forged.kind == MESSAGE_COMPONENT:
         custom_id = forged.data["custom_id"]
         if forged.data["component_type"] == 3:
             component = {
@@ -1082,11 +1287,11 @@ async def _send_batch(world: World, batch: list[Forged]) -> None:
     server = world.discord.server
     kept = []
     for forged in batch:
-        legit = (
-            world.legitimate_click(forged.actor, forged.data["custom_id"])
-            if forged.kind == MESSAGE_COMPONENT
-            else world.legitimate_slash(forged.actor, forged.channel_id, forged.data)
-        )
+        if forged.kind == APPLICATION_COMMAND:
+            legit = world.legitimate_slash(forged.actor, forged.channel_id, forged.data)
+        else:
+            custom_id = str(forged.data.get("custom_id") or "")
+            legit = world.legitimate_click(forged.actor, custom_id, _values_of(forged))
         if legit:
             world.skipped += 1
         else:
@@ -1102,7 +1307,7 @@ async def _send_batch(world: World, batch: list[Forged]) -> None:
     done, pending = await asyncio.wait(waits, timeout=10.0)
     world.seconds += time.monotonic() - started
     for forged, interaction in zip(kept, interactions, strict=True):
-        world.sent["click" if forged.kind == MESSAGE_COMPONENT else "slash"] += 1
+        world.sent[_KINDS[forged.kind]] += 1
         if forged.kind == MESSAGE_COMPONENT:
             world.forms[_form(forged.data["custom_id"])] += 1
             named = ids.parse(forged.data["custom_id"])
@@ -1157,6 +1362,15 @@ async def test_forged_slash_commands_change_nothing_and_are_answered_privately(
     await _send_batch(world, batch)
 
 
+@_settings(EXAMPLES // 4)
+@given(data=st.data())
+async def test_forged_forms_change_nothing_and_are_answered_privately(
+    world: World, data: st.DataObject
+) -> None:
+    batch = data.draw(st.lists(form_submissions(world), min_size=1, max_size=6), label="forms")
+    await _send_batch(world, batch)
+
+
 async def test_every_known_button_forged_by_everyone(world: World) -> None:
     """The systematic sweep: every custom id the bot has shown (and the lobby, hand and
     leaderboard ids of every table), pressed by every member, on each of the messages they
@@ -1176,7 +1390,7 @@ async def test_after_the_fuzz_everything_is_as_before(world: World) -> None:
     await world.discord.settle()
     assert_clean(world)
     assert world.rows() == world.baseline
-    assert sum(world.sent.values()) > 0
+    assert all(world.sent.values()), world.sent  # clicks, commands and forms
     # Both forms the bot accepts were forged, and ids it reads as neither.
     assert all(world.forms.values()), world.forms
     # Every live table had forged ids, whist's private controls among them.

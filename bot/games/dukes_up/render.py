@@ -49,6 +49,8 @@ __all__ = [
     "board_lines",
     "cards_text",
     "chosen",
+    "discard_reasons",
+    "end_problem",
     "group_problem",
     "hand_message",
     "proposal",
@@ -56,6 +58,7 @@ __all__ = [
     "sources",
     "sym",
     "table_message",
+    "takeable",
 ]
 
 COLOUR = discord.Colour(0x8E2430)
@@ -424,6 +427,7 @@ def hand_message(
         panel.lines += _mine(view, seat, lang)
         mover = view.mover if view.mover is not None else _OTHER[seat]
         panel.lines.append(panel.t("hand_wait", who=seat_label(mover, info.seats, lang)))
+        _agreement(panel)
         _always(panel, pending, row=0)
     elif not view.drawn:
         _draw_panel(panel, pending)
@@ -435,6 +439,18 @@ def hand_message(
     if len(content) > 2000:  # Discord's limit for a message's content
         content = content[:1990] + "\n…"
     return Rendered(content=content, embeds=[], view=panel.items)
+
+
+def _agreement(panel: _Panel) -> None:
+    """Who asked to end the round, shown at once (the request is committed at once), and
+    how to agree when the member has not asked yet."""
+    view = panel.view
+    if view.phase is not Phase.TURN or not any(view.agreed):
+        return
+    who = ", ".join(seat_label(s, panel.info.seats, panel.lang) for s in (0, 1) if view.agreed[s])
+    panel.lines.append(t(panel.lang, "dukes_up.board_agreed", who=who))
+    if not view.agreed[panel.seat]:
+        panel.lines.append(panel.t("agree_hint"))
 
 
 def _always(panel: _Panel, pending: str, row: int) -> None:
@@ -498,6 +514,7 @@ def _draw_panel(panel: _Panel, pending: str) -> None:
     view = panel.view
     panel.lines += board_lines(view, panel.info.seats, panel.lang)
     panel.lines += _mine(view, panel.seat, panel.lang)
+    _agreement(panel)
     panel.lines.append(panel.t("draw_prompt"))
     legal = set(view.legal)
     for pile, letter, counts in (("draw", "d", (0, 1, 2)), ("discard", "x", (1, 2))):
@@ -529,23 +546,40 @@ def end_problem(view: DukesUpView) -> str | None:
     return None
 
 
-def _discard_options(view: DukesUpView, lang: Lang) -> list[discord.SelectOption]:
+def takeable(view: DukesUpView, card: Card) -> bool:
+    """Return whether D4 could take ``card`` off the working table: its group stays valid
+    without it, or the rest of the table can still be laid out (the bot's offer)."""
+    return offer_d4(view.table, card) is not None
+
+
+def _own_on_table(view: DukesUpView) -> list[Card]:
+    black = view.seat == 0
+    return [c for g in view.table for c in g if (c.suit.letter in "CS") == black]
+
+
+def discard_reasons(view: DukesUpView) -> dict[str, str | None]:
+    """Return, for each discard option ``d1``…``d4``, why it cannot end the turn now (the
+    last part of a ``why_`` key), or None: one judgement for the 🚫 marks of the select and
+    for the refusal when a marked option is chosen anyway."""
     seat = view.seat
     assert seat is not None
-    problem = end_problem(view)
-    if view.exhausted:
-        problem = "EXHAUSTED"
+    problem = "EXHAUSTED" if view.exhausted else end_problem(view)
     hand = view.hand or ()
-    own_on_table = [c for g in view.table for c in g if (c.suit.letter in "CS") == (seat == 0)]
+    own_on_table = _own_on_table(view)
     own = {
         "d1": None if hand else "D1",
         "d2": "D2" if view.actions else (None if len(hand) >= 2 else "D2_CARDS"),
         "d3": None if view.draw_sizes[seat] else "D3",
-        "d4": None if own_on_table else "D4_NONE",
+        "d4": "D4_NONE" if not own_on_table else None,
     }
+    if problem is None and own_on_table and not any(takeable(view, c) for c in own_on_table):
+        own["d4"] = "D4_STUCK"
+    return {option: problem or reason for option, reason in own.items()}
+
+
+def _discard_options(view: DukesUpView, lang: Lang) -> list[discord.SelectOption]:
     options = []
-    for option in ("d1", "d2", "d3", "d4"):
-        reason = problem or own[option]
+    for option, reason in discard_reasons(view).items():
         label = t(lang, f"dukes_up.discard_{option}")
         note = ""
         if reason is not None:
@@ -578,6 +612,7 @@ def _turn_panel(panel: _Panel, pending: str) -> None:
     problem = end_problem(view)
     if problem is not None:
         panel.lines.append(f"⚠ {panel.t('why_' + problem.lower())}")
+    _agreement(panel)
     if pending[:1] == "a":
         _add_panel(panel, pending)
         return
@@ -639,8 +674,12 @@ def _turn_panel(panel: _Panel, pending: str) -> None:
         panel.button("button_return", "rtn", 2)
     elif not view.castle_up[seat]:
         panel.button("button_reveal", "rv", 2, style=discord.ButtonStyle.danger)
-    panel.button("button_undo", "un", 2, disabled=not view.actions)
-    panel.button("button_reset", "rs", 2, disabled=not view.actions)
+    # A revealed castle cannot be taken back (decision 7): Undo after it, or Reset with
+    # nothing else in effect, would change nothing.
+    undoable = bool(view.actions) and view.actions[-1].kind is not Kind.REVEAL
+    resettable = any(a.kind is not Kind.REVEAL for a in view.actions)
+    panel.button("button_undo", "un", 2, disabled=not undoable)
+    panel.button("button_reset", "rs", 2, disabled=not resettable)
     panel.items.add_item(
         _select(panel.id("dk"), panel.t("discard_placeholder"), _discard_options(view, lang), row=3)
     )
@@ -729,14 +768,16 @@ def _offer_panel(panel: _Panel, card: Card) -> None:
 
 def _discard_cards(panel: _Panel, option: str) -> None:
     view = panel.view
-    seat = panel.seat
     if option == "d4":
-        cards = [c for g in view.table for c in g if (c.suit.letter in "CS") == (seat == 0)]
+        why = panel.t("why_d4")
+        options = [
+            _card_option(c) if takeable(view, c) else _card_option(c, note=f"🚫 {why}")
+            for c in _own_on_table(view)
+        ]
     else:
-        cards = list(view.hand or ())
+        options = [_card_option(c) for c in view.hand or ()]
     panel.lines.append(panel.t(f"discard_prompt_{option}"))
     most = 2 if option == "d2" else 1
-    options = [_card_option(c) for c in cards]
     panel.items.add_item(
         _select(
             panel.id(f"dc{option[1]}"),

@@ -11,6 +11,7 @@ the mover's panel shows it as it was, and Undo and Reset work as before.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,7 @@ from engine.errors import ParseError
 __all__ = ["UI", "DukesUpUI", "parse_groups"]
 
 _OTHER = (1, 0)
+_END_CONDITIONS = ("EXHAUSTED", "E1", "E2", "E3", "E4")  # they bar every discard option
 _SUIT_FIRST = re.compile(r"^([♠♥♦♣SHDCshdc])(10|[2-9AJQKTajqkt])$")
 
 
@@ -281,6 +283,9 @@ class DukesUpUI(GameUI):
         raise UserError("errors.unknown_button")
 
     def _regroup(self, view: DukesUpView, text: str) -> Action:
+        """Return the typed regrouping: the groups holding a typed card, replaced by the
+        typed groups. A typing that could not be one is refused naming the cards at fault
+        (the form shows cards only, no group numbers)."""
         try:
             groups = parse_groups(text)
         except ParseError as error:
@@ -288,24 +293,26 @@ class DukesUpUI(GameUI):
         if not groups:
             raise StaleError("dukes_up.typed_nothing")
         typed = [c for g in groups for c in g]
-        named = tuple(i for i, g in enumerate(view.table, 1) if any(c in g for c in typed))
         on_table = {c for g in view.table for c in g}
-        outside = [c for c in typed if c not in on_table]
-        if outside:
-            raise StaleError("dukes_up.typed_not_on_table", cards=render.cards_text(outside))
+        _refuse_cards("typed_not_on_table", [c for c in typed if c not in on_table])
+        counts = Counter(typed)
+        _refuse_cards("typed_twice", [c for c in typed if counts[c] > 1])
+        named = tuple(i for i, g in enumerate(view.table, 1) if any(c in counts for c in g))
+        missing = [c for i in named for c in view.table[i - 1] if c not in counts]
+        _refuse_cards("typed_missing", missing)
         return regroup(named, groups)
 
     def _discard_kind(self, view: DukesUpView, option: str) -> Action | Step:
-        problem = render.end_problem(view)
-        if view.exhausted:
-            raise StaleError("dukes_up.refused_exhausted")
-        if problem is not None:
-            raise StaleError(f"dukes_up.refused_{problem.lower()}")
+        if option not in ("d1", "d2", "d3", "d4"):
+            raise UserError("errors.unknown_button")
+        reason = render.discard_reasons(view)[option]
+        if reason in _END_CONDITIONS:
+            raise StaleError(f"dukes_up.refused_{reason.lower()}")
+        if reason is not None:  # marked 🚫 in the select: refused before any further step
+            raise StaleError("dukes_up.refused_option", why=Text(f"dukes_up.why_{reason.lower()}"))
         if option == "d3":
             return discard("d3")
-        if option in ("d1", "d2", "d4"):
-            return Step(option)
-        raise UserError("errors.unknown_button")
+        return Step(option)
 
     def _discard(self, view: DukesUpView, which: str, values: list[str]) -> Action | Step:
         cards = _cards(",".join(values))
@@ -316,6 +323,8 @@ class DukesUpUI(GameUI):
         if which == "4" and len(cards) == 1:
             card = cards[0]
             home = next((g for g in view.table if card in g), None)
+            if home is not None and not render.takeable(view, card):
+                raise StaleError("dukes_up.refused_option", why=Text("dukes_up.why_d4"))
             rest = [c for c in home or () if c != card]
             if home is not None and rest and group_kind(rest) is None:
                 return Step("o" + card.code)  # its group breaks: show the bot's offer
@@ -465,6 +474,13 @@ class DukesUpUI(GameUI):
 def _apply(state: DukesUpState, text: str) -> None:
     move = GAME.parse_move(text)
     state.apply(move.seat, move.action)
+
+
+def _refuse_cards(key: str, cards: list[Card]) -> None:
+    """Refuse a typed regrouping with ``key``, naming each card at fault once."""
+    if cards:
+        distinct = list(dict.fromkeys(cards))
+        raise StaleError(f"dukes_up.{key}", n=len(distinct), cards=render.cards_text(distinct))
 
 
 def _one(values: list[str]) -> str:
