@@ -25,6 +25,7 @@ KEYS = (  # every key but the token
     "lobbies_per_server",
     "removed_grace_minutes",
     "pictures",
+    "suit_emojis",
     "drawing_process",
     "api_base_url",
     "gateway_url",
@@ -83,6 +84,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
         "lobbies_per_server": 25,
         "removed_grace_minutes": 60,
         "pictures": True,
+        "suit_emojis": True,
         "drawing_process": True,
         "api_base_url": "https://discord.com/api/v10",
         "gateway_url": "wss://gateway.discord.gg/",
@@ -108,6 +110,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             "lobbies_per_server = 0\n"
             "removed_grace_minutes = 1440\n"
             "pictures = false\n"
+            "suit_emojis = false\n"
             "drawing_process = false\n"
             'api_base_url = "http://127.0.0.1:8080/api/v10/"\n'
             'gateway_url = "ws://127.0.0.1:8080/gateway"\n'
@@ -127,6 +130,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "lobbies_per_server": 0,
                 "removed_grace_minutes": 1440,
                 "pictures": False,
+                "suit_emojis": False,
                 "drawing_process": False,
                 "api_base_url": "http://127.0.0.1:8080/api/v10",
                 "gateway_url": "ws://127.0.0.1:8080/gateway",
@@ -151,6 +155,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "DUPE_LOBBIES_PER_SERVER": "100",
                 "DUPE_REMOVED_GRACE_MINUTES": "5",
                 "DUPE_PICTURES": "false",
+                "DUPE_SUIT_EMOJIS": "false",
                 "DUPE_DRAWING_PROCESS": "false",
                 "DUPE_API_BASE_URL": "https://proxy.example/api/v10",
                 "DUPE_GATEWAY_URL": "wss://gateway.example/",
@@ -170,6 +175,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "lobbies_per_server": 100,
                 "removed_grace_minutes": 5,
                 "pictures": False,
+                "suit_emojis": False,
                 "drawing_process": False,
                 "api_base_url": "https://proxy.example/api/v10",
                 "gateway_url": "wss://gateway.example/",

@@ -469,6 +469,7 @@ class BotProcess:
             "DUPE_TABLE_EDIT_SECONDS": str(table_edit_seconds),
             "DUPE_LOG_LEVEL": log_level,
             "DUPE_DRAWING_PROCESS": "true" if drawing_process else "false",
+            "DUPE_SUIT_EMOJIS": "false",  # the harnesses read cards as written (10♠)
         }
         if dev_guild_id is not None:
             settings["DUPE_DEV_GUILD_ID"] = str(dev_guild_id)

@@ -1,0 +1,314 @@
+"""The suits as members see them: the application's own emojis, registered once, in buttons
+and text; the outline suits where those cannot show or cannot be registered; and the
+contrast of every sign on Discord's themes, measured with WCAG's formula."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from PIL import Image
+
+from bot import suits
+from bot.app import Bot
+from bot.controls import Button, Controls
+from bot.game import Rendered
+from bot.pictures import FELT, FELT_DARK, RED_ON_FELT, TEXT, suit_mask
+from bot.pictures.signs import SIGN_SIZE, sign_pip_box, suit_sign, suit_sign_png
+from engine.cards import Suit
+from tests.bot.driver import PLAY, Game, World, description
+from tests.bot.helpers import buttons, make_bot, of_kind
+
+# --- colours and the WCAG formula -------------------------------------------------------
+
+Colour = tuple[float, float, float]
+
+DARK = (49, 51, 56)  # #313338, Discord's dark theme behind messages
+LIGHT = (255, 255, 255)  # the light theme
+DARK_TEXT = (219, 222, 225)  # #DBDEE1, the dark theme's text
+LIGHT_TEXT = (49, 51, 56)  # #313338, the light theme's text
+# The button colours of simcord's preview (preview.css: .button-style-N, --button-alt) and
+# Discord's: secondary, primary, success, danger; a label is white on each.
+BUTTONS = {
+    "secondary": (68, 69, 76),  # #44454c
+    "primary": (88, 101, 242),  # #5865f2
+    "success": (0, 133, 69),  # #008545
+    "danger": (210, 45, 57),  # #d22d39
+}
+DISABLED_OPACITY = 0.45  # preview.css: .component-button[aria-disabled="true"]
+
+
+def luminance(colour: Colour) -> float:
+    """Return WCAG 2's relative luminance of an sRGB colour (0–255 channels)."""
+
+    def linear(channel: float) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """Return WCAG 2's contrast ratio of two colours (1 to 21)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def over(top: Colour, under: Colour, opacity: float) -> Colour:
+    """Return ``top`` drawn at ``opacity`` over ``under``."""
+    return tuple(opacity * t + (1 - opacity) * u for t, u in zip(top, under, strict=True))  # type: ignore[return-value]
+
+
+def sign_colours(suit: Suit, background: Colour, opacity: float = 1.0) -> tuple[Colour, Colour]:
+    """Return the colours a member sees of ``suit``'s sign drawn on ``background`` (at
+    ``opacity``, as a disabled button draws it over the theme's grey): its pip's, and the
+    median of the card around the pip, from the sign's own pixels."""
+    sign = suit_sign(suit)
+    flat = Image.new("RGBA", sign.size, (*(round(c) for c in background), 255))
+    flat.alpha_composite(sign)
+    left, top, right, bottom = sign_pip_box()
+    pip = suit_mask(suit, right - left, bottom - top)
+    inside: list[tuple[int, ...]] = []
+    around: list[tuple[int, ...]] = []
+    for y in range(top, bottom):
+        for x in range(left, right):
+            coverage = pip.getpixel((x - left, y - top))
+            if coverage == 255:
+                inside.append(flat.getpixel((x, y)))
+            elif coverage == 0 and sign.getpixel((x, y))[3] == 255:
+                around.append(flat.getpixel((x, y)))
+
+    def median(pixels: list[tuple[int, ...]]) -> Colour:
+        return tuple(sorted(p[i] for p in pixels)[len(pixels) // 2] for i in range(3))  # type: ignore[return-value]
+
+    return over(median(inside), background, opacity), over(median(around), background, opacity)
+
+
+THEMES = {"dark": DARK, "light": LIGHT}
+
+
+def test_every_suit_sign_reads_on_both_themes_and_every_button() -> None:
+    figures: dict[str, float] = {}
+    for suit in Suit:
+        for theme, ground in THEMES.items():
+            pip, card = sign_colours(suit, ground)
+            figures[f"{suit.symbol} {theme}"] = contrast(pip, card)
+            assert contrast(pip, card) >= 4.5, (suit, theme)
+        # the card itself stands out of the dark theme's grey
+        _, card = sign_colours(suit, DARK)
+        assert contrast(card, DARK) >= 4.5
+        for style, colour in BUTTONS.items():
+            pip, card = sign_colours(suit, colour)
+            assert contrast(pip, card) >= 4.5, (suit, style)
+            # disabled: the whole button, sign and all, at 45 % over the theme's grey.
+            # WCAG asks nothing of inactive controls; the sign still reads at 3 : 1.
+            pip, card = (over(c, DARK, DISABLED_OPACITY) for c in sign_colours(suit, colour))
+            figures[f"{suit.symbol} disabled {style}"] = contrast(pip, card)
+            assert contrast(pip, card) >= 3.0, (suit, style)
+    logging.getLogger(__name__).info("suit sign contrast: %s", figures)
+
+
+def test_the_old_signs_failed_and_the_outline_suits_read() -> None:
+    # Discord's ♠ ♣ emoji: near-black (Twemoji #292F33) on the dark theme
+    assert contrast((41, 47, 51), DARK) < 1.5
+    for text, ground in ((DARK_TEXT, DARK), (LIGHT_TEXT, LIGHT)):
+        assert contrast(text, ground) >= 4.5  # ♤ ♡ ♢ ♧ are drawn in the text's colour
+    for colour in BUTTONS.values():
+        assert contrast((255, 255, 255), colour) >= 3.5  # a white label (♤ 10) on a button
+
+
+def test_suit_signs_in_pictures_read_on_the_felt() -> None:
+    for felt in (FELT, FELT_DARK):
+        assert contrast(TEXT, felt) >= 4.5  # ♠ ♣ in text on the felt
+        assert contrast(RED_ON_FELT, felt) >= 4.5  # ♥ ♦
+    assert RED_ON_FELT[0] > max(RED_ON_FELT[1:]) + 60, "red suits stay red"
+
+
+def test_each_sign_is_an_emoji_discord_takes() -> None:
+    for suit in Suit:
+        data = suit_sign_png(suit)
+        assert len(data) < 256 * 1024
+        image = Image.open(io.BytesIO(data))
+        assert image.size == (SIGN_SIZE, SIGN_SIZE) and image.mode == "RGBA"
+    assert len({suit_sign_png(s) for s in Suit}) == 4
+
+
+# --- the mapping --------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def written_afterwards() -> Iterator[None]:
+    """Leave the process showing the suits as written (simcord never closes a bot)."""
+    yield
+    suits.as_written()
+
+
+@pytest.fixture
+def emojis() -> Iterator[dict[Suit, int]]:
+    ids = {Suit.SPADES: 101, Suit.HEARTS: 102, Suit.DIAMONDS: 103, Suit.CLUBS: 104}
+    suits.show(emojis=ids)
+    yield ids
+    suits.as_written()
+
+
+@pytest.fixture
+def outlines() -> Iterator[None]:
+    suits.show(emojis=None)
+    yield
+    suits.as_written()
+
+
+def test_text_shows_the_emojis_where_discord_draws_them(emojis: dict[Suit, int]) -> None:
+    assert suits.rich("N 10♠ · E Q♥") == "N 10<:spades:101> · E Q<:hearts:102>"
+    assert suits.plain("♠ North") == "♤ North"
+    assert suits.read(suits.rich("10♠ 9♦ 2♣ A♥")) == "10♠ 9♦ 2♣ A♥"
+    long = "10♠ " * 400  # 1,600 characters; as emojis more than Discord's 2,000
+    assert suits.rich(long) == "10♤ " * 400
+
+
+def test_a_card_button_has_its_suit_as_emoji_and_its_rank_as_label(
+    emojis: dict[Suit, int],
+) -> None:
+    payload = Button(label="10♠", custom_id="x").to_component_dict()
+    assert payload["label"] == "10"
+    assert payload["emoji"] == {"name": "spades", "id": "101"}
+    payload = Button(label="Q♣ ×2", custom_id="y", disabled=True).to_component_dict()
+    assert (payload["label"], payload["emoji"]["id"]) == ("Q ×2", "104")
+    assert "emoji" not in Button(label="Refresh", custom_id="z").to_component_dict()
+    both = Button(label="♣♠", custom_id="w").to_component_dict()
+    assert both["label"] == "♧♤" and "emoji" not in both
+
+
+def test_a_rendered_message_maps_text_embeds_and_controls(emojis: dict[Suit, int]) -> None:
+    embed = discord.Embed(title="Trick ♠", description="N 10♠")
+    embed.add_field(name="♥ East", value="Q♥ 9♦")
+    embed.set_footer(text="♣ leads")
+    select = discord.ui.Select(
+        options=[discord.SelectOption(label="♠5 ♠6", value="a", description="♦ run")]
+    )
+    controls = Controls().add_item(Button(label="10♠", custom_id="c")).add_item(select)
+    shown = Rendered(content="You chose 10♠", embeds=[embed], view=controls)
+    assert shown.content == "You chose 10<:spades:101>"
+    sent = shown.embeds[0].to_dict()
+    assert sent["title"] == "Trick ♤"
+    assert sent["description"] == "N 10<:spades:101>"
+    field = sent["fields"][0]
+    assert (field["name"], field["value"]) == ("♡ East", "Q<:hearts:102> 9<:diamonds:103>")
+    assert sent["footer"]["text"] == "♧ leads"
+    rows = shown.view.to_components() if shown.view else []
+    option = rows[1]["components"][0]["options"][0]
+    assert (option["label"], option["description"]) == ("♤5 ♤6", "♢ run")
+
+
+def test_an_embed_that_would_outgrow_discord_keeps_outlines(emojis: dict[Suit, int]) -> None:
+    embed = discord.Embed(description="A♠ " * 1000)
+    for _ in range(3):
+        embed.add_field(name="x", value="K♥ " * 300)
+    suits.embed(embed)
+    assert len(embed) <= 6000
+    assert "<:" not in (embed.description or "")
+    assert all("♡" in (f.value or "") for f in embed.fields)
+
+
+def test_without_emojis_the_suits_are_outlines(outlines: None) -> None:
+    assert suits.rich("10♠ Q♥") == "10♤ Q♡"
+    payload = Button(label="10♠", custom_id="x").to_component_dict()
+    assert payload["label"] == "10♤" and "emoji" not in payload
+
+
+def test_as_written_nothing_changes() -> None:
+    assert suits.rich("10♠") == "10♠"
+    assert Button(label="10♠", custom_id="x").to_component_dict()["label"] == "10♠"
+
+
+# --- the bot: registering once, using, falling back ------------------------------------
+
+
+@pytest.fixture
+def dupe_bot(db: Path) -> Bot:
+    return make_bot(db, suit_emojis=True)
+
+
+def app_emojis(env: simcord.Env) -> dict[str, int]:
+    return {e.name: e.id for e in env.backend.application_emojis.values()}
+
+
+async def test_the_emojis_are_registered_once_and_shown(world: World) -> None:
+    env = world.env
+    await env.settle()
+    registered = app_emojis(env)
+    assert sorted(registered) == ["clubs", "diamonds", "hearts", "spades"]
+    alice, bob, carol = world.members("alice", "bob", "carol")
+    game, _ = await Game.open(world, alice, computers="random")
+    for member in (bob, carol):
+        await game.press(member, "Join")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    cards = of_kind(hand, PLAY)
+    assert cards and all(b.emoji is not None and b.emoji.id in registered.values() for b in cards)
+    assert all(b.label and not any(s in b.label for s in "♠♥♦♣♤♡♢♧") for b in cards)
+    assert f"<:{suits.NAMES[Suit.SPADES]}:{registered['spades']}>" in hand.content
+    assert not any(s in hand.content for s in "♠♣")
+
+    # A restart finds them by name: none is created twice.
+    await world.restart(suit_emojis=True)
+    await env.settle()
+    assert app_emojis(env) == registered
+    assert len(env.backend.application_emojis) == 4
+    hand = await game.open_hand(alice)
+    assert all(b.emoji is not None for b in of_kind(hand, PLAY))
+
+
+async def test_a_slice_without_shard_zero_creates_none(world: World, db: Path) -> None:
+    env = world.env
+    await env.settle()
+    before = app_emojis(env)
+    for emoji_id in list(env.backend.application_emojis):
+        env.backend.delete_application_emoji(emoji_id)
+    bot = world.bot
+    suits.show(emojis=None)  # as a starting bot shows them
+    shown = await suits.register(bot, create=False, retry=False)
+    assert not shown and env.backend.application_emojis == {}
+    assert suits.current().emojis is None and suits.rich("10♠") == "10♤"
+    assert await suits.register(bot, create=True)
+    assert sorted(app_emojis(env)) == sorted(before)
+    assert await suits.register(bot, create=False, retry=False)
+    assert len(env.backend.application_emojis) == 4
+
+
+async def test_when_discord_refuses_the_suits_are_outlines(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    env = world.env
+    await env.settle()
+    for emoji_id in list(env.backend.application_emojis):
+        env.backend.delete_application_emoji(emoji_id)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        from simcord.backend.errors import BackendError
+
+        raise BackendError(403, 50013, "Missing Permissions")
+
+    monkeypatch.setattr(env.backend, "create_application_emoji", refuse)
+    await world.restart(suit_emojis=True)
+    await env.settle()
+    assert env.backend.application_emojis == {}
+    assert "the suits stay text" in caplog.text
+    alice, bob, carol = world.members("alice", "bob", "carol")
+    game, _ = await Game.open(world, alice, computers="random")
+    for member in (bob, carol):
+        await game.press(member, "Join")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    cards = of_kind(hand, PLAY)
+    assert cards and all(b.emoji is None for b in cards)
+    assert all(any(s in (b.label or "") for s in "♤♡♢♧") for b in cards)
+    assert not any(s in hand.content + description(game.message) for s in "♠♣♥♦")
+    assert all(not any(s in (b.label or "") for s in "♠♣") for b in buttons(hand))
