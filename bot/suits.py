@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -247,7 +247,13 @@ async def _find_or_create(client: discord.Client, *, create: bool) -> dict[Suit,
     return found
 
 
-async def register(client: discord.Client, *, create: bool, retry: bool = True) -> bool:
+async def register(
+    client: discord.Client,
+    *,
+    create: bool,
+    retry: bool = True,
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+) -> bool:
     """Find the application's suit emojis by name, create the missing ones when ``create``,
     and show them (:func:`show`); return whether they are shown.
 
@@ -268,4 +274,4 @@ async def register(client: discord.Client, *, create: bool, retry: bool = True) 
         if not delays:
             log.warning("the suits stay text: the application has no suit emojis yet")
             return False
-        await asyncio.sleep(delays.pop(0))
+        await sleep(delays.pop(0))

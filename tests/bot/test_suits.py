@@ -4,8 +4,10 @@ contrast of every sign on Discord's themes, measured with WCAG's formula."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -312,3 +314,123 @@ async def test_when_discord_refuses_the_suits_are_outlines(
     assert all(any(s in (b.label or "") for s in "♤♡♢♧") for b in cards)
     assert not any(s in hand.content + description(game.message) for s in "♠♣♥♦")
     assert all(not any(s in (b.label or "") for s in "♠♣") for b in buttons(hand))
+
+
+async def test_another_slice_finds_the_emojis_once_shard_zero_made_them(world: World) -> None:
+    env = world.env
+    await env.settle()
+    registered = app_emojis(env)
+    for emoji_id in list(env.backend.application_emojis):
+        env.backend.delete_application_emoji(emoji_id)
+    suits.show(emojis=None)
+    waited: list[float] = []
+    made = asyncio.Event()
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+        await made.wait()
+
+    looking = asyncio.get_running_loop().create_task(
+        suits.register(world.bot, create=False, sleep=sleep)
+    )
+    await env.settle()
+    assert not looking.done() and suits.rich("10♠") == "10♤"
+    assert waited == [suits.RETRY_SECONDS[0]]
+    for name in registered:  # shard 0's process, meanwhile
+        env.backend.create_application_emoji(name)
+    made.set()
+    assert await looking
+    assert suits.rich("10♠").startswith("10<:spades:")
+    assert len(env.backend.application_emojis) == 4
+
+
+SUIT_SYMBOLS = "♠♥♦♣"
+
+
+def _texts(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """Yield ``(key, text)`` for every string of a request body (custom ids left out)."""
+    if isinstance(value, str):
+        if key not in ("custom_id", "url", "proxy_url", "value"):
+            yield key, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _texts(v, "value" if key == "options" and k == "value" else k)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item, key)
+
+
+def assert_suits_drawn_by_the_bot(env: simcord.Env) -> None:
+    """Check every message body the bot sent: one Discord accepts (its OpenAPI description,
+    its limits), and not one ♠ ♥ ♦ ♣ in it, where Discord would draw its own dark emoji:
+    each is the application's emoji where Discord draws it, an outline suit elsewhere."""
+    from tests.discord_api_rules import check_request
+
+    registered = {str(i) for i in app_emojis(env).values()}
+    assert len(registered) == 4
+    sent = [e for e in env.http_requests if e.json is not None and "/emojis" not in e.path]
+    sent = [e for e in sent if not e.path.endswith("/commands")]
+    assert len(sent) > 20
+    problems = [p for e in sent for p in check_request(e.method, e.path, e.json)]
+    assert not problems, "\n".join(problems[:10])
+    drawn = [(e.path, k, text) for e in sent for k, text in _texts(e.json)]
+    leftover = [(p, k, text) for p, k, text in drawn if any(s in text for s in SUIT_SYMBOLS)]
+    assert not leftover, leftover[:5]
+    shown = {m for _p, _k, text in drawn for m in re.findall(r"<:\w+:(\d+)>", text)}
+    emoji_ids = {
+        str(c["emoji"]["id"])
+        for e in sent
+        for c in _components(e.json)
+        if isinstance(c.get("emoji"), dict) and c["emoji"].get("id")
+    }
+    assert shown and emoji_ids, "the emojis are used in text and on buttons"
+    assert (shown | emoji_ids) <= registered
+
+
+@pytest.mark.parametrize("game_name", ["dupe", "doppelkopf", "whist"])
+async def test_every_game_sends_no_suit_discord_draws_itself(
+    env: simcord.Env, dupe_bot: Bot, game_name: str
+) -> None:
+    from tests.bot.whole_game import open_table, play
+
+    await env.settle()
+    moves = 0
+
+    def enough(_state: Any) -> bool:
+        nonlocal moves
+        moves += 1
+        return moves > 40
+
+    game = await open_table(env, dupe_bot, humans=2, seed=5, game=game_name, pictures="off")
+    await play(game, until=enough)
+    actor = game.players[0].actor
+    await actor.slash(game.channel, f"{game_name} rules")
+    await actor.slash(game.channel, f"{game_name} status")
+    assert_suits_drawn_by_the_bot(env)
+
+
+async def test_dukes_up_sends_no_suit_discord_draws_itself(world: World) -> None:
+    from tests.bot.test_dukes_up_table import open_match, play_turn
+
+    await world.env.settle()
+    match = await open_match(world)
+    for seat in (0, 1):  # each chooses a duke and two more of the setup cards
+        cards = [c.code for c in match.state.view(seat).setup]
+        await match.choose(seat, "sc", [cards[0]])
+        await match.choose(seat, f"sd{cards[0]}", cards[1:3])
+        await match.press(seat, f"su{cards[0]}.{cards[1]}.{cards[2]}")
+    for number in range(6):
+        await play_turn(match, match.state.to_act[0], number)
+    await match.members[0].slash(world.channel, "dukesup rules")
+    assert_suits_drawn_by_the_bot(world.env)
+
+
+def _components(body: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(body, dict):
+        if body.get("type") in (2, 3):
+            yield body
+        for value in body.values():
+            yield from _components(value)
+    elif isinstance(body, list):
+        for item in body:
+            yield from _components(item)
