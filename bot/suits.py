@@ -7,11 +7,11 @@ signs (:mod:`bot.pictures.signs`: each pip on a small white card, 4.5 : 1 and mo
 background) as the application's emojis once at start-up, and shows them:
 
 * in message content, embed descriptions and field values, where Discord draws custom
-  emoji, as ``<:spades:id>`` (a screen reader reads the name);
+  emoji, as ``<:spades:id>`` (a screen reader reads the name), except in code;
 * on a button whose label holds one suit, as the button's emoji, the rest as its label (a
   card button: the suit, then ``10``);
 * where Discord shows ``<:name:id>`` as that raw text (embed titles, field names, footers,
-  authors, button labels, select menus), and whenever the emojis are not registered (not
+  authors, button labels, select menus, code), and whenever the emojis are not registered (not
   yet, refused, a limit), as the outline suits ♤ ♡ ♢ ♧: plain characters Discord does not
   turn into emoji, drawn in the text's own colour (:data:`OUTLINE`).
 
@@ -80,6 +80,7 @@ _OUTLINE_TABLE = str.maketrans({suit.symbol: OUTLINE[suit] for suit in Suit})
 _MARKUP = re.compile(r"<:(spades|hearts|diamonds|clubs):\d+>")
 _READ_TABLE = str.maketrans({OUTLINE[suit]: suit.symbol for suit in Suit})
 _BY_NAME = {name: suit for suit, name in NAMES.items()}
+_CODE = re.compile(r"(```.*?```|``.*?``|`[^`]*`)", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +143,14 @@ def rich(text: str, limit: int = CONTENT_LIMIT) -> str:
     if not signs.outline or not text or not _has_suit(text):
         return text
     if signs.emojis is not None:
-        shown = text.translate(signs._rich)
+        if "`" in text:  # in code Discord shows an emoji's markup as it is
+            parts = _CODE.split(text)
+            shown = "".join(
+                part.translate(_OUTLINE_TABLE if i % 2 else signs._rich)
+                for i, part in enumerate(parts)
+            )
+        else:
+            shown = text.translate(signs._rich)
         if len(shown) <= limit:
             return shown
     return text.translate(_OUTLINE_TABLE)

@@ -170,6 +170,9 @@ def outlines() -> Iterator[None]:
 def test_text_shows_the_emojis_where_discord_draws_them(emojis: dict[Suit, int]) -> None:
     assert suits.rich("N 10♠ · E Q♥") == "N 10<:spades:101> · E Q<:hearts:102>"
     assert suits.plain("♠ North") == "♤ North"
+    # in code Discord shows the markup itself
+    assert suits.rich("5♥ `5♥ × 5` ``♠`` 2♣") == "5<:hearts:102> `5♡ × 5` ``♤`` 2<:clubs:104>"
+    assert suits.rich("```\nA♠\n```♦") == "```\nA♤\n```<:diamonds:103>"
     assert suits.read(suits.rich("10♠ 9♦ 2♣ A♥")) == "10♠ 9♦ 2♣ A♥"
     long = "10♠ " * 400  # 1,600 characters; as emojis more than Discord's 2,000
     assert suits.rich(long) == "10♤ " * 400
@@ -376,6 +379,8 @@ def assert_suits_drawn_by_the_bot(env: simcord.Env) -> None:
     drawn = [(e.path, k, text) for e in sent for k, text in _texts(e.json)]
     leftover = [(p, k, text) for p, k, text in drawn if any(s in text for s in SUIT_SYMBOLS)]
     assert not leftover, leftover[:5]
+    code = [c for _p, _k, text in drawn for c in re.findall(r"`+[^`]*`+", text)]
+    assert not [c for c in code if "<:" in c], "in code Discord shows the markup itself"
     shown = {m for _p, _k, text in drawn for m in re.findall(r"<:\w+:(\d+)>", text)}
     emoji_ids = {
         str(c["emoji"]["id"])
