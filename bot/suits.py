@@ -76,7 +76,8 @@ FIELD_VALUE_LIMIT = 1024
 EMBED_LIMIT = 6000
 
 _SYMBOLS = {suit.symbol: suit for suit in Suit}
-_OUTLINE_TABLE = str.maketrans({suit.symbol: OUTLINE[suit] for suit in Suit})
+_FACES_KEPT = 4096  # button labels worked out (the cards, as each game labels them)
+_OUTLINES = {suit.symbol: OUTLINE[suit] for suit in Suit}
 _MARKUP = re.compile(r"<:(spades|hearts|diamonds|clubs):\d+>")
 _READ_TABLE = str.maketrans({OUTLINE[suit]: suit.symbol for suit in Suit})
 _BY_NAME = {name: suit for suit, name in NAMES.items()}
@@ -90,7 +91,10 @@ class Signs:
 
     outline: bool = False
     emojis: Mapping[Suit, int] | None = None
-    _rich: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
+    _rich: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _faces: dict[str, tuple[str | None, dict[str, Any] | None]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def markup(self, suit: Suit) -> str:
         """Return the suit as message text: its emoji's markup, or its outline."""
@@ -112,7 +116,7 @@ def show(*, emojis: Mapping[Suit, int] | None) -> None:
     as the outline suits."""
     global _current
     signs = Signs(outline=True, emojis=dict(emojis) if emojis is not None else None)
-    signs._rich.update({ord(suit.symbol): signs.markup(suit) for suit in Suit})
+    signs._rich.update({suit.symbol: signs.markup(suit) for suit in Suit})
     _current = signs
 
 
@@ -127,12 +131,20 @@ def _has_suit(text: str) -> bool:
     return any(symbol in text for symbol in _SYMBOLS)
 
 
+def _replaced(text: str, signs: Mapping[str, str]) -> str:
+    # str.replace per suit: several times quicker than str.translate on a hand's text
+    for symbol, shown in signs.items():
+        if symbol in text:
+            text = text.replace(symbol, shown)
+    return text
+
+
 def plain(text: str) -> str:
     """Return ``text`` for a place where Discord shows custom emoji as raw text (titles,
     field names, footers, labels): its suits as outlines."""
-    if not _current.outline or not text or not _has_suit(text):
+    if not _current.outline or not text:
         return text
-    return text.translate(_OUTLINE_TABLE)
+    return _replaced(text, _OUTLINES)
 
 
 def rich(text: str, limit: int = CONTENT_LIMIT) -> str:
@@ -140,20 +152,19 @@ def rich(text: str, limit: int = CONTENT_LIMIT) -> str:
     embed's description or field value): its suits as the emojis, or as outlines when
     they are not registered or the text would outgrow ``limit`` characters."""
     signs = _current
-    if not signs.outline or not text or not _has_suit(text):
+    if not signs.outline or not text:
         return text
     if signs.emojis is not None:
         if "`" in text:  # in code Discord shows an emoji's markup as it is
             parts = _CODE.split(text)
             shown = "".join(
-                part.translate(_OUTLINE_TABLE if i % 2 else signs._rich)
-                for i, part in enumerate(parts)
+                _replaced(part, _OUTLINES if i % 2 else signs._rich) for i, part in enumerate(parts)
             )
         else:
-            shown = text.translate(signs._rich)
+            shown = _replaced(text, signs._rich)
         if len(shown) <= limit:
             return shown
-    return text.translate(_OUTLINE_TABLE)
+    return _replaced(text, _OUTLINES)
 
 
 def embed(item: discord.Embed) -> None:
@@ -199,8 +210,17 @@ def button_face(label: str | None) -> tuple[str | None, dict[str, Any] | None]:
     suits: one suit becomes the emoji (``10♠`` → ♠'s emoji and ``10``); otherwise the
     suits are outlines. The emoji is None when the label keeps its suits."""
     signs = _current
-    if not signs.outline or not label or not _has_suit(label):
+    if not signs.outline or not label:
         return label, None
+    face = signs._faces.get(label)
+    if face is None:  # a label recurs on every hand: worked out once
+        if len(signs._faces) >= _FACES_KEPT:
+            signs._faces.clear()
+        face = signs._faces[label] = _face(signs, label)
+    return face
+
+
+def _face(signs: Signs, label: str) -> tuple[str | None, dict[str, Any] | None]:
     suits = [char for char in label if char in _SYMBOLS]
     if signs.emojis is None or len(suits) != 1:
         return plain(label), None
