@@ -21,7 +21,7 @@ from bot import suits
 from bot.app import Bot
 from bot.controls import Button, Controls
 from bot.game import Rendered
-from bot.pictures import FELT, FELT_DARK, RED_ON_FELT, TEXT, suit_mask
+from bot.pictures import FELT, FELT_DARK, INK, PAPER, RED, RED_ON_FELT, TEXT, suit_mask
 from bot.pictures.signs import SIGN_SIZE, sign_pip_box, suit_sign, suit_sign_png
 from engine.cards import Suit
 from tests.bot.driver import PLAY, Game, World, description
@@ -131,6 +131,7 @@ def test_suit_signs_in_pictures_read_on_the_felt() -> None:
         assert contrast(TEXT, felt) >= 4.5  # ♠ ♣ in text on the felt
         assert contrast(RED_ON_FELT, felt) >= 4.5  # ♥ ♦
     assert RED_ON_FELT[0] > max(RED_ON_FELT[1:]) + 60, "red suits stay red"
+    assert contrast(INK, PAPER) >= 4.5 and contrast(RED, PAPER) >= 4.5  # on cards and chips
 
 
 def test_each_sign_is_an_emoji_discord_takes() -> None:
