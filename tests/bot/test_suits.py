@@ -440,3 +440,53 @@ def _components(body: Any) -> Iterator[dict[str, Any]]:
     elif isinstance(body, list):
         for item in body:
             yield from _components(item)
+
+
+async def test_with_the_emojis_a_whole_game_leaks_nothing(
+    env: simcord.Env, dupe_bot: Bot, recorder: Any
+) -> None:
+    """The leak scans read the suits as members see them (``bot.suits.read``): a whole Dupe
+    game and Doppelkopf's first tricks with the emojis shown leak no hidden card."""
+    from tests.bot.secrets_scan import scan_secrets
+    from tests.bot.test_leaks import SCORED, as_written, scan
+    from tests.bot.whole_game import open_table, play
+
+    await env.settle()
+    game = await open_table(env, dupe_bot, humans=2, memory="strict", seed=77)
+    await play(game)
+    assert game.table is None, "the game did not finish"
+    problems, payloads = scan(env, recorder)
+    assert not problems, "\n".join(problems[:20])
+    assert any("<:spades:" in str(p.body) for p in payloads if not p.public)
+    scorings = [p for p in payloads if p.public and SCORED.search(str(as_written(p.body)))]
+    assert len(scorings) == 4
+
+    moves = 0
+
+    def enough(_state: Any) -> bool:
+        nonlocal moves
+        moves += 1
+        return moves > 30
+
+    other = await open_table(env, dupe_bot, humans=3, seed=3, game="doppelkopf", pictures="off")
+    await play(other, until=enough)
+    problems, read = scan_secrets(env, recorder)
+    assert not problems, problems[:10]
+    assert read > 50
+
+
+def test_the_leak_scan_sees_a_card_shown_as_an_emoji_or_an_outline() -> None:
+    from engine.dupe import new_game
+    from tests.bot.test_leaks import _moment, _planted
+
+    state = new_game(9_876_543_210_123)
+    moment = _moment(state, {0: 100, 1: 101, 2: None, 3: None})
+    card = state.hand(0)[0]
+    suit = card.suit
+    for shown in (f"{card.rank}<:{suits.NAMES[suit]}:123>", f"{card.rank}{suits.OUTLINE[suit]}"):
+        assert _planted(moment, {"content": f"Your hand: {shown}"}, 100) == []
+        assert _planted(moment, {"content": f"Your hand: {shown}"}, 101)
+    button = {"type": 2, "label": str(card.rank), "emoji": {"name": suits.NAMES[suit]}}
+    row = {"components": [{"type": 1, "components": [button]}]}
+    assert _planted(moment, row, 100) == []
+    assert _planted(moment, row, None), "a card button read as rank and suit"
