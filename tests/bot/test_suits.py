@@ -490,3 +490,31 @@ def test_the_leak_scan_sees_a_card_shown_as_an_emoji_or_an_outline() -> None:
     row = {"components": [{"type": 1, "components": [button]}]}
     assert _planted(moment, row, 100) == []
     assert _planted(moment, row, None), "a card button read as rank and suit"
+
+
+@pytest.mark.parametrize(
+    ("shards", "creates"),
+    [
+        ({}, True),
+        ({"shard_count": 2, "shard_ids": [0]}, True),
+        ({"shard_count": 2, "shard_ids": [1]}, False),
+    ],
+)
+async def test_only_the_process_of_shard_zero_creates_the_emojis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shards: dict[str, Any], creates: bool
+) -> None:
+    asked: list[bool] = []
+
+    async def register(client: Any, *, create: bool) -> bool:
+        asked.append(create)
+        return False
+
+    monkeypatch.setattr(suits, "register", register)
+    bot = make_bot(tmp_path / "x.sqlite3", suit_emojis=True, **shards)
+    bot._show_suits()  # start-up: outlines at once, the emojis looked for in the background
+    assert suits.rich("10♠") == "10♤"
+    await asyncio.sleep(0)
+    assert asked == [creates]
+    off = make_bot(tmp_path / "y.sqlite3", suit_emojis=False)
+    off._show_suits()
+    assert suits.rich("10♠") == "10♠"
