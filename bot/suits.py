@@ -230,16 +230,25 @@ def _face(signs: Signs, label: str) -> tuple[str | None, dict[str, Any] | None]:
 
 
 def select_options(component: dict[str, Any]) -> None:
-    """Map the suits of a select menu's payload in place (its placeholder and options'
-    labels and descriptions): outlines, as Discord shows no custom emoji in them."""
+    """Map the suits of a select menu's payload in place: an option labelled with one suit
+    (a card) gets it as its emoji, as a button does; the other labels, descriptions and the
+    placeholder, where Discord shows no custom emoji, get outlines."""
     if not _current.outline:
         return
     if isinstance(component.get("placeholder"), str):
         component["placeholder"] = plain(component["placeholder"])
     for option in component.get("options") or ():
-        for key in ("label", "description"):
-            if isinstance(option.get(key), str):
-                option[key] = plain(option[key])
+        label = option.get("label")
+        if isinstance(label, str) and not option.get("emoji"):
+            shown, emoji = button_face(label)
+            if emoji is not None and shown:
+                option["label"], option["emoji"] = shown, emoji
+            else:
+                option["label"] = plain(label)
+        elif isinstance(label, str):
+            option["label"] = plain(label)
+        if isinstance(option.get("description"), str):
+            option["description"] = plain(option["description"])
 
 
 def read(text: str) -> str:

@@ -197,7 +197,10 @@ def test_a_rendered_message_maps_text_embeds_and_controls(emojis: dict[Suit, int
     embed.add_field(name="♥ East", value="Q♥ 9♦")
     embed.set_footer(text="♣ leads")
     select = discord.ui.Select(
-        options=[discord.SelectOption(label="♠5 ♠6", value="a", description="♦ run")]
+        options=[
+            discord.SelectOption(label="♠5 ♠6", value="a", description="♦ run"),
+            discord.SelectOption(label="♥Q", value="b"),
+        ]
     )
     controls = Controls().add_item(Button(label="10♠", custom_id="c")).add_item(select)
     shown = Rendered(content="You chose 10♠", embeds=[embed], view=controls)
@@ -209,8 +212,9 @@ def test_a_rendered_message_maps_text_embeds_and_controls(emojis: dict[Suit, int
     assert (field["name"], field["value"]) == ("♡ East", "Q<:hearts:102> 9<:diamonds:103>")
     assert sent["footer"]["text"] == "♧ leads"
     rows = shown.view.to_components() if shown.view else []
-    option = rows[1]["components"][0]["options"][0]
-    assert (option["label"], option["description"]) == ("♤5 ♤6", "♢ run")
+    group, card = rows[1]["components"][0]["options"]
+    assert (group["label"], group["description"]) == ("♤5 ♤6", "♢ run")
+    assert (card["label"], card["emoji"]) == ("Q", {"name": "hearts", "id": "102"})
 
 
 def test_an_embed_that_would_outgrow_discord_keeps_outlines(emojis: dict[Suit, int]) -> None:
