@@ -112,7 +112,7 @@ class Rendered:
 
     def __post_init__(self) -> None:
         # The one point every rendered message passes: its suits shown as bot.suits says.
-        if suits.current().outline:
+        if suits.current().mapped:
             if self.content:
                 self.content = suits.rich(self.content)
             for embed in self.embeds:

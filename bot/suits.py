@@ -1,7 +1,7 @@
 """What a member sees for ♠ ♥ ♦ ♣: the one place that maps the suit symbols the games write
 to what Discord shows.
 
-On Discord's dark theme ♠ and ♣ are near-black emoji on dark grey (about 1.2 : 1), ♥ ♦ a
+On Discord's dark theme ♠ and ♣ are near-black emoji on dark grey (about 1.1 : 1), ♥ ♦ a
 dark red (about 2 : 1), and on a disabled button they vanish. So the bot registers its own
 signs (:mod:`bot.pictures.signs`: each pip on a small white card, 4.5 : 1 and more on every
 background) as the application's emojis once at start-up, and shows them:
@@ -86,10 +86,10 @@ _CODE = re.compile(r"(```.*?```|``.*?``|`[^`]*`)", re.DOTALL)
 
 @dataclass(frozen=True, slots=True)
 class Signs:
-    """How the suits are shown now: as written (``emojis`` None, ``outline`` false), as the
-    outline suits, or as the application's emojis (``emojis``: suit → emoji id)."""
+    """How the suits are shown now: as written (``mapped`` false), as the outline suits
+    (``emojis`` None), or as the application's emojis (``emojis``: suit → emoji id)."""
 
-    outline: bool = False
+    mapped: bool = False
     emojis: Mapping[Suit, int] | None = None
     _rich: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     _faces: dict[str, tuple[str | None, dict[str, Any] | None]] = field(
@@ -115,7 +115,7 @@ def show(*, emojis: Mapping[Suit, int] | None) -> None:
     """Show the suits as the application's emojis (``emojis``: suit → id), or, with None,
     as the outline suits."""
     global _current
-    signs = Signs(outline=True, emojis=dict(emojis) if emojis is not None else None)
+    signs = Signs(mapped=True, emojis=dict(emojis) if emojis is not None else None)
     signs._rich.update({suit.symbol: signs.markup(suit) for suit in Suit})
     _current = signs
 
@@ -142,7 +142,7 @@ def _replaced(text: str, signs: Mapping[str, str]) -> str:
 def plain(text: str) -> str:
     """Return ``text`` for a place where Discord shows custom emoji as raw text (titles,
     field names, footers, labels): its suits as outlines."""
-    if not _current.outline or not text:
+    if not _current.mapped or not text:
         return text
     return _replaced(text, _OUTLINES)
 
@@ -152,7 +152,7 @@ def rich(text: str, limit: int = CONTENT_LIMIT) -> str:
     embed's description or field value): its suits as the emojis, or as outlines when
     they are not registered or the text would outgrow ``limit`` characters."""
     signs = _current
-    if not signs.outline or not text:
+    if not signs.mapped or not text:
         return text
     if signs.emojis is not None:
         if "`" in text:  # in code Discord shows an emoji's markup as it is
@@ -172,7 +172,7 @@ def embed(item: discord.Embed) -> None:
     outlines in its title, field names, footer and author (which Discord shows as raw
     text), and outlines everywhere when the emojis would take it over Discord's 6,000
     characters."""
-    if not _current.outline:
+    if not _current.mapped:
         return
     texts = [item.title or "", item.description or ""]
     texts += [f"{f.name}{f.value}" for f in item.fields]
@@ -210,7 +210,7 @@ def button_face(label: str | None) -> tuple[str | None, dict[str, Any] | None]:
     suits: one suit becomes the emoji (``10♠`` → ♠'s emoji and ``10``); otherwise the
     suits are outlines. The emoji is None when the label keeps its suits."""
     signs = _current
-    if not signs.outline or not label:
+    if not signs.mapped or not label:
         return label, None
     face = signs._faces.get(label)
     if face is None:  # a label recurs on every hand: worked out once
@@ -233,7 +233,7 @@ def select_options(component: dict[str, Any]) -> None:
     """Map the suits of a select menu's payload in place: an option labelled with one suit
     (a card) gets it as its emoji, as a button does; the other labels, descriptions and the
     placeholder, where Discord shows no custom emoji, get outlines."""
-    if not _current.outline:
+    if not _current.mapped:
         return
     if isinstance(component.get("placeholder"), str):
         component["placeholder"] = plain(component["placeholder"])

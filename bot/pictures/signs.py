@@ -1,7 +1,7 @@
 """The suit signs the bot shows in Discord's text and buttons: each suit's pip on a small
 white card, registered as the application's own emojis (:mod:`bot.suits`).
 
-Discord draws ♠ and ♣ as near-black emoji, about 1.2 : 1 against its dark theme's grey, and
+Discord draws ♠ and ♣ as near-black emoji, about 1.1 : 1 against its dark theme's grey, and
 ♥ ♦ as a dark red, about 2 : 1. A pip on its own card reads the same on every background a
 sign lands on: the dark and the light theme, a red, blue, green or grey button, and a
 disabled button drawn at half opacity; red suits stay red. ``tests/bot/test_suits.py``
