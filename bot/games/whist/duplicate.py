@@ -266,7 +266,7 @@ class DuplicateUI(WhistUI):
             parts.append("\n".join(render._trick_lines(view, seating, lang)))
             a, b = seating.side(0), seating.side(1)
             parts.append(
-                t(lang, "whist.tricks_line", a=a, b=b, ta=view.tricks[0], tb=view.tricks[1])
+                t(lang, "whist.dup_tricks_line", a=a, b=b, ta=view.tricks[0], tb=view.tricks[1])
             )
             if view.to_act:
                 who = ", ".join(seating.actor(h) for h in view.to_act)
@@ -283,22 +283,28 @@ class DuplicateUI(WhistUI):
         pending: str = "",
         notice: str | None = None,
     ) -> Rendered:
-        """Return whist's hand, headed by the tray in play; once a tray is over here, the
-        member is told where its results are."""
-        shown = render.hand_message(info, view, turn, lang=lang, pending=pending, notice=notice)
+        """Return whist's hand, its title naming the tray in play; once a tray is over here,
+        the member is told where its results are."""
         options = info.game_options
-        if view.phase is Phase.OVER:
-            head = t(lang, "whist.dup_hand_over")
-        else:
-            head = t(
+        over = view.phase is Phase.OVER
+        tray = None
+        if not over:  # the tray names the title's unit: a hand never says "deal" here
+            tray = t(
                 lang,
                 "whist.dup_hand_tray",
                 tray=options.trays[view.deal - 1],
                 n=view.deal,
                 trays=len(options.trays),
             )
-            if view.results:
-                head += "\n" + t(lang, "whist.dup_hand_results")
+        shown = render.hand_message(
+            info, view, turn, lang=lang, pending=pending, notice=notice, unit=tray
+        )
+        if over:
+            head = t(lang, "whist.dup_hand_over")
+        elif view.results:
+            head = t(lang, "whist.dup_hand_results")
+        else:
+            return shown
         shown.content = f"{head}\n{shown.content or ''}"[:2000]
         return shown
 
