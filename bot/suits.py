@@ -296,12 +296,19 @@ async def register(
 
     One process creates (the one running shard 0, or the only one): two processes starting
     together would each create a set. Another slice looks again at :data:`RETRY_SECONDS`
-    until the creator has made them. Meanwhile, and when Discord refuses (no permission,
-    the application's 2,000 emojis), the suits stay outlines."""
-    delays = list(RETRY_SECONDS) if retry and not create else []
+    until the creator has made them, and any process after an error of Discord's own (a
+    5xx). Meanwhile, and when Discord refuses (no permission, the application's 2,000
+    emojis), the suits stay outlines."""
+    delays = list(RETRY_SECONDS) if retry else []
     while True:
         try:
             emojis = await _find_or_create(client, create=create)
+        except discord.DiscordServerError as error:
+            if not delays:
+                log.warning("the suits stay text: Discord failed (%s)", error)
+                return False
+            await sleep(delays.pop(0))
+            continue
         except (discord.HTTPException, discord.MissingApplicationID) as error:
             log.warning("the suits stay text: the application's emojis are unavailable (%s)", error)
             return False

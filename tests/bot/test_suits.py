@@ -522,3 +522,31 @@ async def test_only_the_process_of_shard_zero_creates_the_emojis(
     off = make_bot(tmp_path / "y.sqlite3", suit_emojis=False)
     off._show_suits()
     assert suits.rich("10♠") == "10♠"
+
+
+async def test_after_an_error_of_discords_own_the_emojis_are_looked_for_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    await world.env.settle()
+    suits.show(emojis=None)
+    bot = world.bot
+    fetch = bot.fetch_application_emojis
+    failures = [discord.DiscordServerError(SimpleNamespace(status=503, reason="down"), "down")]
+
+    async def flaky() -> Any:
+        if failures:
+            raise failures.pop()
+        return await fetch()
+
+    monkeypatch.setattr(bot, "fetch_application_emojis", flaky)
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+
+    assert await suits.register(bot, create=True, sleep=sleep)
+    assert waited == [suits.RETRY_SECONDS[0]]
+    assert suits.rich("10♠").startswith("10<:spades:")
+    assert len(world.env.backend.application_emojis) == 4
