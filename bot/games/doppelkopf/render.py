@@ -45,14 +45,15 @@ _MULTI = {"poverty-offer": "poverty", "poverty-return": "return"}
 # --- words -----------------------------------------------------------------------------------
 
 
-def seat_label(seat: int, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
-    """Return who sits at ``seat``: the member's name, a computer, or the seat's name."""
+def seat_label(
+    seat: int, seats: Mapping[int, SeatInfo], lang: Lang, *, picture: bool = False
+) -> str:
+    """Return who sits at ``seat``: the member's name, a computer (for a ``picture``, its
+    name without the emoji), or the seat's name."""
     record = seats.get(seat)
     if record is None:
         return t(lang, "doppelkopf.seat", n=seat + 1)
-    if record.user_id is None:
-        return f"🤖 {t(lang, 'doppelkopf.seat', n=seat + 1)}"
-    return record.name
+    return record.shown(lang, seat, picture=picture)
 
 
 def _card(code: str | Card) -> str:
@@ -619,7 +620,8 @@ def end_picture_parts(
     hands = []
     for s, cards in _hands_in_order(result, played, preset):
         party = _party(lang, "re" if s in result.re else "contra")
-        hands.append((f"{seat_label(s, seats, lang)} — {party} {result.scores[s]:+d}", cards))
+        who = seat_label(s, seats, lang, picture=True)
+        hands.append((f"{who} — {party} {result.scores[s]:+d}", cards))
     return title, hands, _score_lines(result, preset, lang)
 
 

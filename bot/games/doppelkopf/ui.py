@@ -15,6 +15,7 @@ from bot import ids, pictures
 from bot.errors import class_refusal
 from bot.game import (
     Choice,
+    GameUI,
     OptionSpec,
     Picture,
     Post,
@@ -43,7 +44,7 @@ def _choices(prefix: str, values: Sequence[str | int]) -> tuple[Choice, ...]:
     return tuple(Choice(f"doppelkopf.{prefix}_{v}", v) for v in values)
 
 
-class DoppelkopfUI:
+class DoppelkopfUI(GameUI):
     """Doppelkopf's messages, controls, posts, pictures and replays."""
 
     name = "doppelkopf"
@@ -230,7 +231,7 @@ class DoppelkopfUI:
             return None
         seats = [s for s in range(data["players"]) if s != data["sitting_out"]]
         cards = {s: parse_card(c) for s, c in plays}
-        labels = [render.seat_label(s, info.seats, lang) for s in seats]
+        labels = [render.seat_label(s, info.seats, lang, picture=True) for s in seats]
         key = (data["deal"], data["trick_number"], len(plays), winner, lang)
         highlight = seats.index(winner) if winner is not None else None
         return key, functools.partial(

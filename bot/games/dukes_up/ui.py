@@ -24,6 +24,7 @@ from bot.game import (
     Choice,
     Form,
     FormField,
+    GameUI,
     OptionSpec,
     Picture,
     Post,
@@ -106,13 +107,14 @@ def _one_card(text: str) -> Card:
     return cards[0]
 
 
-class DukesUpUI:
+class DukesUpUI(GameUI):
     """Dukes Up!'s messages, controls, posts and replays."""
 
     name = "dukes_up"
     game = GAME
     colour = render.COLOUR
     catalogue: Path | None = None  # bot/locales/dukes_up.toml
+    draws_pictures = False  # the board and panels are text; no picture is drawn
     default_turn_seconds = 180  # the rules' turn; the setup gets half (decision_seconds)
     options: tuple[OptionSpec, ...] = (
         OptionSpec(

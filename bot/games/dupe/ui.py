@@ -10,7 +10,17 @@ from typing import Any
 
 from bot import ids, pictures
 from bot.errors import class_refusal
-from bot.game import Choice, OptionSpec, Picture, Post, Rendered, SeatInfo, Step, TableInfo
+from bot.game import (
+    Choice,
+    GameUI,
+    OptionSpec,
+    Picture,
+    Post,
+    Rendered,
+    SeatInfo,
+    Step,
+    TableInfo,
+)
 from bot.games.dupe import pictures as drawn
 from bot.games.dupe import render
 from bot.games.dupe.replay import DealStart, replay_steps
@@ -60,14 +70,12 @@ def _picture_names(info: TableInfo, lang: Lang) -> list[str]:
         record = info.seats.get(seat)
         if record is None:
             names.append(seat_name(lang, seat))
-        elif record.user_id is None:
-            names.append(t(lang, "table.cpu_name", level=record.level))
         else:
-            names.append(record.name)
+            names.append(record.shown(lang, seat, picture=True))
     return names
 
 
-class DupeUI:
+class DupeUI(GameUI):
     """Dupe's messages, controls, posts, pictures and replays."""
 
     name = "dupe"

@@ -34,10 +34,10 @@ from discord import app_commands
 
 from bot import suits
 from bot.commands import command_text
-from bot.game import OptionSpec, Rendered, TableInfo
+from bot.game import OptionSpec, Rendered, TableInfo, computer_name, computers_name
 from bot.games.whist import render
 from bot.games.whist.ui import WhistUI
-from bot.i18n import Lang, lang_of, seat_name, t
+from bot.i18n import Lang, Text, lang_of, seat_name, t
 from bot.matches import Close, Effect, Matches, Open, Rate, Say, Status
 from bot.store import SeatRecord, SeatResult
 from bot.tables import TableOptions, UserError
@@ -616,8 +616,10 @@ def _dead(data: dict[str, Any], game_id: int) -> None:
 
 def _round_text(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
     names = [
-        who[1] if who is not None else t(lang, "table.cpu_name", level=data["level"])
-        for who in seated(data, play)
+        discord.utils.escape_markdown(who[1])
+        if who is not None
+        else computer_name(lang, data["level"], seat)
+        for seat, who in enumerate(seated(data, play))
     ]
     return t(
         lang,
@@ -627,9 +629,7 @@ def _round_text(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
         table=play["table"],
         ns=play["ns_pair"],
         ew=play["ew_pair"],
-        seats=", ".join(
-            f"{seat_name(lang, s)}: {discord.utils.escape_markdown(n)}" for s, n in enumerate(names)
-        ),
+        seats=", ".join(f"{seat_name(lang, s)}: {n}" for s, n in enumerate(names)),
     )
 
 
@@ -685,7 +685,7 @@ async def do_create(
     """``/whist duplicate create``: a match whose table 1 is this channel."""
     guild_id, channel_id = interaction.guild_id, interaction.channel_id
     if guild_id is None or channel_id is None:
-        raise UserError("errors.no_dms")
+        raise UserError("table.no_dms", game=Text(f"{GAME}.title"))
     if fmt not in FORMATS or trump not in (None, "turned", "C", "D", "H", "S"):
         raise UserError("whist.dup_no_format")
     least, most = TABLES[fmt]
@@ -762,8 +762,8 @@ async def do_create(
 async def do_add_table(bot: Bot, interaction: discord.Interaction, match_id: int) -> None:
     """``/whist duplicate table``: this channel becomes the match's next table."""
     channel_id = interaction.channel_id
-    if channel_id is None:
-        raise UserError("errors.no_dms")
+    if interaction.guild_id is None or channel_id is None:
+        raise UserError("table.no_dms", game=Text(f"{GAME}.title"))
     record = await _matches(bot).get(match_id)
     if record is None or record.game != GAME or record.guild_id != interaction.guild_id:
         raise UserError("whist.dup_no_match", match=match_id)
@@ -950,7 +950,7 @@ def status_text(match_id: int, status: str, data: dict[str, Any], lang: Lang) ->
             elif status == "open":
                 name = t(lang, "whist.dup_status_free")
             else:
-                name = t(lang, "table.cpu_name", level=data["level"])
+                name = computer_name(lang, data["level"], seat)
             names.append(f"{seat_name(lang, seat)}: {name}")
         at_table = [p for p in data["plays"] if p["table"] == table]
         head = (
@@ -1110,14 +1110,18 @@ def _where(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
 
 
 def _names(data: dict[str, Any], seats: Sequence[tuple[int, int]], lang: Lang) -> str:
+    """Return a pair's or team's members, then its computers counted (``alice & 🤖 3
+    computers (expert)``): the computers of a side are one level, told apart by nothing."""
     names = []
+    computers = 0
     for table, seat in seats:
         who = data["seating"][table - 1][seat]
-        names.append(
-            discord.utils.escape_markdown(who[1])
-            if who
-            else t(lang, "table.cpu_name", level=data["level"])
-        )
+        if who:
+            names.append(discord.utils.escape_markdown(who[1]))
+        else:
+            computers += 1
+    if computers:
+        names.append(computers_name(lang, data["level"], computers))
     return " & ".join(names)
 
 

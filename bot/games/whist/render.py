@@ -62,14 +62,15 @@ TWO_PLAYERS = ("humbug", "two_hand")
 # --- words -----------------------------------------------------------------------------
 
 
-def player_name(player: int, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
-    """Return who player ``player`` is: the member's name, or a computer."""
+def player_name(
+    player: int, seats: Mapping[int, SeatInfo], lang: Lang, *, picture: bool = False
+) -> str:
+    """Return who player ``player`` is: the member's name, or a computer (for a
+    ``picture``, its name without the emoji)."""
     record = seats.get(player)
     if record is None:
         return t(lang, "whist.player", n=player + 1)
-    if record.user_id is None:
-        return f"🤖 {t(lang, 'whist.player', n=player + 1)}"
-    return record.name
+    return record.shown(lang, player, picture=picture)
 
 
 def hand_name(lang: Lang, hand: int) -> str:
@@ -93,12 +94,18 @@ class Seating:
         seats: Mapping[int, SeatInfo],
         variant: str,
         lang: Lang,
+        *,
+        picture: bool = False,
     ) -> None:
         self.seating = tuple(seating)
         self.controllers = tuple(controllers)
         self.seats = seats
         self.variant = variant
         self.lang = lang
+        self.picture = picture  # names as a picture draws them
+
+    def _player(self, player: int) -> str:
+        return player_name(player, self.seats, self.lang, picture=self.picture)
 
     def decider(self, hand: int) -> int | None:
         """Return the player who plays ``hand``."""
@@ -111,10 +118,10 @@ class Seating:
         name = hand_name(lang, hand)
         player = self.seating[hand]
         if player is not None:
-            return f"{name} ({player_name(player, self.seats, lang)})"
+            return f"{name} ({self._player(player)})"
         decider = self.decider(hand)
         if decider is not None:
-            return t(lang, "whist.dummy_of", hand=name, who=player_name(decider, self.seats, lang))
+            return t(lang, "whist.dummy_of", hand=name, who=self._player(decider))
         return t(lang, "whist.dead_hand", hand=name)
 
     def actor(self, hand: int) -> str:
@@ -123,7 +130,7 @@ class Seating:
         decider = self.decider(hand)
         if decider is None:
             return hand_name(lang, hand)
-        name = player_name(decider, self.seats, lang)
+        name = self._player(decider)
         if self.seating[hand] == decider:
             return name
         return t(lang, "whist.for_hand", who=name, hand=hand_name(lang, hand))
@@ -139,7 +146,7 @@ class Seating:
         for hand in hands[side]:
             player = self.seating[hand]
             if player is not None:
-                names.append(player_name(player, self.seats, lang))
+                names.append(self._player(player))
             elif self.controllers[hand] is not None:
                 dummies.append(t(lang, "whist.dummy"))
         names += dummies
@@ -150,9 +157,11 @@ class Seating:
         return (NORTH, SOUTH) if self.variant == "two_hand" else SEATS
 
 
-def view_seating(view: WhistView, seats: Mapping[int, SeatInfo], lang: Lang) -> Seating:
-    """Return who holds each hand, as ``view`` says."""
-    return Seating(view.seating, view.controllers, seats, view.variant, lang)
+def view_seating(
+    view: WhistView, seats: Mapping[int, SeatInfo], lang: Lang, *, picture: bool = False
+) -> Seating:
+    """Return who holds each hand, as ``view`` says (named as a ``picture`` draws them)."""
+    return Seating(view.seating, view.controllers, seats, view.variant, lang, picture=picture)
 
 
 def by_suit(cards: Iterable[Card]) -> str:

@@ -12,7 +12,7 @@ import discord
 from bot import ids, pictures
 from bot.controls import Button, Controls
 from bot.errors import class_refusal
-from bot.game import OptionSpec, Picture, Post, Rendered, SeatInfo, TableInfo
+from bot.game import GameUI, OptionSpec, Picture, Post, Rendered, SeatInfo, TableInfo
 from bot.i18n import Lang, Text, t
 from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
@@ -25,7 +25,7 @@ __all__ = ["UI"]
 COLOUR = discord.Colour(0x1565C0)
 
 
-class HighCardUI:
+class HighCardUI(GameUI):
     """High card's messages and controls (``p<card>`` plays a card)."""
 
     name = "highcard"
@@ -47,7 +47,8 @@ class HighCardUI:
         if seat is None:
             return t(lang, "highcard.nobody")
         info = seats.get(seat)
-        return t(lang, "highcard.takes", seat=info.label if info else self.seat_name(lang, seat, 2))
+        who = info.shown(lang, seat) if info else self.seat_name(lang, seat, 2)
+        return t(lang, "highcard.takes", seat=who)
 
     def _tricks(self, view: HighCardView, seats: Mapping[int, SeatInfo], lang: Lang) -> list[str]:
         return [
@@ -70,7 +71,7 @@ class HighCardUI:
         lines = []
         for seat in (0, 1):
             mark = "" if view.over else (" ✓" if view.chosen[seat] else " …")
-            who = info.seats[seat].label if seat in info.seats else "—"
+            who = info.seats[seat].shown(lang, seat) if seat in info.seats else "—"
             name = self.seat_name(lang, seat, 2)
             lines.append(f"{name} · {who}{mark} — {view.won[seat]}")
         lines += self._tricks(view, info.seats, lang)
