@@ -15,7 +15,7 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot import buttons, details, games, ids, pictures
+from bot import buttons, details, games, ids, pictures, suits
 from bot.commands import Translator, game_group
 from bot.community import Community
 from bot.config import Settings
@@ -252,6 +252,7 @@ class Bot(commands.Bot):
             if settings.drawing_process:
                 pictures.draw_in_a_process()
         self.controller.start_delivering_owed()
+        self._show_suits()
         self.community = Community(self, lambda: games.GAMES)
         # Events over several tables (a duplicate whist match): the games whose GameUI
         # has ``match_rules``; the live ones catch up with what their tables did.
@@ -274,6 +275,21 @@ class Bot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    def _show_suits(self) -> None:
+        """Show the suits as text now and as the application's emojis once they are found
+        or registered, in the background: start-up never waits for Discord's answer."""
+        if not self.settings.suit_emojis:
+            suits.as_written()
+            return
+        suits.show(emojis=None)
+        shards = self.shard_slice
+        # One process creates them (shard 0's), so that slices starting together cannot
+        # each make a set; the others find them by name.
+        create = shards is None or 0 in shards.ids
+        self._suit_task: asyncio.Task[bool] | None = asyncio.get_running_loop().create_task(
+            suits.register(self, create=create)
+        )
 
     def _stop_on_signals(self) -> None:
         """Stop cleanly on SIGTERM (``docker stop``; as PID 1 the process would otherwise
@@ -377,6 +393,10 @@ class Bot(commands.Bot):
             self.controller.guild_left(guild_id)  # a duplicate match's posts owed there
 
     async def close(self) -> None:
+        task = getattr(self, "_suit_task", None)
+        if task is not None:
+            task.cancel()
+            suits.as_written()
         if hasattr(self, "controller"):
             await self.controller.tables.close()
         if hasattr(self, "scheduler"):

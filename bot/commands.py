@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import pictures, render
+from bot import pictures, render, suits
 from bot.game import Choice, GameUI, OptionSpec
 from bot.i18n import catalogue, lang_of, t
 from bot.tables import TableOptions, UserError, engine_options, game_fields
@@ -257,6 +257,7 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
             lang = lang_of(interaction.locale)
             with_picture = (await table_defaults(bot, ui, interaction.guild_id))["pictures"]
             text, picture = ui.rules(lang, bool(with_picture), **chosen)
+            text = suits.rich(text)
             if picture is None:
                 await interaction.response.send_message(text, ephemeral=True)
                 return

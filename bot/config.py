@@ -172,6 +172,16 @@ class Settings(BaseSettings):
         description="Whether new tables show pictures as well as text (unless a server's "
         "defaults or /dupe start say otherwise).",
     )
+    suit_emojis: bool = Field(
+        default=True,
+        description=(
+            "Show ♠ ♥ ♦ ♣ as the application's own emojis (a pip on a small white card, "
+            "registered once at start-up), which read on Discord's dark and light themes; "
+            "until they are registered, or if Discord refuses them, as the outline suits "
+            "♤ ♡ ♢ ♧. false: as written, Discord's own suit emoji (♠ and ♣ near-black on "
+            "the dark theme)."
+        ),
+    )
     drawing_process: bool = Field(
         default=True,
         description=(

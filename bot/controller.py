@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import details, edits, ids, pictures, render
+from bot import details, edits, ids, pictures, render, suits
 from bot.errors import answer_error, reply_private
 from bot.game import Form, GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, TextList, lang_of, t
@@ -663,7 +663,7 @@ class Controller:
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await pictures.render_off_loop(draw)
         await interaction.followup.send(
-            caption,
+            suits.rich(caption),
             file=discord.File(io.BytesIO(data), filename=pictures.picture_filename("hand")),
             ephemeral=True,
         )

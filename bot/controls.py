@@ -7,7 +7,8 @@ table, each ``discord.ui.Button`` a component object), and a hand message is reb
 every click: :class:`Controls` and :class:`Button` keep the part of that API the renderers
 use (``add_item``, ``children``, rows of five) and make the same payload discord.py would
 (``tests/bot/test_controls.py`` holds them to it). Any other ``discord.ui.Item`` (a select
-menu) can be added too.
+menu) can be added too. The suits in labels are shown as :mod:`bot.suits` says (a card
+button's suit as its emoji).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import discord
+
+from bot import suits
 
 __all__ = ["ROWS", "ROW_WIDTH", "Button", "Control", "Controls"]
 
@@ -69,14 +72,21 @@ class Button:
             "style": self.style.value,
             "disabled": self.disabled,
         }
-        if self.label:
-            payload["label"] = self.label
+        label: str | None
+        if self.emoji:
+            label, emoji = suits.plain(self.label or ""), None
+        else:
+            label, emoji = suits.button_face(self.label)
+        if label:
+            payload["label"] = label
         if self.custom_id:
             payload["custom_id"] = self.custom_id
         if self.url:
             payload["url"] = self.url
         if self.emoji:
             payload["emoji"] = discord.PartialEmoji.from_str(self.emoji).to_dict()
+        elif emoji is not None:
+            payload["emoji"] = emoji
         return payload
 
     def __repr__(self) -> str:
@@ -127,8 +137,12 @@ class Controls:
 
     def to_components(self) -> list[dict[str, Any]]:
         """Return the action rows' payload (empty rows left out)."""
-        return [
-            {"type": 1, "components": [item.to_component_dict() for item in items]}
-            for items in self._rows
-            if items
-        ]
+        rows = []
+        for items in self._rows:
+            if items:
+                components = [item.to_component_dict() for item in items]
+                for component in components:
+                    if "options" in component:  # a select menu: its texts show no emoji
+                        suits.select_options(component)
+                rows.append({"type": 1, "components": components})
+        return rows

@@ -17,6 +17,7 @@ import secrets
 import discord
 from discord import app_commands
 
+from bot import suits
 from bot.i18n import Lang, Text, lang_of, t
 from bot.lateness import Lateness
 from bot.store import StoreWriteError
@@ -75,6 +76,7 @@ def too_late(interaction: discord.Interaction) -> bool:
 
 async def reply_private(interaction: discord.Interaction, text: str) -> None:
     """Answer ``interaction`` with a private message, whether or not it was answered yet."""
+    text = suits.rich(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple, Protocol
 
 import discord
 
+from bot import suits
 from bot.controls import Controls
 from bot.i18n import Lang, Text, t
 
@@ -165,6 +166,14 @@ class Rendered:
     embeds: list[discord.Embed] = field(default_factory=list)
     view: Controls | None = None
     _sent: SentComponents | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The one point every rendered message passes: its suits shown as bot.suits says.
+        if suits.current().mapped:
+            if self.content:
+                self.content = suits.rich(self.content)
+            for embed in self.embeds:
+                suits.embed(embed)
 
     def buttons(self) -> discord.ui.View:
         """Return the components to send, as discord.py takes them (none clears a

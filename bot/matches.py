@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from bot import suits
 from bot.i18n import Lang
 from bot.store import MatchPost, MatchRecord, SeatRecord, SeatResult
 from bot.tables import Outcome, TableOptions, UserError, engine_options
@@ -362,7 +363,7 @@ class Matches:
                         channel_id, guild_id=post.guild_id
                     )
                     try:
-                        await channel.send(content=post.text, nonce=post.nonce)
+                        await channel.send(content=suits.rich(post.text), nonce=post.nonce)
                         fate = SENT
                     except discord.HTTPException as error:
                         log.warning(

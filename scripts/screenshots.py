@@ -57,9 +57,11 @@ import aiohttp  # noqa: E402  (part of simcord's preview runtime)
 import simcord  # noqa: E402
 import simcord.preview  # noqa: E402
 from PIL import Image, ImageChops  # noqa: E402
+from simcord.backend.cdn import CDN_BASE  # noqa: E402
 from simcord.preview import _markdown  # noqa: E402
 
-from bot import ids  # noqa: E402
+from bot import ids, suits  # noqa: E402
+from bot.pictures.signs import suit_sign_png  # noqa: E402
 from engine.dupe import DupeState, Phase  # noqa: E402
 from tests.bot.driver import Game, World  # noqa: E402
 from tests.bot.helpers import act_once, make_bot  # noqa: E402
@@ -625,6 +627,21 @@ def page_text(html: str) -> str:
     return "\n".join(strings)
 
 
+def emoji_assets(env: simcord.Env) -> dict[str, tuple[str, bytes]]:
+    """Return the images of the bot's suit emojis by their CDN address, for the preview:
+    simcord keeps an application emoji's name, not the image the bot uploaded, which is
+    drawn here again the same way (``bot.pictures.signs``)."""
+    names = {name: suit for suit, name in suits.NAMES.items()}
+    found = {
+        f"{CDN_BASE}/emojis/{emoji.id}.png": ("image/png", suit_sign_png(names[emoji.name]))
+        for emoji in env.backend.application_emojis.values()
+        if emoji.name in names
+    }
+    if len(found) != len(names):
+        raise AssertionError(f"the bot registered {len(found)} suit emojis, not {len(names)}")
+    return found
+
+
 async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
     """Play the pinned game in simcord; write one HTML page per screenshot into ``html_dir``
     (and the pages' font stylesheet); return the shots and their pages."""
@@ -636,7 +653,8 @@ async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
     written: list[tuple[Shot, Path]] = []
     with tempfile.TemporaryDirectory(prefix="dupe-screenshots-") as scratch:
         db = Path(scratch) / "dupe.sqlite3"
-        bot = make_bot(db, pictures=True)  # for /dupe rules; the table says "on" itself
+        # pictures for /dupe rules (the table says "on" itself); the suits as the bot's emojis
+        bot = make_bot(db, pictures=True, suit_emojis=True)
         env = simcord.Env(bot)
         env.backend.bot_user.name = "Dupe"  # the application's name, not simcord's “TestBot”
         await env.start()
@@ -644,6 +662,8 @@ async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
             guild = env.create_guild("Dupe Club")
             channel = guild.create_text_channel("dupe")
             world = World(env=env, db=db, bot=bot, guild=guild, channel=channel)
+            await env.settle()  # the bot has registered its suit emojis
+            signs = emoji_assets(env)
             world.pin_seed(SEED)
             members = the_members(world)
 
@@ -652,7 +672,9 @@ async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
                 # One preview per shot: while it is open it republishes on every event.
                 where = shot.channel or channel
                 viewers = members if shot.channel is None else [shot.viewer]
-                preview = env.preview(where, viewers=viewers, width=WIDTH, height=shot.height)
+                preview = env.preview(
+                    where, viewers=viewers, width=WIDTH, height=shot.height, assets=signs
+                )
                 async with preview:
                     preview._capture_manager = HtmlCapture(preview)  # pages, not Playwright
                     await preview.screenshot(page, viewer=shot.viewer, target=shot.target)
@@ -666,6 +688,7 @@ async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
                 await play_scenes(world, members, shoot)
         finally:
             await env.shutdown()
+            suits.as_written()  # simcord never closes the bot
             await bot.store.close()
             defaults["idle"] = idle
         env.raise_errors()

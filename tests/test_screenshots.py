@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import base64
 import importlib.util
+import io
 import json
 import re
 import sys
@@ -122,3 +124,15 @@ async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
                 if asset in snapshot["assets"]
             ]
             assert pictures[name] in shown, name
+    # The suits are the bot's own emojis, their images in the page (simcord keeps none).
+    from PIL import Image
+
+    from bot.pictures.signs import suit_sign
+    from engine.cards import Suit
+
+    hand = _frozen(pages["hand"])
+    embedded = {
+        Image.open(io.BytesIO(base64.b64decode(asset["body"]))).convert("RGBA").tobytes()
+        for asset in hand["assets"].values()
+    }
+    assert {suit_sign(suit).tobytes() for suit in Suit} <= embedded

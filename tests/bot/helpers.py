@@ -24,6 +24,9 @@ def make_bot(db: Path, **overrides: Any) -> Bot:
     pictures unless overridden: drawing them only slows tests that are not about them)."""
     overrides.setdefault("table_edit_seconds", 0)
     overrides.setdefault("pictures", False)
+    # the suits as the games write them (10♠), which the tests read; tests/bot/test_suits.py
+    # runs the application's emojis and their fallback
+    overrides.setdefault("suit_emojis", False)
     # simcord's ids carry its virtual clock, not the wall clock the bot compares them with
     overrides.setdefault("late_interaction_seconds", 0)
     return create_bot(Settings(token=TOKEN, database=db, **overrides))

@@ -20,7 +20,7 @@ from bot.i18n import LANGS, catalogue, t
 from engine.cards import parse_card
 from engine.errors import ParseError
 from engine.game import deciding_player, seat_count
-from tests.bot.test_leaks import audience, cards_drawn, strings
+from tests.bot.test_leaks import as_written, audience, cards_drawn, strings
 from tests.bot.whole_game import Moment, Recorder, Sent
 
 __all__ = ["hidden_from", "scan_duplicate_results", "scan_secrets", "turnups_repeated"]
@@ -167,7 +167,7 @@ def scan_secrets(
             # code there names a card of the finished round, not its twin in a hand of the
             # current one, so only the other secrets (parties, reservations…) are looked for.
             hidden = {h for h in hidden if not _is_card(h)}
-        texts = [text for _, text in strings(payload.body)]
+        texts = [text for _, text in strings(as_written(payload.body))]
         if any(_TRAY_RESULTS.search(text) for text in texts):
             # A duplicate tray's results and records show the cards of a finished tray
             # (whom they may reach is :func:`scan_duplicate_results`' check).
@@ -302,7 +302,7 @@ def turnups_repeated(env: simcord.Env, recorder: Recorder) -> tuple[list[str], i
         if not phrases:
             continue
         read += 1
-        texts = [text for _, text in strings(payload.body)]
+        texts = [text for _, text in strings(as_written(payload.body))]
         for phrase in sorted(phrases):
             if any(phrase in text for text in texts):
                 who = "everyone" if payload.member is None else f"member {payload.member}"

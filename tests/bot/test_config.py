@@ -34,6 +34,7 @@ KEYS = (  # every key but the token
     "lobbies_per_server",
     "removed_grace_minutes",
     "pictures",
+    "suit_emojis",
     "drawing_process",
     "api_base_url",
     "gateway_url",
@@ -95,6 +96,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
         "lobbies_per_server": 25,
         "removed_grace_minutes": 60,
         "pictures": True,
+        "suit_emojis": True,
         "drawing_process": True,
         "api_base_url": "https://discord.com/api/v10",
         "gateway_url": "wss://gateway.discord.gg/",
@@ -120,6 +122,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             "lobbies_per_server = 0\n"
             "removed_grace_minutes = 1440\n"
             "pictures = false\n"
+            "suit_emojis = false\n"
             "drawing_process = false\n"
             'api_base_url = "http://127.0.0.1:8080/api/v10/"\n'
             'gateway_url = "ws://127.0.0.1:8080/gateway"\n'
@@ -139,6 +142,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "lobbies_per_server": 0,
                 "removed_grace_minutes": 1440,
                 "pictures": False,
+                "suit_emojis": False,
                 "drawing_process": False,
                 "api_base_url": "http://127.0.0.1:8080/api/v10",
                 "gateway_url": "ws://127.0.0.1:8080/gateway",
@@ -163,6 +167,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "PARLOUR_LOBBIES_PER_SERVER": "100",
                 "PARLOUR_REMOVED_GRACE_MINUTES": "5",
                 "PARLOUR_PICTURES": "false",
+                "PARLOUR_SUIT_EMOJIS": "false",
                 "PARLOUR_DRAWING_PROCESS": "false",
                 "PARLOUR_API_BASE_URL": "https://proxy.example/api/v10",
                 "PARLOUR_GATEWAY_URL": "wss://gateway.example/",
@@ -182,6 +187,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "lobbies_per_server": 100,
                 "removed_grace_minutes": 5,
                 "pictures": False,
+                "suit_emojis": False,
                 "drawing_process": False,
                 "api_base_url": "https://proxy.example/api/v10",
                 "gateway_url": "wss://gateway.example/",

@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot import ids
+from bot import ids, suits
 from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
 from bot.app import Bot
 from bot.games.dupe.ui import UI as DUPE
@@ -187,6 +187,26 @@ def audience(env: simcord.Env, sent: Sent) -> Payload | None:
 # --- reading a payload ---------------------------------------------------------------
 
 
+SUIT_OF_EMOJI = {name: suit for suit, name in suits.NAMES.items()}
+
+
+def as_written(value: Any) -> Any:
+    """Return a JSON value with its suits read back as the games write them (the bot shows
+    them as its emojis or as outlines, :mod:`bot.suits`)."""
+    if isinstance(value, str):
+        return suits.read(value)
+    if isinstance(value, dict):
+        written = {k: as_written(v) for k, v in value.items()}
+        emoji = written.get("emoji")
+        name = emoji.get("name") if isinstance(emoji, dict) else None
+        if name in SUIT_OF_EMOJI:  # a card button: the suit as its emoji, the rank as label
+            written["label"] = f"{written.get('label') or ''}{SUIT_OF_EMOJI[name].symbol}"
+        return written
+    if isinstance(value, list):
+        return [as_written(v) for v in value]
+    return value
+
+
 def strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
     """Yield ``(key, text)`` for every string in a JSON value."""
     if isinstance(value, str):
@@ -245,7 +265,7 @@ def check_payload(payload: Payload, seeds: set[int]) -> list[str]:
     where = f"request {payload.sent.index} ({payload.route}, " + (
         "public)" if payload.public else f"private to {payload.member})"
     )
-    body = dict(payload.body)
+    body = dict(as_written(payload.body))
     tables = payload.sent.moment.values()
     embeds = list(body.pop("embeds", None) or [])
     scanned: list[Any] = [body]

@@ -469,6 +469,7 @@ class BotProcess:
             "PARLOUR_TABLE_EDIT_SECONDS": str(table_edit_seconds),
             "PARLOUR_LOG_LEVEL": log_level,
             "PARLOUR_DRAWING_PROCESS": "true" if drawing_process else "false",
+            "PARLOUR_SUIT_EMOJIS": "false",  # the harnesses read cards as written (10♠)
         }
         if dev_guild_id is not None:
             settings["PARLOUR_DEV_GUILD_ID"] = str(dev_guild_id)

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import suits
 from bot.commands import command_text
 from bot.game import OptionSpec, Rendered, TableInfo, computer_name, computers_name
 from bot.games.whist import render
@@ -1012,9 +1013,9 @@ async def send_parts(interaction: discord.Interaction, blocks: Sequence[Sequence
     """Answer privately with every block: the first message as the response, the rest as
     private follow-ups, in order (:func:`parts_of`)."""
     first, *rest = parts_of(blocks)
-    await interaction.response.send_message(first, ephemeral=True)
+    await interaction.response.send_message(suits.rich(first), ephemeral=True)
     for part in rest:
-        await interaction.followup.send(part, ephemeral=True)
+        await interaction.followup.send(suits.rich(part), ephemeral=True)
 
 
 async def do_results(bot: Bot, interaction: discord.Interaction) -> None:
