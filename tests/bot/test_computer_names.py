@@ -105,8 +105,11 @@ def test_a_computer_is_named_alike_in_the_table_the_scoring_and_the_pictures(
     names = _picture_names(records, lang)
     post = ui.post(info, state, key, names, lang)
     scoring = _text(post.message)
+    # A scoring beside its picture leaves the names to the picture (its labels, below).
+    named = (table, scoring) if post.picture is None else (table,)
     for shown in (table, scoring):
         assert "CPU" not in shown
+    for shown in named:
         for computer in text_names:
             assert computer in shown, (computer, shown)
 
@@ -122,6 +125,10 @@ def test_a_computer_is_named_alike_in_the_table_the_scoring_and_the_pictures(
         assert any(p in label for label in labels for p in picture_names_), labels
     for label in labels:
         assert "🤖" not in label and "CPU" not in label, label
+    if post.picture is not None:  # it names every computer the text left out
+        post_labels = _labels(post.picture)
+        for computer in picture_names_:
+            assert any(computer in label for label in post_labels), (computer, post_labels)
 
 
 def test_a_team_of_computers_reads_as_one_name() -> None:
