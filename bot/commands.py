@@ -55,7 +55,8 @@ _TURN_TIMES = (30, 60, 120, 180, 300, 900, 3600, 86400)
 
 
 def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
-    """Return the options every game's ``start`` has, before the game's own."""
+    """Return the options every game's ``start`` has, before the game's own (``pictures``
+    only for a game that draws any)."""
     # the game's levels, strongest first (each described in its catalogue), then none
     levels = [(f"{ui.name}.computers_{level}", level) for level in reversed(ui.game.levels)]
     return (
@@ -80,12 +81,17 @@ def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
             "commands.seating_description",
             (Choice("commands.seating_join", "join"), Choice("commands.seating_random", "random")),
         ),
-        OptionSpec(
-            "pictures",
-            "commands.pictures_name",
-            "commands.pictures_description",
-            (Choice("commands.pictures_on", "on"), Choice("commands.pictures_off", "off")),
-        ),
+    ) + (
+        (
+            OptionSpec(
+                "pictures",
+                "commands.pictures_name",
+                "commands.pictures_description",
+                (Choice("commands.pictures_on", "on"), Choice("commands.pictures_off", "off")),
+            ),
+        )
+        if ui.draws_pictures
+        else ()
     )
 
 

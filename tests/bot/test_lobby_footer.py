@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot import games, render
-from bot.commands import chosen_options
+from bot.commands import chosen_options, shared_options
 from bot.game import GameUI, SeatInfo, TableInfo
 from bot.i18n import LANGS, Lang, t
 from bot.tables import TableOptions, engine_options
@@ -105,10 +105,14 @@ async def test_a_short_whist_lobby_with_random_partners_says_random_seats(world:
 
 async def test_a_dukes_up_lobby_says_nothing_of_pictures(world: World) -> None:
     alice = world.member("alice")
-    lobby = await alice.slash(world.channel, "dukesup start", pictures="on")
+    names = [spec.name for spec in shared_options(games.get("dukes_up"))]
+    assert "pictures" not in names  # /dukesup start offers no option that does nothing
+    assert "pictures" in [spec.name for spec in shared_options(games.get("dupe"))]
+    lobby = await alice.slash(world.channel, "dukesup start")
     assert lobby.response is not None and not lobby.ephemeral
     footer = lobby.response.embeds[0].footer.text or ""
     assert "pictures" not in footer and "seats in join order" in footer
+    assert "round(s)" not in footer and "1 round," in footer, footer
     defaults = await alice.slash(world.channel, "dukesup defaults")
     assert defaults.response is not None and defaults.response.ephemeral
     assert "Pictures" not in defaults.response.content

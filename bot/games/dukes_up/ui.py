@@ -170,7 +170,7 @@ class DukesUpUI(GameUI):
         return t(
             lang,
             "dukes_up.rules_options",
-            rounds=options.rounds,
+            n=options.rounds,
             scoring=t(lang, f"dukes_up.match_scoring_{options.match_scoring}"),
             weight=options.slot_weight,
             memory=t(lang, f"dukes_up.discard_memory_{options.discard_memory}"),
