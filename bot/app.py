@@ -329,6 +329,7 @@ class Bot(commands.Bot):
             elif not too_late(interaction):
                 await self._press(interaction, pressed)
         finally:
+            self.lateness.forget(interaction.id)
             release(interaction)
 
     # Channels, threads and servers that go away, and servers that come back.

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import edits, ids, pictures, render
-from bot.errors import answer_error, reply_private
+from bot.errors import answer_error, on_time, reply_private
 from bot.game import Form, GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, TextList, lang_of, t
 from bot.store import Store, StoreWriteError
@@ -57,6 +57,7 @@ TOKEN_LIFETIME = 14 * 60
 _STALE_EDIT_AFTER = 5.0
 _OWED_AT_ONCE = 8  # tables whose owed posts are sent side by side after a restart
 _STALE_EDIT_SPACING = 0.025
+_REFUSAL_KEPT = 10.0  # seconds a refusal stays on its hand message through refreshes
 _RETRY_FIRST = 5.0  # a post or table edit refused by a busy or failing Discord: again in 5 s,
 _RETRY_MAX = 300.0  # then 10, 20, … up to 5 minutes apart
 
@@ -310,6 +311,10 @@ class Controller:
         # made it so: an edit that would show the same is skipped.
         self._shown: dict[int, bytes] = {}
         self._stood_in: dict[tuple[int, int], list[object]] = {}  # seat → a computer's moves
+        # seat → the refusal its hand message shows, and when it was made: a refresh of the
+        # hand soon after (the move that overtook the press, shown to everyone while the
+        # refusal was on its way) keeps it instead of wiping it out before it is read.
+        self._refused: dict[tuple[int, int], tuple[float, Text]] = {}
         self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
         self._editing: dict[int, asyncio.Lock] = {}  # table → its message's edit in flight
         self._tasks: set[asyncio.Task[None]] = set()
@@ -386,6 +391,10 @@ class Controller:
         message = interaction.message
         private = message is not None and message.flags.ephemeral
         key = (table.id, seat)
+        if notice is not None:
+            self._refused[key] = (self._now(), notice)
+        else:
+            self._refused.pop(key, None)
         if private and self._hand_busy[key]:
             # This answer replaces the hand message while a refresh of it is in flight:
             # the refresh edits once more afterwards, so an older hand cannot land last.
@@ -668,7 +677,9 @@ class Controller:
         game says what it means — an action, which is applied and committed, the next step
         of a choice, shown in place, or a form to open. A control
         that means nothing is refused privately; one whose moment has passed shows the
-        presser's hand as it is now, with the reason on top."""
+        presser's hand as it is now, with the reason on top. A press made before the
+        latest move still counts when its action still means what the member chose
+        (``GameUI.keeps_meaning``) and is still legal."""
         table = self.tables.table(control.table)
         seat = control.seat
         try:
@@ -678,9 +689,19 @@ class Controller:
                 # An id from before bot.ids counted decision points its game's own way.
                 legacy, now = control.turn, table.ui.legacy_turn(table.state)
                 turn = table.turn + (legacy > now) - (legacy < now)
-            self.tables.check_turn(table, interaction.user.id, seat, turn)
+            self.tables.check_seat(table, interaction.user.id, seat)
+            if turn > table.turn:
+                raise StaleError("errors.not_current_trick")
+            stale = turn < table.turn
             payload = ids.with_values(control.payload, _values(interaction))
-            meant = table.ui.control(player_view(table.state, seat), payload)
+            try:
+                meant = table.ui.control(player_view(table.state, seat), payload)
+            except UserError:
+                if stale:  # read against the hand as it is now, it means nothing: say why
+                    raise self.tables.moved_on(table, turn, seat) from None
+                raise
+            if stale and isinstance(meant, (Step, Form)):
+                raise self.tables.moved_on(table, turn, seat)
             if isinstance(meant, Step):
                 await self._answer_with_hand(interaction, table, seat, pending=meant.pending)
                 return
@@ -689,7 +710,14 @@ class Controller:
                 modal = _modal(meant, custom_id, lang_of(interaction.locale))
                 await interaction.response.send_modal(modal)
                 return
-            outcome = await self.tables.act(table.id, interaction.user.id, seat, turn, meant)
+            outcome = await self.tables.act(
+                table.id,
+                interaction.user.id,
+                seat,
+                turn,
+                meant,
+                on_time=functools.partial(on_time, interaction),
+            )
         except StaleError as error:
             await self._refresh_stale(interaction, table, seat, error.text)
             return
@@ -1066,6 +1094,12 @@ class Controller:
                 notice = None
                 if done:
                     notice = "\n".join(table.ui.stand_in(action, lang) for action in done)
+                refused = self._refused.get(key)
+                if refused is not None and self._now() - refused[0] > _REFUSAL_KEPT:
+                    self._refused.pop(key, None)  # old news by now
+                elif refused is not None:
+                    shown_refusal = f"⚠️ {refused[1](lang)}"
+                    notice = shown_refusal if notice is None else f"{shown_refusal}\n{notice}"
                 record = table.seats.get(seat)
                 if record is None or record.is_computer:  # the member has left the game
                     shown = Rendered(content=t(lang, "table.handed_over_hand"))
@@ -1117,6 +1151,7 @@ class Controller:
             self._hands.pop((table.id, seat), None)
             self._hand_dirty.discard((table.id, seat))
             self._stood_in.pop((table.id, seat), None)
+            self._refused.pop((table.id, seat), None)
 
     async def _edit_job(self, table: Table) -> None:
         fate = await self._edit_table_now(table)

@@ -20,7 +20,7 @@ from discord import app_commands
 from bot.i18n import Lang, Text, lang_of, t
 from bot.lateness import Lateness
 from bot.store import StoreWriteError
-from bot.tables import UserError
+from bot.tables import TooLateError, UserError
 from engine.errors import (
     EngineError,
     GameOverError,
@@ -35,6 +35,7 @@ __all__ = [
     "ENGINE_ERROR_KEYS",
     "answer_error",
     "class_refusal",
+    "on_time",
     "reply_private",
     "too_late",
 ]
@@ -73,6 +74,20 @@ def too_late(interaction: discord.Interaction) -> bool:
     return lateness is not None and lateness.too_late(interaction.id)
 
 
+ANSWER_MARGIN = 0.5
+"""Seconds a committed move's answer may still take (edits of the hand under way, the
+request itself): a move is committed only while its press is that much younger than the
+limit."""
+
+
+def on_time(interaction: discord.Interaction) -> bool:
+    """Return whether a move pressed with ``interaction`` may still be committed: its
+    answer can reach Discord in time (its age counts every wait so far, for its table's
+    lock and for a connection, plus :data:`ANSWER_MARGIN` for the answer itself)."""
+    lateness: Lateness | None = getattr(interaction.client, "lateness", None)
+    return lateness is None or not lateness.too_late(interaction.id, ANSWER_MARGIN)
+
+
 async def reply_private(interaction: discord.Interaction, text: str) -> None:
     """Answer ``interaction`` with a private message, whether or not it was answered yet."""
     try:
@@ -98,6 +113,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     unexpected errors, log a reference."""
     error = _unwrap(error)
     lang = lang_of(interaction.locale)
+    if isinstance(error, TooLateError):
+        return  # nothing was done, and no answer could reach the member in time
     if isinstance(error, discord.NotFound) and error.code == _UNKNOWN_INTERACTION:
         # Too late: Discord drops an interaction not answered within 3 s and has shown
         # "This interaction failed". Its token is gone too, so there is nobody to tell.

@@ -10,7 +10,17 @@ from typing import Any
 
 from bot import ids, pictures
 from bot.errors import class_refusal
-from bot.game import Choice, OptionSpec, Picture, Post, Rendered, SeatInfo, Step, TableInfo
+from bot.game import (
+    Choice,
+    GameUI,
+    OptionSpec,
+    Picture,
+    Post,
+    Rendered,
+    SeatInfo,
+    Step,
+    TableInfo,
+)
 from bot.games.dupe import pictures as drawn
 from bot.games.dupe import render
 from bot.games.dupe.replay import DealStart, replay_steps
@@ -67,7 +77,7 @@ def _picture_names(info: TableInfo, lang: Lang) -> list[str]:
     return names
 
 
-class DupeUI:
+class DupeUI(GameUI):
     """Dupe's messages, controls, posts, pictures and replays."""
 
     name = "dupe"

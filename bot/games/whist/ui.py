@@ -16,6 +16,7 @@ from bot import ids, pictures
 from bot.errors import class_refusal
 from bot.game import (
     Choice,
+    GameUI,
     OptionSpec,
     Picture,
     Post,
@@ -68,7 +69,7 @@ def _spec(name: str, choices: tuple[Choice, ...]) -> OptionSpec:
 _VARIANTS = tuple(Choice(f"whist.variant_{v}", v) for v in VARIANT_NAMES)
 
 
-class WhistUI:
+class WhistUI(GameUI):
     """Whist's messages, controls, posts, pictures and replays."""
 
     name = "whist"

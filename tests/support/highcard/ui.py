@@ -12,7 +12,7 @@ import discord
 from bot import ids, pictures
 from bot.controls import Button, Controls
 from bot.errors import class_refusal
-from bot.game import OptionSpec, Picture, Post, Rendered, SeatInfo, TableInfo
+from bot.game import GameUI, OptionSpec, Picture, Post, Rendered, SeatInfo, TableInfo
 from bot.i18n import Lang, Text, t
 from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
@@ -25,7 +25,7 @@ __all__ = ["UI"]
 COLOUR = discord.Colour(0x1565C0)
 
 
-class HighCardUI:
+class HighCardUI(GameUI):
     """High card's messages and controls (``p<card>`` plays a card)."""
 
     name = "highcard"
