@@ -278,6 +278,24 @@ async def _edit_response(interaction: discord.Interaction, shown: Rendered) -> N
     )
 
 
+async def _edit_after_answer(
+    interaction: discord.Interaction, shown: Rendered, *, private: bool
+) -> None:
+    """Show ``shown`` for an interaction acknowledged already: its message edited in place
+    through its token, or a new private message."""
+    if private:
+        await edits.edit_original(
+            edits.ResponseToken.of(interaction),
+            content=shown.content,
+            embeds=shown.embeds,
+            view=shown.buttons(),
+        )
+    else:
+        await interaction.followup.send(
+            content=shown.content or "", embeds=shown.embeds, view=shown.buttons(), ephemeral=True
+        )
+
+
 class Controller:
     """Everything the cog and the buttons do, with the message bookkeeping."""
 
@@ -400,7 +418,9 @@ class Controller:
             # the refresh edits once more afterwards, so an older hand cannot land last.
             self._hand_dirty.add(key)
         with self._hand_in_flight(key):
-            if private:
+            if interaction.response.is_done():  # acknowledged before its move's commit
+                await _edit_after_answer(interaction, shown, private=private)
+            elif private:
                 await _edit_response(interaction, shown)
             else:
                 await _send_response(interaction, shown, ephemeral=True)

@@ -75,17 +75,39 @@ def too_late(interaction: discord.Interaction) -> bool:
 
 
 ANSWER_MARGIN = 0.5
-"""Seconds a committed move's answer may still take (edits of the hand under way, the
-request itself): a move is committed only while its press is that much younger than the
-limit."""
+"""Seconds an answer may still take to reach Discord once sent."""
+ANSWER_FIRST_AFTER = 1.0
+"""Seconds after which a press is answered (acknowledged) before its move is committed:
+under load, the answer of a committed move may wait longer than any margin (for the event
+loop, a connection), and a move whose answer never arrives must not stand."""
+ANSWER_FIRST_BUSY = 50
+"""Interactions in flight from which every press is answered before its commit: in a flood
+the answers queue for the HTTP connections, and a young press's answer may come too late."""
 
 
-def on_time(interaction: discord.Interaction) -> bool:
-    """Return whether a move pressed with ``interaction`` may still be committed: its
-    answer can reach Discord in time (its age counts every wait so far, for its table's
-    lock and for a connection, plus :data:`ANSWER_MARGIN` for the answer itself)."""
+async def on_time(interaction: discord.Interaction) -> bool:
+    """Return whether a move pressed with ``interaction`` may be committed now: it is
+    answered already, or young enough to be answered after the commit while the bot is
+    not flooded; otherwise (older than :data:`ANSWER_FIRST_AFTER`, or
+    :data:`ANSWER_FIRST_BUSY` interactions in flight) it is acknowledged first (a deferred
+    update; its hand is edited through its token afterwards), and one too old for even
+    that is not applied.
+    Its age counts every wait so far: for its table's lock, a connection, the loop."""
     lateness: Lateness | None = getattr(interaction.client, "lateness", None)
-    return lateness is None or not lateness.too_late(interaction.id, ANSWER_MARGIN)
+    if lateness is None or not lateness.limit or interaction.response.is_done():
+        return True
+    if lateness.too_late(interaction.id, ANSWER_MARGIN):
+        return False
+    if lateness.age(interaction.id) <= ANSWER_FIRST_AFTER and (
+        lateness.in_flight < ANSWER_FIRST_BUSY
+    ):
+        return True
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException as error:  # Discord gave up on it meanwhile
+        log.warning("interaction %s not acknowledged in time: %s", interaction.id, error)
+        return False
+    return True
 
 
 async def reply_private(interaction: discord.Interaction, text: str) -> None:

@@ -85,6 +85,11 @@ class Lateness:
         """Drop what is kept of a handled interaction."""
         self._arrived.pop(interaction_id, None)
 
+    @property
+    def in_flight(self) -> int:
+        """Return how many interactions arrived and are not handled yet."""
+        return len(self._arrived)
+
     def too_late(self, interaction_id: int, margin: float = 0.0) -> bool:
         """Return whether the interaction is older than ``limit`` less ``margin`` (the time
         its answer still needs; ``limit`` ``0``: never too late); overload is logged at

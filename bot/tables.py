@@ -941,17 +941,17 @@ class Tables:
         seat: int,
         turn: int,
         action: Any,
-        on_time: Callable[[], bool] | None = None,
+        on_time: Callable[[], Awaitable[bool]] | None = None,
     ) -> Outcome:
         """Let the member in ``seat`` take ``action``, pressed at decision point ``turn``;
         then computers act; all of it committed before returning. Presses are taken in
-        the order they get the table's lock. ``on_time`` says whether the press can still
-        be answered in time: asked once the lock is held and again just before the
+        the order they get the table's lock. ``on_time`` says whether the press is (or can
+        still be) answered in time: asked once the lock is held and again just before the
         commit, and when it says no, nothing is applied (:class:`TooLateError`)."""
         table = self.playing(game_id)
         async with table.lock:
             table = self.playing(game_id)
-            if on_time is not None and not on_time():
+            if on_time is not None and not await on_time():
                 raise TooLateError
             if table.unsure:
                 await self._settle(table)  # the hand is checked against the log's turn
@@ -977,7 +977,7 @@ class Tables:
         actions: list[tuple[int, Any, bool]],
         seats: dict[int, SeatRecord] | None = None,
         owed: Sequence[str] = (),
-        on_time: Callable[[], bool] | None = None,
+        on_time: Callable[[], Awaitable[bool]] | None = None,
     ) -> Outcome:
         """Apply the actions on a copy, let computers act, commit it all (with the new
         seating ``seats`` and the posts ``owed``, if given), then swap the state in; unless
@@ -1022,7 +1022,7 @@ class Tables:
         posts = [*owed, *table.ui.owed(before, stage)]
         if stage.is_over:
             posts += _final_posts(table)
-        if on_time is not None and not on_time():
+        if on_time is not None and not await on_time():
             # Computers may have taken a while: the presser would never hear of it.
             self._rebuild_players(table)
             raise TooLateError
