@@ -333,6 +333,9 @@ class Controller:
         # hand soon after (the move that overtook the press, shown to everyone while the
         # refusal was on its way) keeps it instead of wiping it out before it is read.
         self._refused: dict[tuple[int, int], tuple[float, Text]] = {}
+        # Seats whose hand message can no longer be edited (sent before a restart, or its
+        # token expired or refused): the table message tells them when it is their turn.
+        self._hand_lost: set[tuple[int, int]] = set()
         self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
         self._editing: dict[int, asyncio.Lock] = {}  # table → its message's edit in flight
         self._tasks: set[asyncio.Task[None]] = set()
@@ -391,6 +394,7 @@ class Controller:
         # Only the token is needed to edit the message later, not the interaction (which
         # holds the pressed message, the member and the payload it came with).
         self._hands[table.id, seat] = _HandHandle(edits.ResponseToken.of(interaction), self._now())
+        self._hand_lost.discard((table.id, seat))
 
     async def _answer_with_hand(
         self,
@@ -1033,7 +1037,12 @@ class Controller:
         self._no_files[table.channel_id] = self._now() + _NO_FILES_FOR
 
     def start_delivering_owed(self) -> None:
-        """Start :meth:`deliver_owed` in the background (it must not hold up the start)."""
+        """Start :meth:`deliver_owed` in the background (it must not hold up the start).
+        Called once the live tables are loaded: their members' hand messages were sent
+        before this start and cannot be edited by it."""
+        for table in self.tables.tables.values():
+            if table.status == "playing":
+                self._hand_lost.update((table.id, s) for s in table.human_seats())
         self._spawn(self.deliver_owed(), "deliver-owed")
 
     async def deliver_owed(self) -> None:
@@ -1108,6 +1117,7 @@ class Controller:
                     return
                 if self._now() - handle.created > TOKEN_LIFETIME:
                     self._hands.pop(key, None)
+                    self._lose_hand(table, key)
                     return
                 lang = lang_of(handle.token.locale)
                 done = self._stood_in.pop(key, None)
@@ -1138,8 +1148,31 @@ class Controller:
                     )
                     if self._hands.get(key) is handle:
                         self._hands.pop(key, None)
+                        self._lose_hand(table, key)
                 if key not in self._hand_dirty:
                     return
+
+    def _lose_hand(self, table: Table, key: tuple[int, int]) -> None:
+        """The seat's hand message can no longer be edited: if it is the seat's turn now or
+        later, the table message says so (it may say "Waiting for …" still)."""
+        self._hand_lost.add(key)
+        self.refresh_table(table)
+
+    def _table_shown(self, table: Table, lang: Lang) -> Rendered:
+        """Return the table message as :func:`render_table` has it, naming above it the
+        members whose turn it is and whose hand message can no longer be edited (sent
+        before a restart): they learn it there, and to press **My hand**."""
+        shown = render_table(table, lang)
+        if table.status != "playing":
+            return shown
+        lost = [s for s in table.humans_to_act() if (table.id, s) in self._hand_lost]
+        if not lost:
+            return shown
+        infos = seat_infos(table)
+        names = ", ".join(f"**{infos[s].name}**" for s in lost)
+        note = t(lang, "table.your_turn_press_hand", names=names)
+        content = note if not shown.content else f"{note}\n{shown.content}"
+        return Rendered(content=content, embeds=shown.embeds, view=shown.view)
 
     def refresh_table(self, table: Table) -> None:
         """Bring the public table message up to date ``edit_interval`` after this change,
@@ -1172,6 +1205,7 @@ class Controller:
             self._hand_dirty.discard((table.id, seat))
             self._stood_in.pop((table.id, seat), None)
             self._refused.pop((table.id, seat), None)
+            self._hand_lost.discard((table.id, seat))
 
     async def _edit_job(self, table: Table) -> None:
         fate = await self._edit_table_now(table)
@@ -1217,7 +1251,7 @@ class Controller:
         """Edit the table message once; with ``files`` false, without any picture."""
         made = _moves_made(table)
         lang = self.public_lang(table)
-        shown = render_table(table, lang)
+        shown = self._table_shown(table, lang)
         picture = _table_picture(table, lang) if files and self._files_ok(table) else None
         key = None if picture is None else picture[0]
         extra: dict[str, Any] = {}
@@ -1268,7 +1302,7 @@ class Controller:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         made = _moves_made(table)
         lang = self.public_lang(table)
-        shown = render_table(table, lang)
+        shown = self._table_shown(table, lang)
         picture = _table_picture(table, lang) if self._files_ok(table) else None
         extra: dict[str, Any] = {}
         if picture is not None:
