@@ -278,6 +278,18 @@ async def _edit_response(interaction: discord.Interaction, shown: Rendered) -> N
     )
 
 
+async def _mark_replaced(table: Table, seat: int, older: _HandHandle) -> None:
+    """Say on a hand message that a newer one replaced it (an ephemeral message cannot be
+    linked to: the newer one is below it), without buttons."""
+    text = t(lang_of(older.token.locale), "table.hand_replaced")
+    try:
+        await edits.edit_original(
+            older.token, content=text, embeds=[], view=Rendered(content=text).buttons()
+        )
+    except discord.HTTPException as error:
+        log.debug("game %s: older hand message of seat %s not marked: %s", table.id, seat, error)
+
+
 async def _edit_after_answer(
     interaction: discord.Interaction, shown: Rendered, *, private: bool
 ) -> None:
@@ -643,9 +655,14 @@ class Controller:
         """“My hand”: a fresh private message with the member's hand."""
         table, seat = self._seat_playing(interaction, game_id)
         shown = self._hand(table, seat, lang_of(interaction.locale))
+        older = self._hands.get((table.id, seat))
         with self._hand_in_flight((table.id, seat)):
             await _send_response(interaction, shown, ephemeral=True)
         self._remember_hand(table, seat, interaction)
+        if older is not None and self._now() - older.created <= TOKEN_LIFETIME:
+            # Only the newest hand message is kept current: the older one says so and
+            # loses its buttons, rather than offering a hand that no longer changes.
+            self._spawn(_mark_replaced(table, seat, older), f"replaced-{table.id}-{seat}")
         await self._catch_up(table, seat)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
