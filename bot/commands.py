@@ -179,7 +179,7 @@ async def table_defaults(bot: Bot, ui: GameUI, guild_id: int | None) -> dict[str
 def compose_defaults(bot: Bot, ui: GameUI, server: Mapping[str, Any]) -> dict[str, Any]:
     """Return the bot's settings overridden by a server's stored defaults, as stored."""
     settings = bot.settings
-    level = settings.computer_level
+    level = settings.level_for(ui.name)
     turn = settings.turn_seconds
     # A game whose rules fix a turn time (``GameUI.default_turn_seconds``, optional: Dukes
     # Up!'s 180 s) has it unless this bot's configuration sets one.

@@ -1,15 +1,24 @@
 """The bot's settings: a TOML file plus the environment, validated by pydantic-settings.
 
 Precedence, highest first: keyword arguments (tests, embedding), environment variables
-(``DISCORD_TOKEN``, and ``DUPE_<KEY>`` for any other key, e.g. ``DUPE_DATABASE``), then the
-TOML file. Every key is documented in ``config.example.toml``.
+(``DISCORD_TOKEN``, and ``PARLOUR_<KEY>`` for any other key, e.g. ``PARLOUR_DATABASE``), then
+the TOML file. Every key is documented in ``config.example.toml``.
+
+The project was first called after its first game, Dupe: ``DUPE_<KEY>`` variables are still
+read, each with one warning line naming its new name. An environment variable with either
+prefix that names no setting stops the bot, as an unknown key in the file does: a typo such
+as ``PARLOUR_TURN_SECOND`` must not go unnoticed.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
 import os
 import re
+import sys
 import tomllib
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
@@ -24,6 +33,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -37,20 +47,33 @@ __all__ = ["ConfigError", "Settings", "load_settings"]
 
 DISCORD_API = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
-_TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{18,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
-_TOKEN_VARIABLES = ("DISCORD_TOKEN", "DUPE_TOKEN")
+ENV_PREFIX = "PARLOUR_"
+LEGACY_PREFIX = "DUPE_"  # the project's first name; still read, with a warning
+_TOKEN_PARTS = (("first", 18), ("second", 4), ("third", 20))  # a part's name, least length
+_TOKEN_CHARACTER = re.compile(r"[A-Za-z0-9_\-]")
+_TOKEN_VARIABLES = ("DISCORD_TOKEN", "PARLOUR_TOKEN", "DUPE_TOKEN")  # the first set wins
+# Values the environment gives as JSON, with the form an error message shows.
+_JSON_FORMS = {"shard_ids": "[0]", "computer_level": '{"whist": "basic"}'}
 _toml_file: ContextVar[Path | None] = ContextVar("_toml_file", default=None)
+_notes: ContextVar[list[str] | None] = ContextVar("_notes", default=None)
 
 
 class ConfigError(Exception):
     """Settings that cannot be used; ``str()`` is one sentence for stderr."""
 
 
+def _note(text: str) -> None:
+    """Keep a warning for :func:`load_settings` to show (nothing when none is loading)."""
+    notes = _notes.get()
+    if notes is not None and text not in notes:
+        notes.append(text)
+
+
 class Settings(BaseSettings):
     """Everything the bot can be configured with."""
 
     model_config = SettingsConfigDict(
-        env_prefix="DUPE_",
+        env_prefix=ENV_PREFIX,
         extra="forbid",
         populate_by_name=True,
         validate_default=True,
@@ -63,7 +86,7 @@ class Settings(BaseSettings):
         description="The bot token from the Discord developer portal.",
     )
     database: Path | str = Field(
-        default=Path("dupe.sqlite3"),
+        default=Path("parlour.sqlite3"),
         description=(
             "Where the data lives: the path of an SQLite file (or sqlite:///PATH), or a "
             "PostgreSQL URL, postgresql://USER:PASSWORD@HOST:PORT/DATABASE."
@@ -83,8 +106,13 @@ class Settings(BaseSettings):
             "game whose rules fix a turn time uses its own (Dukes Up!: 180 s), the others 120 s."
         ),
     )
-    computer_level: Literal["random", "greedy", "expert"] = Field(
-        default="expert", description="Default level of computer players filling empty seats."
+    computer_level: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "Default level of the computer players filling empty seats, per game (a table "
+            "of game = level; one level for every game that has it). A game not named plays "
+            "expert if it has that level, else its own default."
+        ),
     )
     late_interaction_seconds: float = Field(
         default=2.5,
@@ -186,11 +214,65 @@ class Settings(BaseSettings):
             raise ValueError("the Discord token is empty")
         if secret.lower().startswith("bot "):
             secret = secret[4:].strip()
-        if not _TOKEN_PATTERN.match(secret):
+        problem = token_problem(secret)
+        if problem is not None:
             raise ValueError(
-                "the Discord token is malformed (a bot token has three parts separated by dots)"
+                f"the Discord token is malformed: {problem} (copy it again from the developer "
+                "portal: Applications → your app → Bot → Reset Token)"
             )
         return SecretStr(secret)
+
+    @field_validator("computer_level", mode="before")
+    @classmethod
+    def _levels(cls, value: Any) -> Any:
+        from engine import games
+
+        if isinstance(value, str):
+            having = [game for game in games.GAMES if value in game.levels]
+            if not having:
+                raise ValueError(f"“{value}” is no game's level ({_levels_of(games.GAMES)})")
+            for game in games.GAMES:
+                if value not in game.levels:
+                    _note(
+                        f"computer_level “{value}” is not a level of {game.name} "
+                        f"({', '.join(game.levels)}): its tables keep {_default_level(game)}."
+                    )
+            return {game.name: value for game in having}
+        if isinstance(value, Mapping):
+            for name, level in value.items():
+                try:
+                    game = games.get(str(name))
+                except KeyError:
+                    raise ValueError(
+                        f"there is no game “{name}” (games: {', '.join(games.names())})"
+                    ) from None
+                if level not in game.levels:
+                    raise ValueError(
+                        f"“{level}” is not a level of {name} ({', '.join(game.levels)})"
+                    )
+        return value
+
+    @field_validator("computer_level", mode="after")
+    @classmethod
+    def _every_level(cls, value: dict[str, str]) -> dict[str, str]:
+        from engine import games
+
+        levels: dict[str, str] = {}
+        for game in games.GAMES:
+            # A game of a family (whist_duplicate) plays as its family (whist) is set.
+            family = value.get(game.name.partition("_")[0])
+            if game.name in value:
+                levels[game.name] = value[game.name]
+            elif family in game.levels:
+                levels[game.name] = str(family)
+            else:
+                levels[game.name] = _default_level(game)
+        return levels
+
+    def level_for(self, game: str) -> str | None:
+        """Return the configured level of ``game``'s computer players (``None``: a game
+        the bot did not know when it read its settings, which then plays its own default)."""
+        return self.computer_level.get(game)
 
     @field_validator("api_base_url", "gateway_url")
     @classmethod
@@ -221,6 +303,21 @@ class Settings(BaseSettings):
             return parse_database(value)
         return value
 
+    @field_validator("database", mode="after")
+    @classmethod
+    def _first_name(cls, value: Path | str) -> Path | str:
+        # The bot's file was dupe.sqlite3 before the project was renamed: a bot upgraded
+        # in place keeps its games rather than starting an empty parlour.sqlite3 beside it.
+        if isinstance(value, Path) and value.name == "parlour.sqlite3" and not value.exists():
+            legacy = value.with_name("dupe.sqlite3")
+            if legacy.exists():
+                _note(
+                    f"{value} does not exist: the bot uses {legacy}, its file before it was "
+                    f"renamed (set database to keep it, or rename the file)."
+                )
+                return legacy
+        return value
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -230,29 +327,155 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        sources: list[PydanticBaseSettingsSource] = [init_settings, _Environment(settings_cls)]
         toml_path = _toml_file.get()
         if toml_path is not None:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
         return tuple(sources)
 
 
+def token_problem(secret: str) -> str | None:
+    """Return what keeps ``secret`` from being a bot token's shape, without repeating any
+    of it (``None``: it has the shape)."""
+    parts = secret.split(".")
+    if len(parts) != 3:
+        return f"it has {len(parts)} part{'s' * (len(parts) != 1)} separated by dots, not three"
+    for part, (ordinal, least) in zip(parts, _TOKEN_PARTS, strict=True):
+        odd = sorted({c for c in part if not _TOKEN_CHARACTER.fullmatch(c)})
+        if odd:
+            shown = " ".join("a space" if c.isspace() else f"“{c}”" for c in odd[:3])
+            return f"its {ordinal} part has {shown}, which a token never has"
+        if len(part) < least:
+            return (
+                f"its {ordinal} part is {len(part)} character{'s' * (len(part) != 1)} long; "
+                f"a bot token's has at least {least}"
+            )
+    return None
+
+
+def _default_level(game: Any) -> str:
+    """Return the level a game's computers play when the settings name none for it."""
+    return "expert" if "expert" in game.levels else str(game.default_level)
+
+
+def _levels_of(games: list[Any]) -> str:
+    return "; ".join(f"{game.name}: {', '.join(game.levels)}" for game in games)
+
+
+def _variables(environ: Mapping[str, str]) -> dict[str, tuple[str, str]]:
+    """Return the settings' variables set in ``environ`` by what they set (a key, or
+    ``computer_level__<game>``): the variable's name and value. Raise :class:`ConfigError`
+    for a variable of the bot's prefixes that names no setting."""
+    found: dict[str, tuple[str, str]] = {}
+    fields = [name for name in Settings.model_fields if name != "token"]
+    for name in sorted(environ, key=lambda n: n.upper().startswith(LEGACY_PREFIX)):
+        upper = name.upper()
+        if upper == "DISCORD_TOKEN":
+            continue  # the token's own name, read with its aliases
+        prefix = next((p for p in (ENV_PREFIX, LEGACY_PREFIX) if upper.startswith(p)), None)
+        if prefix is None:
+            continue
+        rest = upper[len(prefix) :].lower()
+        key, _, game = rest.partition("__")
+        if rest == "token":
+            continue
+        if key not in fields or (game and key != "computer_level"):
+            close = difflib.get_close_matches(rest, [*fields, "token"], n=1)
+            hint = f" (did you mean {prefix}{close[0].upper()}?)" if close else ""
+            raise ConfigError(
+                f"The environment variable {name} is not a setting{hint}; "
+                "see config.example.toml for the settings."
+            )
+        if rest in found:  # the new name is set as well: it wins
+            _note(f"{name} is ignored: {found[rest][0]} is set.")
+            continue
+        if prefix == LEGACY_PREFIX:
+            _note(f"{name} is read as {ENV_PREFIX}{upper[len(prefix) :]}: please rename it.")
+        found[rest] = (name, environ[name])
+    return found
+
+
+class _Environment(PydanticBaseSettingsSource):
+    """The settings in the environment: ``PARLOUR_<KEY>`` (or, as before the project's
+    rename, ``DUPE_<KEY>``), ``DISCORD_TOKEN``; ``PARLOUR_COMPUTER_LEVEL__<GAME>`` sets one
+    game's level. A list or table is written as JSON (``PARLOUR_SHARD_IDS='[0]'``)."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # all of it is read in __call__
+
+    def __call__(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for token_name in _TOKEN_VARIABLES:
+            for name, value in os.environ.items():
+                if name.upper() == token_name and _TOKEN_VARIABLES[0] not in values:
+                    # Under the field's alias, as pydantic-settings' own source gives it:
+                    # the token of a lower source (the file) is given by name.
+                    values[_TOKEN_VARIABLES[0]] = value
+                    if token_name.startswith(LEGACY_PREFIX):
+                        _note(f"{name} is read as {ENV_PREFIX}TOKEN: please rename it.")
+        levels: dict[str, str] = {}
+        for key, (_name, value) in _variables(os.environ).items():
+            if key.startswith("computer_level__"):
+                levels[key.partition("__")[2]] = value
+            elif key in _JSON_FORMS and value.lstrip()[:1] in ("[", "{"):
+                try:
+                    values[key] = json.loads(value)
+                except json.JSONDecodeError:
+                    values[key] = value  # refused by the field, with its form
+            else:
+                values[key] = value
+        if levels:
+            if "computer_level" in values:
+                raise ConfigError(
+                    f"Set either {ENV_PREFIX}COMPUTER_LEVEL or {ENV_PREFIX}COMPUTER_LEVEL__<GAME> "
+                    "in the environment, not both."
+                )
+            values["computer_level"] = levels
+        return values
+
+
+def _variable(key: str) -> str | None:
+    """Return the environment variable that set ``key``, if one did."""
+    if key == "token":
+        names = [n for t in _TOKEN_VARIABLES for n in os.environ if n.upper() == t]
+        return names[0] if names else None
+    try:
+        found = _variables(os.environ)
+    except ConfigError:
+        return None
+    if key in found:
+        return found[key][0]
+    return next((name for k, (name, _) in found.items() if k.startswith(f"{key}__")), None)
+
+
 def _origin(key: str, config: Path | None, overrides: dict[str, Any]) -> str:
     """Return where the value of ``key`` came from, as the start of an error sentence."""
     if key in overrides:
         return "settings"
-    names = _TOKEN_VARIABLES if key == "token" else (f"DUPE_{key.upper()}",)
-    for name in names:
-        if any(variable.upper() == name for variable in os.environ):
-            return f"the environment variable {name}"
+    variable = _variable(key.partition(".")[0])
+    if variable is not None:
+        return f"the environment variable {variable}"
     return str(config) if config is not None else "settings"
+
+
+def _form(key: str, config: Path | None, overrides: dict[str, Any]) -> str:
+    """Return how a list or table value is written where ``key`` came from."""
+    form = _JSON_FORMS.get(key)
+    if form is None or key in overrides:
+        return ""
+    variable = _variable(key)
+    if variable is not None and "__" not in variable:
+        return f" (write it as JSON: {variable}='{form}')"
+    if key == "shard_ids" and variable is None:
+        return " (write it as a list: shard_ids = [0])"
+    return ""
 
 
 def _describe(error: ValidationError, config: Path | None, overrides: dict[str, Any]) -> str:
     errors = error.errors()
     first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     loc = ".".join(str(part) for part in first["loc"]) or "settings"
-    if loc in _TOKEN_VARIABLES:
+    if loc.upper() in _TOKEN_VARIABLES:
         loc = "token"
     kind = first["type"]
     if kind == "extra_forbidden":
@@ -261,18 +484,30 @@ def _describe(error: ValidationError, config: Path | None, overrides: dict[str, 
     if kind == "missing" and loc == "token":
         return (
             "No Discord token: set the DISCORD_TOKEN environment variable or `token` in "
-            f"{config or 'config.toml'} (see README: “Create the application and token”)."
+            f"{config or 'config.toml'} (see docs/operating.md: “Create the application and "
+            "token”)."
         )
     message = str(first["msg"])
     message = message.removeprefix("Value error, ")
     if not first["loc"]:  # a rule across keys
         return f"{config if config is not None else 'settings'}: {message}."
-    return f"{_origin(loc, config, overrides)}: bad value for “{loc}”: {message}."
+    key = "token" if loc == "token" else str(first["loc"][0])
+    if kind in ("list_type", "dict_type"):
+        message += _form(key, config, overrides)
+    return f"{_origin(key, config, overrides)}: bad value for “{loc}”: {message}."
 
 
-def load_settings(config: Path | None, **overrides: Any) -> Settings:
+def _stderr(text: str) -> None:
+    print(f"warning: {text}", file=sys.stderr)
+
+
+def load_settings(
+    config: Path | None, *, warn: Callable[[str], None] = _stderr, **overrides: Any
+) -> Settings:
     """Return the settings from ``config`` (a TOML file; ``None`` for none) and the
-    environment; raise :class:`ConfigError` with one sentence if they cannot be used."""
+    environment; raise :class:`ConfigError` with one sentence if they cannot be used.
+    Each thing that works but should be changed (an old variable name, a level a game
+    lacks) is passed to ``warn`` as one sentence (default: a line on stderr)."""
     if config is not None:
         try:
             with config.open("rb") as handle:
@@ -296,9 +531,15 @@ def load_settings(config: Path | None, **overrides: Any) -> Settings:
                 f"The config file {config} cannot be read: {error.strerror}."
             ) from None
     token = _toml_file.set(config)
+    notes: list[str] = []
+    noting = _notes.set(notes)
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except ValidationError as error:
         raise ConfigError(_describe(error, config, overrides)) from None
     finally:
         _toml_file.reset(token)
+        _notes.reset(noting)
+    for note in notes:
+        warn(note)
+    return settings

@@ -292,7 +292,7 @@ class Tables:
         *,
         clock: Clock,
         notify: Callable[[Outcome], Awaitable[None]] | None = None,
-        default_level: str | None = None,
+        default_level: Callable[[str], str | None] | None = None,
         seed_source: Callable[[], int] | None = None,
         scheduler: Scheduler | None = None,
         owns: Callable[[int], bool] | None = None,
@@ -305,7 +305,8 @@ class Tables:
         self.notify = notify
         self.scheduler = Scheduler(clock) if scheduler is None else scheduler
         self._owns = owns or (lambda guild_id: True)
-        self.default_level = default_level
+        # The configured level of a game's computers, by game (``Settings.level_for``).
+        self.default_level = default_level or (lambda game: None)
         self._seed_source = seed_source or (lambda: random.SystemRandom().randrange(1 << 62))
         self.tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
@@ -410,7 +411,7 @@ class Tables:
     def _level(self, table: Table) -> str:
         """Return the level of the table's computer players (stand-ins included)."""
         levels = table.ui.game.levels
-        for level in (table.options.level, self.default_level):
+        for level in (table.options.level, self.default_level(table.game)):
             if level is not None and level in levels:
                 return level
         return str(table.ui.game.default_level)

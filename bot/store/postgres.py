@@ -163,7 +163,8 @@ def _unusable(url: str, error: BaseException) -> StoreError:
     if isinstance(error, asyncpg.InvalidPasswordError):
         return StoreError(
             f"The database server at {_server(url)} refused the password of user “{user}” "
-            f"({shown}): check the password in the database URL."
+            f"({shown}): check the password (in the database URL, or PGPASSWORD when the "
+            "URL has none)."
         )
     if isinstance(error, asyncpg.InvalidAuthorizationSpecificationError):
         return StoreError(

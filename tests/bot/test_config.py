@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -13,6 +14,14 @@ from bot.config import ConfigError, Settings, load_settings
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 OTHER = "OTk5OTk5OTk5OTk5OTk5OTk5.XyZabc.zyxwvutsrqponmlkjihgfedcba987654"
 EXAMPLE = Path(__file__).parents[2] / "config.example.toml"
+DEFAULT_LEVELS = {
+    "dupe": "expert",
+    "doppelkopf": "expert",
+    "whist": "expert",
+    "dukes_up": "baseline",  # it has no expert
+    "whist_duplicate": "expert",
+}
+ALL_RANDOM = dict.fromkeys(DEFAULT_LEVELS, "random")
 KEYS = (  # every key but the token
     "database",
     "dev_guild_id",
@@ -36,9 +45,12 @@ KEYS = (  # every key but the token
 
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No DISCORD_TOKEN or DUPE_* from the machine running the tests; cwd a tmp dir."""
+    """No DISCORD_TOKEN, PARLOUR_* or DUPE_* from the machine running the tests; cwd a tmp dir."""
     for name in list(os.environ):
-        if name.upper().startswith("DUPE_") or name.upper() in ("DISCORD_TOKEN", "TOKEN"):
+        if name.upper().startswith(("PARLOUR_", "DUPE_")) or name.upper() in (
+            "DISCORD_TOKEN",
+            "TOKEN",
+        ):
             monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
 
@@ -72,10 +84,10 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = load_settings(None)
     assert settings.token.get_secret_value() == TOKEN
     assert values(settings) == {
-        "database": Path("dupe.sqlite3"),
+        "database": Path("parlour.sqlite3"),
         "dev_guild_id": None,
         "turn_seconds": 120,
-        "computer_level": "expert",
+        "computer_level": DEFAULT_LEVELS,
         "table_edit_seconds": 1.5,
         "late_interaction_seconds": 2.5,
         "lobby_idle_minutes": 30,
@@ -119,7 +131,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "database": Path("/data/games.sqlite3"),
                 "dev_guild_id": 123456789012345678,
                 "turn_seconds": 45,
-                "computer_level": "greedy",
+                "computer_level": {**DEFAULT_LEVELS, "dupe": "greedy"},
                 "table_edit_seconds": 0,
                 "late_interaction_seconds": 0,
                 "lobby_idle_minutes": 0,
@@ -140,29 +152,29 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             None,
             {
                 "DISCORD_TOKEN": TOKEN,
-                "DUPE_DATABASE": "/data/env.sqlite3",
-                "DUPE_DEV_GUILD_ID": "42",
-                "DUPE_TURN_SECONDS": "300",
-                "DUPE_COMPUTER_LEVEL": "random",
-                "DUPE_TABLE_EDIT_SECONDS": "2.5",
-                "DUPE_LATE_INTERACTION_SECONDS": "2",
-                "DUPE_LOBBY_IDLE_MINUTES": "90",
-                "DUPE_LOBBIES_PER_MEMBER": "5",
-                "DUPE_LOBBIES_PER_SERVER": "100",
-                "DUPE_REMOVED_GRACE_MINUTES": "5",
-                "DUPE_PICTURES": "false",
-                "DUPE_DRAWING_PROCESS": "false",
-                "DUPE_API_BASE_URL": "https://proxy.example/api/v10",
-                "DUPE_GATEWAY_URL": "wss://gateway.example/",
-                "DUPE_SHARD_COUNT": "2",
-                "DUPE_SHARD_IDS": "[0]",
-                "DUPE_LOG_LEVEL": "WARNING",
+                "PARLOUR_DATABASE": "/data/env.sqlite3",
+                "PARLOUR_DEV_GUILD_ID": "42",
+                "PARLOUR_TURN_SECONDS": "300",
+                "PARLOUR_COMPUTER_LEVEL": "random",
+                "PARLOUR_TABLE_EDIT_SECONDS": "2.5",
+                "PARLOUR_LATE_INTERACTION_SECONDS": "2",
+                "PARLOUR_LOBBY_IDLE_MINUTES": "90",
+                "PARLOUR_LOBBIES_PER_MEMBER": "5",
+                "PARLOUR_LOBBIES_PER_SERVER": "100",
+                "PARLOUR_REMOVED_GRACE_MINUTES": "5",
+                "PARLOUR_PICTURES": "false",
+                "PARLOUR_DRAWING_PROCESS": "false",
+                "PARLOUR_API_BASE_URL": "https://proxy.example/api/v10",
+                "PARLOUR_GATEWAY_URL": "wss://gateway.example/",
+                "PARLOUR_SHARD_COUNT": "2",
+                "PARLOUR_SHARD_IDS": "[0]",
+                "PARLOUR_LOG_LEVEL": "WARNING",
             },
             {
                 "database": Path("/data/env.sqlite3"),
                 "dev_guild_id": 42,
                 "turn_seconds": 300,
-                "computer_level": "random",
+                "computer_level": ALL_RANDOM,
                 "table_edit_seconds": 2.5,
                 "late_interaction_seconds": 2,
                 "lobby_idle_minutes": 90,
@@ -195,8 +207,8 @@ def test_every_key_from_a_toml_file_or_the_environment(
     assert values(settings) == expected
 
 
-def test_dupe_token_is_the_second_name_for_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DUPE_TOKEN", TOKEN)
+def test_parlour_token_is_the_second_name_for_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARLOUR_TOKEN", TOKEN)
     assert load_settings(None).token.get_secret_value() == TOKEN
     monkeypatch.setenv("DISCORD_TOKEN", OTHER)
     assert load_settings(None).token.get_secret_value() == OTHER
@@ -207,12 +219,12 @@ def test_precedence_keywords_then_environment_then_file(
 ) -> None:
     config = toml(tmp_path, f'token = "{TOKEN}"\nturn_seconds = 30\ncomputer_level = "random"\n')
     assert load_settings(config).turn_seconds == 30
-    monkeypatch.setenv("DUPE_TURN_SECONDS", "60")
+    monkeypatch.setenv("PARLOUR_TURN_SECONDS", "60")
     monkeypatch.setenv("DISCORD_TOKEN", OTHER)
     settings = load_settings(config)
     assert settings.turn_seconds == 60
     assert settings.token.get_secret_value() == OTHER
-    assert settings.computer_level == "random"  # not in the environment: the file's
+    assert settings.computer_level == ALL_RANDOM  # not in the environment: the file's
     settings = load_settings(config, turn_seconds=90, token=TOKEN)
     assert settings.turn_seconds == 90
     assert settings.token.get_secret_value() == TOKEN
@@ -337,9 +349,9 @@ def test_a_bad_value_names_the_key_and_where_it_came_from(
     text = refusal(config)
     assert text.startswith(f"{config}: bad value for “turn_seconds”")
     assert "15" in text
-    monkeypatch.setenv("DUPE_TURN_SECONDS", "fast")
+    monkeypatch.setenv("PARLOUR_TURN_SECONDS", "fast")
     text = refusal(config)
-    assert text.startswith("the environment variable DUPE_TURN_SECONDS: bad value for")
+    assert text.startswith("the environment variable PARLOUR_TURN_SECONDS: bad value for")
 
 
 @pytest.mark.parametrize(
@@ -401,7 +413,7 @@ def test_the_database_is_a_path_or_a_url(
     assert load_settings(toml(tmp_path, f'token = "{TOKEN}"\ndatabase = "{value}"\n')).database == (
         database
     )
-    monkeypatch.setenv("DUPE_DATABASE", value)
+    monkeypatch.setenv("PARLOUR_DATABASE", value)
     assert load_settings(None, token=TOKEN).database == database
 
 
@@ -420,7 +432,163 @@ def test_the_database_is_a_path_or_a_url(
 def test_a_database_url_that_cannot_work_is_one_sentence_without_its_password(
     monkeypatch: pytest.MonkeyPatch, value: str, says: str
 ) -> None:
-    monkeypatch.setenv("DUPE_DATABASE", value)
+    monkeypatch.setenv("PARLOUR_DATABASE", value)
     text = refusal(None, token=TOKEN)
-    assert text.startswith("the environment variable DUPE_DATABASE: bad value for “database”")
+    assert text.startswith("the environment variable PARLOUR_DATABASE: bad value for “database”")
     assert says in text and "hunter2" not in text
+
+
+# --- the project's first name, typos, one level per game ---------------------------------
+
+
+def _warnings(config: Path | None = None, **overrides: object) -> tuple[Settings, list[str]]:
+    said: list[str] = []
+    return load_settings(config, warn=said.append, **overrides), said
+
+
+def test_the_first_names_of_the_settings_still_work_with_one_warning_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DUPE_TOKEN", TOKEN)
+    monkeypatch.setenv("DUPE_TURN_SECONDS", "45")
+    monkeypatch.setenv("DUPE_SHARD_COUNT", "2")
+    monkeypatch.setenv("DUPE_SHARD_IDS", "[1]")
+    settings, said = _warnings()
+    assert settings.token.get_secret_value() == TOKEN
+    assert (settings.turn_seconds, settings.shard_ids) == (45, [1])
+    assert sorted(said) == [
+        "DUPE_SHARD_COUNT is read as PARLOUR_SHARD_COUNT: please rename it.",
+        "DUPE_SHARD_IDS is read as PARLOUR_SHARD_IDS: please rename it.",
+        "DUPE_TOKEN is read as PARLOUR_TOKEN: please rename it.",
+        "DUPE_TURN_SECONDS is read as PARLOUR_TURN_SECONDS: please rename it.",
+    ]
+
+
+def test_a_new_name_wins_over_the_first_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("DUPE_TURN_SECONDS", "45")
+    monkeypatch.setenv("PARLOUR_TURN_SECONDS", "90")
+    settings, said = _warnings()
+    assert settings.turn_seconds == 90
+    assert said == ["DUPE_TURN_SECONDS is ignored: PARLOUR_TURN_SECONDS is set."]
+
+
+def test_settings_with_the_new_names_say_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("PARLOUR_TURN_SECONDS", "90")
+    assert _warnings()[1] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("DUPE_TURN_SECOND", "DUPE_TURN_SECOND is not a setting (did you mean DUPE_TURN_SECONDS?)"),
+        ("PARLOUR_DATABSE", "PARLOUR_DATABSE is not a setting (did you mean PARLOUR_DATABASE?)"),
+        ("parlour_colour", "parlour_colour is not a setting;"),
+        ("PARLOUR_TURN_SECONDS__DUPE", "PARLOUR_TURN_SECONDS__DUPE is not a setting"),
+    ],
+)
+def test_an_unknown_environment_variable_stops_with_one_sentence(
+    monkeypatch: pytest.MonkeyPatch, name: str, expected: str
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv(name, "3")
+    text = refusal()
+    assert text.startswith(f"The environment variable {expected}"), text
+
+
+def test_a_list_from_the_environment_shows_its_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("PARLOUR_SHARD_COUNT", "2")
+    for value in ("0", "0,1", "[0"):
+        monkeypatch.setenv("PARLOUR_SHARD_IDS", value)
+        assert refusal().endswith("(write it as JSON: PARLOUR_SHARD_IDS='[0]').")
+
+
+def test_levels_are_set_per_game_and_checked_against_each_games_levels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = toml(
+        tmp_path, f'token = "{TOKEN}"\n[computer_level]\nwhist = "basic"\ndukes_up = "random"\n'
+    )
+    settings, said = _warnings(path)
+    assert settings.computer_level == {
+        **DEFAULT_LEVELS,
+        "whist": "basic",
+        "whist_duplicate": "basic",  # a duplicate match is whist
+        "dukes_up": "random",
+    }
+    assert settings.level_for("whist") == "basic" and settings.level_for("chess") is None
+    assert said == []
+    path = toml(tmp_path, f'token = "{TOKEN}"\ncomputer_level = {{ dukes_up = "expert" }}\n')
+    assert refusal(path) == (
+        f"{path}: bad value for “computer_level”: “expert” is not a level of dukes_up "
+        "(random, baseline)."
+    )
+    path = toml(tmp_path, f'token = "{TOKEN}"\ncomputer_level = {{ chess = "expert" }}\n')
+    assert "there is no game “chess” (games: dupe, doppelkopf, whist, dukes_up" in refusal(path)
+    monkeypatch.setenv("PARLOUR_COMPUTER_LEVEL__DOPPELKOPF", "basic")
+    settings, said = _warnings(None, token=TOKEN)
+    assert settings.level_for("doppelkopf") == "basic" and said == []
+    monkeypatch.setenv("PARLOUR_COMPUTER_LEVEL__DOPPELKOPF", "greedy")
+    assert refusal(token=TOKEN) == (
+        "the environment variable PARLOUR_COMPUTER_LEVEL__DOPPELKOPF: bad value for "
+        "“computer_level”: “greedy” is not a level of doppelkopf (random, basic, expert)."
+    )
+
+
+def test_one_level_for_every_game_says_which_games_lack_it() -> None:
+    settings, said = _warnings(None, token=TOKEN, computer_level="greedy")
+    assert settings.computer_level == {**DEFAULT_LEVELS, "dupe": "greedy"}
+    assert (
+        "computer_level “greedy” is not a level of whist (random, basic, expert): "
+        "its tables keep expert."
+    ) in said
+    assert (
+        "computer_level “greedy” is not a level of dukes_up (random, baseline): "
+        "its tables keep baseline."
+    ) in said
+    text = refusal(token=TOKEN, computer_level="genius")
+    assert "“genius” is no game's level (dupe: random, greedy, expert; doppelkopf:" in text
+
+
+@pytest.mark.parametrize(
+    ("token", "problem"),
+    [
+        ("x.y.z", "its first part is 1 character long; a bot token's has at least 18"),
+        ("abc.def", "it has 2 parts separated by dots, not three"),
+        ("MTIzNDU2Nzg5MDEyMzQ1Njc4", "it has 1 part separated by dots, not three"),
+        (TOKEN.replace(".GaBcDe.", ".Ga!De."), "its second part has “!”, which a token never has"),
+        (TOKEN.replace(".GaBcDe.", ".Ga De."), "its second part has a space, which a token never"),
+        (TOKEN.rsplit(".", 1)[0] + ".short", "its third part is 5 characters long"),
+    ],
+)
+def test_a_malformed_token_is_told_what_is_wrong_with_it(token: str, problem: str) -> None:
+    text = refusal(token=token)
+    assert f"the Discord token is malformed: {problem}" in text, text
+    assert token not in text
+
+
+def test_a_bot_upgraded_in_place_keeps_its_first_database_file(tmp_path: Path) -> None:
+    settings, said = _warnings(token=TOKEN)
+    assert settings.database == Path("parlour.sqlite3") and said == []
+    Path("dupe.sqlite3").write_bytes(b"")  # cwd is tmp_path
+    settings, said = _warnings(token=TOKEN)
+    assert settings.database == Path("dupe.sqlite3")
+    assert said == [
+        "parlour.sqlite3 does not exist: the bot uses dupe.sqlite3, its file before it was "
+        "renamed (set database to keep it, or rename the file)."
+    ]
+    Path("parlour.sqlite3").write_bytes(b"")
+    assert _warnings(token=TOKEN) == (load_settings(None, token=TOKEN), [])
+
+
+def test_creating_the_bot_warns_of_no_voice_library(caplog: pytest.LogCaptureFixture) -> None:
+    import discord
+
+    from bot.app import create_bot
+
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = True
+    with caplog.at_level(logging.WARNING):
+        create_bot(Settings(token=TOKEN))
+    assert not [r for r in caplog.records if "voice" in r.getMessage()]

@@ -1,7 +1,7 @@
 """``python -m bot`` refuses unusable settings with one line on stderr and exit code 2.
 
 Each case runs the real command in a subprocess, in an empty working directory, with no
-DISCORD_TOKEN or DUPE_* variables from the machine running the tests. None of them gets
+DISCORD_TOKEN, PARLOUR_* or DUPE_* variables from the machine running the tests. None of them gets
 as far as connecting to Discord.
 """
 
@@ -27,7 +27,8 @@ def _environment(**extra: str) -> dict[str, str]:
     env = {
         name: value
         for name, value in os.environ.items()
-        if not name.upper().startswith("DUPE_") and name.upper() not in ("DISCORD_TOKEN", "TOKEN")
+        if not name.upper().startswith(("PARLOUR_", "DUPE_"))
+        and name.upper() not in ("DISCORD_TOKEN", "TOKEN")
     }
     env.update(extra)
     return env
@@ -56,7 +57,9 @@ def _raw_config(data: bytes, **env: str) -> Case:
 def _database(make: Callable[[Path], None]) -> Case:
     def prepare(tmp: Path) -> tuple[list[str], dict[str, str]]:
         make(tmp)
-        return [], _environment(DISCORD_TOKEN=TOKEN, DUPE_DATABASE=str(tmp / "db" / "dupe.sqlite3"))
+        return [], _environment(
+            DISCORD_TOKEN=TOKEN, PARLOUR_DATABASE=str(tmp / "db" / "dupe.sqlite3")
+        )
 
     return prepare
 
@@ -107,8 +110,8 @@ CASES: dict[str, tuple[Case, str]] = {
         "bad value for “turn_seconds”",
     ),
     "bad value in the environment": (
-        lambda tmp: ([], _environment(DISCORD_TOKEN=TOKEN, DUPE_COMPUTER_LEVEL="genius")),
-        "DUPE_COMPUTER_LEVEL",
+        lambda tmp: ([], _environment(DISCORD_TOKEN=TOKEN, PARLOUR_COMPUTER_LEVEL="genius")),
+        "PARLOUR_COMPUTER_LEVEL",
     ),
     "malformed token in the file": (_config("token = 'x.y.z'\n"), "malformed"),
     "config.toml in the working directory": (_in_cwd("turn_secs = 1\n"), "config.toml"),

@@ -1,6 +1,6 @@
 """``python -m bot`` on a PostgreSQL database it cannot use: one sentence on stderr, exit code
 2, and never the password. Each case runs ``bot.__main__.main`` in this process with only
-``DISCORD_TOKEN`` and ``DUPE_DATABASE`` set, in an empty working directory."""
+``DISCORD_TOKEN`` and ``PARLOUR_DATABASE`` set, in an empty working directory."""
 
 from __future__ import annotations
 
@@ -99,10 +99,13 @@ def test_an_unusable_postgresql_database_stops_the_bot_with_one_line(
     url = make_url(postgres, silent_port)
     monkeypatch.chdir(tmp_path)
     for variable in list(os.environ):
-        if variable.upper().startswith("DUPE_") or variable.upper() == "DISCORD_TOKEN":
+        if (
+            variable.upper().startswith(("PARLOUR_", "DUPE_"))
+            or variable.upper() == "DISCORD_TOKEN"
+        ):
             monkeypatch.delenv(variable)
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DUPE_DATABASE", url)
+    monkeypatch.setenv("PARLOUR_DATABASE", url)
     monkeypatch.setattr(postgres_store, "CONNECT_TIMEOUT", 0.5)
 
     assert main([]) == 2

@@ -49,8 +49,8 @@ raise SystemExit(main([]))
 
 
 def run_bot(tmp_path: Path, how: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("DUPE_")}
-    env.update(DISCORD_TOKEN=TOKEN, DUPE_DATABASE=str(tmp_path / "dupe.sqlite3"))
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith(("PARLOUR_", "DUPE_"))}
+    env.update(DISCORD_TOKEN=TOKEN, PARLOUR_DATABASE=str(tmp_path / "dupe.sqlite3"))
     return subprocess.run(
         [sys.executable, "-c", LAUNCHER, how],
         cwd=tmp_path,

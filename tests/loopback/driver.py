@@ -462,24 +462,24 @@ class BotProcess:
         )
         settings: dict[str, str] = {
             "DISCORD_TOKEN": discord.token,
-            "DUPE_API_BASE_URL": discord.server.api_base_url,
-            "DUPE_GATEWAY_URL": discord.server.gateway_url,
-            "DUPE_DATABASE": str(self.database),
-            "DUPE_TURN_SECONDS": str(turn_seconds),
-            "DUPE_TABLE_EDIT_SECONDS": str(table_edit_seconds),
-            "DUPE_LOG_LEVEL": log_level,
-            "DUPE_DRAWING_PROCESS": "true" if drawing_process else "false",
+            "PARLOUR_API_BASE_URL": discord.server.api_base_url,
+            "PARLOUR_GATEWAY_URL": discord.server.gateway_url,
+            "PARLOUR_DATABASE": str(self.database),
+            "PARLOUR_TURN_SECONDS": str(turn_seconds),
+            "PARLOUR_TABLE_EDIT_SECONDS": str(table_edit_seconds),
+            "PARLOUR_LOG_LEVEL": log_level,
+            "PARLOUR_DRAWING_PROCESS": "true" if drawing_process else "false",
         }
         if dev_guild_id is not None:
-            settings["DUPE_DEV_GUILD_ID"] = str(dev_guild_id)
+            settings["PARLOUR_DEV_GUILD_ID"] = str(dev_guild_id)
         if shard_count is not None:
-            settings["DUPE_SHARD_COUNT"] = str(shard_count)
-            settings["DUPE_SHARD_IDS"] = str(self.shard_ids)
+            settings["PARLOUR_SHARD_COUNT"] = str(shard_count)
+            settings["PARLOUR_SHARD_IDS"] = str(self.shard_ids)
         self.env = {
             **{
                 k: v
                 for k, v in os.environ.items()
-                if not k.upper().startswith("DUPE_") and k.upper() != "DISCORD_TOKEN"
+                if not k.upper().startswith(("PARLOUR_", "DUPE_")) and k.upper() != "DISCORD_TOKEN"
             },
             "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(
                 os.pathsep

@@ -1,8 +1,8 @@
 """A loopback Discord: the HTTP API and the gateway on 127.0.0.1, for the real bot process.
 
 :class:`FakeDiscord` is an aiohttp server that an unmodified ``python -m bot`` connects to
-as it would to Discord (``DUPE_API_BASE_URL`` = :attr:`FakeDiscord.api_base_url`,
-``DUPE_GATEWAY_URL`` = :attr:`FakeDiscord.gateway_url`, ``DISCORD_TOKEN`` =
+as it would to Discord (``PARLOUR_API_BASE_URL`` = :attr:`FakeDiscord.api_base_url`,
+``PARLOUR_GATEWAY_URL`` = :attr:`FakeDiscord.gateway_url`, ``DISCORD_TOKEN`` =
 :attr:`FakeDiscord.token`). It keeps a small world (guilds, channels, members, messages,
 interactions, application commands) and enforces what Discord enforces and an in-process
 fake would miss:
@@ -100,7 +100,7 @@ EVERYONE_PERMISSIONS = (
     | (1 << 26)  # change nickname
     | (1 << 31)  # use application commands
 )
-BOT_PERMISSIONS = 117_760  # what the README asks for at install
+BOT_PERMISSIONS = 117_760  # docs/operating.md's permissions but threads (the fake has none)
 
 # interaction types and callback types
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT = 1, 2, 3

@@ -693,7 +693,7 @@ async def do_create(
     if hours < 1:
         raise UserError("whist.dup_deadline_past")
     levels = DUPLICATE_GAME.levels
-    chosen = level if level in levels else bot.settings.computer_level
+    chosen = level if level in levels else bot.settings.level_for(DUPLICATE_GAME.name)
     if chosen not in levels:
         chosen = DUPLICATE_GAME.default_level
     controller = bot.controller
