@@ -80,9 +80,10 @@ ANSWER_FIRST_AFTER = 1.0
 """Seconds after which a press is answered (acknowledged) before its move is committed:
 under load, the answer of a committed move may wait longer than any margin (for the event
 loop, a connection), and a move whose answer never arrives must not stand."""
-ANSWER_FIRST_BUSY = 50
-"""Interactions in flight from which every press is answered before its commit: in a flood
-the answers queue for the HTTP connections, and a young press's answer may come too late."""
+ANSWER_FIRST_BUSY = 100
+"""Interactions in flight from which every press is answered before its commit: as many as
+the bot has HTTP connections (``bot.app.HTTP_CONNECTIONS``): beyond, the answers queue for
+a connection, and a young press's answer may come too late (a flood of clicks)."""
 
 
 async def on_time(interaction: discord.Interaction) -> bool:

@@ -101,7 +101,9 @@ async def test_a_flood_on_one_table_leaves_no_move_unanswered_at_another(
             assert _members_moves(bot, flooded) <= 1  # one card a trick: the rest refused
             late = sum(1 for i in [*flood, bobs] if not answered(i))
             deferred = [s for c in callbacks.values() for s, k, _ in c if k == DEFERRED_UPDATE]
-            print(f"{late} of {FLOOD + 1} clicks unanswered or answered too late; deferred")
-            print(deferred, "bob's answers:")
-            print([(status, kind) for status, kind, _ in callbacks.get(bobs.id, [])])
+            print(
+                f"{late} of {FLOOD + 1} clicks unanswered or answered too late;",
+                f"{len(deferred)} acknowledged before their commit;",
+                f"bob's answers: {[(s, k) for s, k, _ in callbacks.get(bobs.id, [])]}",
+            )
         assert bot.errors() == [], bot.log_tail()

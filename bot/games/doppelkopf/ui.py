@@ -177,12 +177,14 @@ class DoppelkopfUI(GameUI):
         self, state: DoppelkopfState, turn: int, seat: int, names: Mapping[int, str]
     ) -> Text:
         """Return what got there before ``seat``'s press made at decision point ``turn``:
-        the last move since, as the table saw it (a reservation only as "decided"), told
-        to the presser as "you" when it was theirs."""
+        the presser's own latest move since, told as "you" (a second press of a card, a
+        card that closed their own window), else the last move since, as the table saw it
+        (a reservation only as "decided")."""
         since = state.moves[turn:]
         if not since:
             return Text("errors.earlier_trick")
-        mover, action = since[-1]
+        own = [m for m in since if m.seat == seat]
+        mover, action = own[-1] if own else since[-1]
         you = mover == seat
         who: str | Text = names.get(mover) or Text("doppelkopf.seat", n=mover + 1)
         if action.card is not None:
