@@ -188,3 +188,30 @@ async def test_a_refusal_is_not_wiped_out_by_the_move_that_overtook_it(world: Wo
     assert table.stored() == [*stored, f"{nxt + 1}:{card[1:]}"]
     content = table.hands[re_seat].content
     assert content.startswith("⚠️ Too late:"), content
+
+
+async def test_dukes_up_end_round_pressed_on_an_older_panel_is_applied(world: World) -> None:
+    """Either seat may press End round at any time of a turn (the rules): pressed on the
+    panel as it was before the mover's draw, it still counts; a draw pressed twice does
+    not, and the second press says the presser acted since."""
+    from engine.dukes_up import Kind
+    from tests.bot.test_dukes_up_table import open_match, setup_both
+
+    match = await open_match(world)
+    await setup_both(match)
+    mover = match.state.mover
+    assert mover is not None
+    other = 1 - mover if mover in (0, 1) else 0
+    older_end = match.panel(other)["er"].custom_id
+    older_draw = match.panel(mover)["dd0"].custom_id
+    await match.press(mover, "dd0")
+    pressed = await forge_click(match.member(other), match.hands[other], older_end)
+    assert pressed.acknowledged
+    last = match.state.moves[-1]
+    assert (last.seat, last.action.kind) == (other, Kind.END_ROUND)
+    moves = match.moves()
+    again = await forge_click(match.member(mover), match.hands[mover], older_draw)
+    assert again.acknowledged and match.moves() == moves
+    assert match.hands[mover].content.startswith("⚠️ You have acted since"), match.hands[
+        mover
+    ].content

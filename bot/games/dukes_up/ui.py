@@ -385,8 +385,7 @@ class DukesUpUI(GameUI):
     def moved_on(self, state: DukesUpState, turn: int, seat: int, names: Mapping[int, str]) -> Text:
         """Return why a control of an older panel no longer counts (the presser's own
         action since, or the table's)."""
-        since = state.moves[turn:]
-        if since and all(m.seat == seat for m in since):
+        if any(m.seat == seat for m in state.moves[turn:]):
             return Text("dukes_up.moved_on_you")
         return Text("dukes_up.moved_on")
 
