@@ -1173,7 +1173,8 @@ class Controller:
         """The seat's hand message can no longer be edited: if it is the seat's turn now or
         later, the table message says so (it may say "Waiting for …" still)."""
         self._hand_lost.add(key)
-        self.refresh_table(table)
+        if table.status == "playing" and key[1] in table.humans_to_act():
+            self.refresh_table(table)
 
     def _table_shown(self, table: Table, lang: Lang) -> Rendered:
         """Return the table message as :func:`render_table` has it, naming above it the
