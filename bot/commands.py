@@ -267,10 +267,11 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
         await controller.safely(interaction, run())
 
     def delegate(
-        method: Callable[[discord.Interaction], Awaitable[None]],
+        method: Callable[[discord.Interaction, str], Awaitable[None]],
     ) -> Callable[[discord.Interaction], Awaitable[None]]:
+        # The controller is told whose command it was: its refusals name this game.
         async def run(interaction: discord.Interaction) -> None:
-            await controller.safely(interaction, method(interaction))
+            await controller.safely(interaction, method(interaction, name))
 
         return run
 

@@ -34,10 +34,7 @@ _SORT_KEYS = ("rating", "wins", "points")
 
 
 def _seats(record: GameRecord) -> dict[int, SeatInfo]:
-    return {
-        seat: SeatInfo(name=discord.utils.escape_markdown(r.name), user_id=r.user_id, level=r.level)
-        for seat, r in record.seats.items()
-    }
+    return {seat: SeatInfo.of(r) for seat, r in record.seats.items()}
 
 
 class Community:
@@ -307,8 +304,12 @@ class Community:
             f"/{t(lang, f'{ui.name}.command_name')} {t(lang, f'{ui.name}.command_start_name')}"
             for ui in self._games()
         ]
+        # The bot's own name on Discord (its application's user): a bot of many games is
+        # no one game's bot.
+        me = interaction.client.user
+        assert me is not None  # only a bot that is logged in gets interactions
         embed = discord.Embed(
-            title=t(lang, "cog.help_title"),
+            title=t(lang, "cog.help_title", name=me.name),
             description="\n".join(lines)
             + "\n\n"
             + t(lang, "cog.help_start", start=", ".join(starts)),

@@ -147,14 +147,7 @@ def seat_infos(table: Table) -> dict[int, SeatInfo]:
     cached = _SEAT_INFOS.get(table.id)
     if cached is not None and cached[0] is table.seats:
         return cached[1]
-    infos = {
-        seat: SeatInfo(
-            name=discord.utils.escape_markdown(record.name),
-            user_id=record.user_id,
-            level=record.level,
-        )
-        for seat, record in table.seats.items()
-    }
+    infos = {seat: SeatInfo.of(record) for seat, record in table.seats.items()}
     _SEAT_INFOS[table.id] = (table.seats, infos)
     return infos
 
@@ -167,10 +160,8 @@ def picture_names(table: Table, lang: Lang) -> list[str]:
         record = table.seats.get(seat)
         if record is None:
             names.append(table.ui.seat_name(lang, seat, players))
-        elif record.user_id is None:
-            names.append(t(lang, "table.cpu_name", level=record.level))
         else:
-            names.append(record.name)
+            names.append(SeatInfo.of(record, markdown=False).shown(lang, seat, picture=True))
     return names
 
 
@@ -468,7 +459,7 @@ class Controller:
     ) -> None:
         """``/<game> start``: open a table with a public lobby message."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserError("errors.no_dms")
+            raise UserError("table.no_dms", game=Text(f"{game}.title"))
         missing = missing_permissions(interaction, pictures=options.pictures)
         if missing:
             names = TextList([Text(f"errors.permission_{name}") for name in missing])
@@ -476,7 +467,11 @@ class Controller:
         existing = self.tables.table_in(interaction.channel_id)
         if existing is not None:
             await self._ensure_message(existing)
-            raise UserError("table.channel_has_table", url=self.jump_url(existing))
+            raise UserError(
+                "table.channel_has_table",
+                game=Text(f"{existing.ui.name}.title"),
+                url=self.jump_url(existing),
+            )
         table = await self.tables.open_table(
             game=game,
             guild_id=interaction.guild_id,
@@ -492,22 +487,37 @@ class Controller:
             message_id = (await interaction.original_response()).id
         await self.tables.set_message(table, message_id)
 
-    def _channel_table(self, interaction: discord.Interaction) -> Table:
-        if interaction.channel_id is None:
-            raise UserError("table.server_channel")
+    def _channel_table(self, interaction: discord.Interaction, game: str) -> Table:
+        """Return the table in the channel of ``game``'s command (the refusals name it)."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserError("table.no_dms", game=Text(f"{game}.title"))
         table = self.tables.table_in(interaction.channel_id)
         if table is None:
-            raise UserError("table.no_table_here")
+            raise UserError(
+                "table.no_table_here",
+                game=Text(f"{game}.title"),
+                command=Text(f"{game}.command_name"),
+                start=Text(f"{game}.command_start_name"),
+            )
+        # A game's commands act on its own tables only (a duplicate match's tables, which
+        # have no commands of their own, are whist's: ``command_group``).
+        if table.game != game and getattr(table.ui, "command_group", True):
+            raise UserError(
+                "table.other_game_here",
+                game=Text(f"{game}.title"),
+                other=Text(f"{table.game}.title"),
+                command=Text(f"{table.game}.command_name"),
+            )
         return table
 
-    async def show_hand_command(self, interaction: discord.Interaction) -> None:
+    async def show_hand_command(self, interaction: discord.Interaction, game: str) -> None:
         """``/<game> hand``: the member's hand, privately."""
-        table = self._channel_table(interaction)
+        table = self._channel_table(interaction, game)
         await self.show_hand(interaction, table.id)
 
-    async def status(self, interaction: discord.Interaction) -> None:
+    async def status(self, interaction: discord.Interaction, game: str) -> None:
         """``/<game> status``: the table as everyone sees it, privately."""
-        table = self._channel_table(interaction)
+        table = self._channel_table(interaction, game)
         await self._ensure_message(table)
         lang = lang_of(interaction.locale)
         shown = render_table(table, lang)
@@ -517,15 +527,15 @@ class Controller:
             ephemeral=True,
         )
 
-    async def cancel_command(self, interaction: discord.Interaction) -> None:
+    async def cancel_command(self, interaction: discord.Interaction, game: str) -> None:
         """``/<game> cancel``: the host or a server manager closes the table."""
-        table = self._channel_table(interaction)
+        table = self._channel_table(interaction, game)
         await self._cancel(interaction, table.id, from_table=False)
 
-    async def leave_command(self, interaction: discord.Interaction) -> None:
+    async def leave_command(self, interaction: discord.Interaction, game: str) -> None:
         """``/<game> leave``: in the lobby the member's seat is freed; in play they are
         asked to confirm (:meth:`hand_over`)."""
-        table = self._channel_table(interaction)
+        table = self._channel_table(interaction, game)
         lang = lang_of(interaction.locale)
         if table.status == "lobby":
             await self.tables.leave(table.id, interaction.user.id)

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, Protocol
 import discord
 
 from bot.controls import Controls
-from bot.i18n import Lang, Text
+from bot.i18n import Lang, Text, t
 
 __all__ = [
     "CATALOGUE_KEYS",
@@ -40,6 +40,8 @@ __all__ = [
     "SentComponents",
     "Step",
     "TableInfo",
+    "computer_name",
+    "computers_name",
 ]
 
 
@@ -55,18 +57,73 @@ and descriptions of its slash command group; besides, ``computers_<level>`` desc
 computer level."""
 
 
+_ROBOT = "🤖"
+
+
+def computer_name(
+    lang: Lang,
+    level: str | None,
+    seat: int | None = None,
+    *,
+    picture: bool = False,
+    stands_in_for: str = "",
+) -> str:
+    """Return a computer player's name, as every message and picture of every game writes
+    it: ``🤖 Computer 2 (expert)``, numbered by its ``seat`` (counted from 1) so that the
+    computers at one table are told apart; ``🤖 Computer (expert)`` for the level itself
+    (a leaderboard's row); ``🤖 Computer 1 (basic) for alice`` when it plays a member's
+    seat for them. Pictures cannot draw emoji: with ``picture``, the same words without
+    the robot."""
+    shown = level or "?"
+    if seat is None:
+        words = t(lang, "common.computers", n=1, level=shown)
+    elif stands_in_for:
+        words = t(lang, "common.computer_for", number=seat + 1, level=shown, member=stands_in_for)
+    else:
+        words = t(lang, "common.computer", number=seat + 1, level=shown)
+    return words if picture else f"{_ROBOT} {words}"
+
+
+def computers_name(lang: Lang, level: str | None, n: int) -> str:
+    """Return ``n`` computer players of one level as one name, a side or a team of them
+    (``🤖 4 computers (expert)``; one is ``🤖 Computer (expert)``)."""
+    return f"{_ROBOT} {t(lang, 'common.computers', n=n, level=level or '?')}"
+
+
+# How Tables names a computer that took over a member's seat in the store (``hand_over``).
+_STAND_IN = "Computer ({level}) for "
+
+
 @dataclass(slots=True)
 class SeatInfo:
-    """How a seat is shown: the member's name or the computer player's level."""
+    """How a seat is shown: the member's name, or the computer player's level (and the
+    member it plays for, after they left: ``stands_in_for``)."""
 
     name: str
     user_id: int | None = None
     level: str | None = None
+    stands_in_for: str = ""
 
-    @property
-    def label(self) -> str:
-        """Return the name as shown at the table."""
-        return f"🤖 {self.name}" if self.user_id is None else self.name
+    @classmethod
+    def of(cls, record: Any, *, markdown: bool = True) -> SeatInfo:
+        """Return how a stored seat (a ``SeatRecord``) is shown, names escaped for
+        Discord's markdown (not for a picture: ``markdown=False``)."""
+        escape = discord.utils.escape_markdown if markdown else str
+        member = ""
+        if record.user_id is None:
+            prefix = _STAND_IN.format(level=record.level)
+            if record.name.startswith(prefix):
+                member = escape(record.name.removeprefix(prefix))
+        return cls(escape(record.name), record.user_id, record.level, member)
+
+    def shown(self, lang: Lang, seat: int, *, picture: bool = False) -> str:
+        """Return who sits in ``seat``: the member's name, or the computer's
+        (:func:`computer_name`)."""
+        if self.user_id is not None:
+            return self.name
+        return computer_name(
+            lang, self.level, seat, picture=picture, stands_in_for=self.stands_in_for
+        )
 
 
 class SentComponents(discord.ui.View):
@@ -202,7 +259,8 @@ class OptionSpec:
 
 
 class GameUI(Protocol):
-    """A game's Discord side. See the module docstring."""
+    """A game's Discord side. See the module docstring. A game's class extends it (and so
+    has the defaults of the hooks declared here with one)."""
 
     name: str
     """The registry name, as in ``engine.games`` (``dupe``)."""
@@ -211,6 +269,9 @@ class GameUI(Protocol):
     colour: discord.Colour
     options: tuple[OptionSpec, ...]
     """The game's own options of ``/<game> start``, after the shared ones."""
+    draws_pictures: bool = True
+    """Whether the game draws any picture (Dukes Up! does not): without, what a table
+    says of its rules leaves the pictures setting out."""
     catalogue: Path | None
     """The game's catalogue file when it is not ``bot/locales/<name>.toml``.
 
@@ -235,6 +296,11 @@ class GameUI(Protocol):
     def options_text(self, options: Any, lang: Lang) -> str:
         """Return the game's options in force, as the table's rules line shows them."""
         ...
+
+    def seats_drawn(self, options: Any) -> bool:
+        """Return whether the game's own ``options`` seat the players at random whatever
+        the table's seating (whist's random partners): the rules line then says so."""
+        return False
 
     def table_message(self, info: TableInfo, view: Any, lang: Lang) -> Rendered:
         """Return the public table message (no lobby, no cancelled table)."""

@@ -22,7 +22,7 @@ member's own language. This module knows nothing of Discord.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -34,6 +34,7 @@ __all__ = [
     "Text",
     "TextList",
     "add_catalogue",
+    "and_list",
     "catalogue",
     "decimal",
     "lang_of",
@@ -158,6 +159,14 @@ class TextList(Text):
 
     def __repr__(self) -> str:
         return f"TextList({self.items!r})"
+
+
+def and_list(lang: Lang, items: Sequence[str]) -> str:
+    """Return ``items`` as a sentence lists them: ``A``, ``A and B``, ``A, B and C``
+    (German ``A, B und C``); nothing for no items."""
+    if len(items) < 2:
+        return "".join(items)
+    return t(lang, "common.and_list", items=", ".join(items[:-1]), last=items[-1])
 
 
 def seat_name(lang: Lang, seat: int) -> str:

@@ -15,7 +15,7 @@ import discord
 
 from bot import ids
 from bot.controls import Button, Controls
-from bot.game import GameUI, Rendered, SeatInfo, TableInfo
+from bot.game import GameUI, Rendered, SeatInfo, TableInfo, computer_name
 from bot.i18n import Lang, decimal, percent, t
 from bot.ratings import Rating
 from bot.store import FinishedGame, LeaderboardRow, PlayerStats
@@ -56,12 +56,17 @@ def and_list(lang: Lang, names: Sequence[str]) -> str:
     return f" {t(lang, 'render.and')} ".join(names)
 
 
+def _who(ui: GameUI, seat: int, players: int, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
+    info = seats.get(seat)
+    return info.shown(lang, seat) if info else ui.seat_name(lang, seat, players)
+
+
 def seat_heading(
     ui: GameUI, seat: int, players: int, seats: Mapping[int, SeatInfo], lang: Lang = "en"
 ) -> str:
     """Return a seat as a table shows it: its mark, its name and who sits there."""
     info = seats.get(seat)
-    who = info.label if info else "—"
+    who = info.shown(lang, seat) if info else "—"
     mark = ui.seat_mark(seat, players)
     name = ui.seat_name(lang, seat, players)
     return f"{mark} {name} · {who}" if mark else f"{name} · {who}"
@@ -78,10 +83,16 @@ def rules_line(ui: GameUI, info: TableInfo, lang: Lang = "en") -> str:
         turn = f"{info.turn_seconds} s"
     else:
         turn = f"{decimal(lang, minutes, None)} min"
-    pictures = t(lang, "render.rules_pictures_on" if info.pictures else "render.rules_pictures_off")
-    random = info.seating == "random"
-    seating = t(lang, "render.rules_seats_random" if random else "render.rules_seats_join")
-    shared = t(lang, "render.rules_line", turn=turn, fill=fill, seating=seating, pictures=pictures)
+    if info.seating == "random" or ui.seats_drawn(info.game_options):
+        seating = t(lang, "render.rules_seats_random")
+    elif info.rematch_of is not None:  # the old game's seats, whoever joined first
+        seating = t(lang, "render.rules_seats_rematch", game=info.rematch_of)
+    else:
+        seating = t(lang, "render.rules_seats_join")
+    shared = t(lang, "render.rules_line", turn=turn, fill=fill, seating=seating)
+    if ui.draws_pictures:
+        pictures = "render.rules_pictures_on" if info.pictures else "render.rules_pictures_off"
+        shared += f" · {t(lang, pictures)}"
     own = ui.options_text(info.game_options, lang)
     return f"{own} · {shared}" if own else shared
 
@@ -197,9 +208,7 @@ def final_standings(
         crown = " 🏆" if seat in winners else ""
         heading = seat_heading(ui, seat, players, seats, lang)
         lines.append(f"{place}. {heading} — **{scores[seat]}**{crown}")
-    names = and_list(
-        lang, [seats[s].label if s in seats else ui.seat_name(lang, s, players) for s in winners]
-    )
+    names = and_list(lang, [_who(ui, s, players, seats, lang) for s in winners])
     won = t(lang, "render.final_winners", n=len(winners), names=names)
     embed = discord.Embed(
         title=t(lang, "render.final_title", title=game_title(lang, ui.name)),
@@ -254,10 +263,7 @@ def leaderboard_page(
     """Return one page of a server's leaderboard; the viewer's own line is marked."""
     lines = []
     for place, row in enumerate(rows, start=first_place):
-        if row.user_id is None:
-            who = t(lang, "render.leaderboard_computer", level=row.level)
-        else:
-            who = f"<@{row.user_id}>"
+        who = computer_name(lang, row.level) if row.user_id is None else f"<@{row.user_id}>"
         me = t(lang, "render.leaderboard_you") if row.user_id == viewer_id else ""
         lines.append(
             t(
@@ -322,6 +328,13 @@ def player_stats(
     return embed
 
 
+def _history_who(lang: Lang, seat: int, record: Any) -> str:
+    """Return who sat in ``seat`` of a finished game: a mention, or the computer's name."""
+    if record.user_id is not None:
+        return f"<@{record.user_id}>"
+    return SeatInfo.of(record).shown(lang, seat)
+
+
 def history_page(
     games: Sequence[FinishedGame],
     guild_id: int,
@@ -335,20 +348,10 @@ def history_page(
     lines = []
     for game in games:
         record = game.record
-        players = ", ".join(
-            f"<@{seat.user_id}>" if seat.user_id is not None else f"🤖 {seat.level}"
-            for _, seat in sorted(record.seats.items())
-        )
-        winners = and_list(
-            lang,
-            [
-                f"<@{record.seats[s].user_id}>"
-                if record.seats[s].user_id is not None
-                else f"🤖 {record.seats[s].level}"
-                for s in game.winners
-                if s in record.seats
-            ],
-        )
+        players = ", ".join(_history_who(lang, s, seat) for s, seat in sorted(record.seats.items()))
+        seats = record.seats
+        named = [_history_who(lang, s, seats[s]) for s in game.winners if s in seats]
+        winners = and_list(lang, named)
         best = max((score for score, _ in game.results.values()), default=0)
         where = f"https://discord.com/channels/{guild_id}/{record.channel_id}"
         if game.abandoned:
@@ -393,7 +396,7 @@ def defaults_text(
     shows them (``options``: the shared ones as stored; ``game_options``: the engine's)."""
     level = options.get("level")
     turn = int(options.get("turn_seconds", 120))
-    random = options.get("seating") == "random"
+    random = options.get("seating") == "random" or ui.seats_drawn(game_options)
     pictures = "render.on" if options.get("pictures", True) else "render.off"
     title = game_title(lang, ui.name)
     lines = [
@@ -410,9 +413,10 @@ def defaults_text(
             "render.defaults_seating",
             seating=t(lang, "render.seating_random" if random else "render.seating_join"),
         ),
-        t(lang, "render.defaults_pictures", pictures=t(lang, pictures)),
-        t(lang, "render.defaults_otherwise", command=t(lang, f"{ui.name}.command_name")),
     ]
+    if ui.draws_pictures:
+        lines.append(t(lang, "render.defaults_pictures", pictures=t(lang, pictures)))
+    lines.append(t(lang, "render.defaults_otherwise", command=t(lang, f"{ui.name}.command_name")))
     return "\n".join(lines)
 
 

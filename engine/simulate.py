@@ -3,20 +3,21 @@
 ``python -m engine.simulate dupe --games 4000 --seed 1 --players expert,greedy,greedy,greedy``
 
 Any registered game (``engine.games``) can be simulated; ``--players`` lists one level per
-player, as many as the game seats. The player types rotate through the players: in game
-``g`` the ``i``-th listed level plays as player ``(i + g) % n``, so over a multiple of ``n``
-games every entry has been every player equally often (where players and hands differ, as
-with whist's dummies, each hand is played by the player deciding for it). Each entry's win
-share splits shared wins (a win shared by two counts one half to each); its 95 % interval is
-Wilson's, which stays within [0, 1]. Game options are ``--option name=value`` (a number,
-true/false or a word; Dupe keeps ``--memory``; ``--preset`` and ``--variant`` are short for
-``--option preset=…`` and ``--option variant=…``). With ``--json`` the last line printed is one
-JSON object.
+player, as many as the game seats (or ``--level L`` seats L everywhere). The player types rotate
+through the players: in game ``g`` the ``i``-th listed level plays as player ``(i + g) % n``, so
+over a multiple of ``n`` games every entry has been every player equally often (where players
+and hands differ, as with whist's dummies, each hand is played by the player deciding for it).
+Each entry's win share splits shared wins (a win shared by two counts one half to each); its
+95 % interval is Wilson's, which stays within [0, 1]. The flags a game's text table shares keep
+their names here: ``--seed``, ``--level``, ``--variant`` (whist's variant, Doppelkopf's preset;
+``--preset`` is the same flag), ``--seats N`` and ``--option name=value`` (a number, true/false
+or a word; Dupe keeps ``--memory``). A bad flag is one sentence on stderr naming the game and
+what it accepts (exit code 2). With ``--json`` the last line printed is one JSON object.
 """
 
 from __future__ import annotations
 
-import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -28,6 +29,7 @@ from typing import Any
 
 from engine import games
 from engine.game import Game, Player, deciding_player, options_from_json
+from engine.terminal import Parser, option_value, or_list, sentence, variant_field
 
 __all__ = ["EntryStats", "SimulationResult", "main", "simulate"]
 
@@ -243,37 +245,37 @@ def _options(rules: Game, pairs: Sequence[str]) -> Any:
     """Return the game's options from ``name=value`` pairs (``None`` for none)."""
     if not pairs:
         return None
+    names = [f.name for f in dataclasses.fields(rules.options_type)]
     values: dict[str, Any] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
-            raise ValueError(f"“{pair}” is not an option: write NAME=VALUE, like memory=open.")
-        values[name.strip()] = _option_value(value.strip())
+            raise ValueError(f"“{pair}” is not an option: write NAME=VALUE, like {names[0]}=…")
+        if name.strip() not in names:
+            raise ValueError(
+                f"there is no option “{name.strip()}”: the options are {', '.join(names)}"
+            )
+        values[name.strip()] = option_value(value.strip())
     return options_from_json(rules.options_type, values)
 
 
-def _option_value(text: str) -> Any:
-    """Return an option's value from the command line: a whole number, true/false, or text."""
-    if text.lstrip("-").isdigit():
-        return int(text)
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return text
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the simulator from the command line; return the exit code."""
-    parser = argparse.ArgumentParser(
+def _parser() -> Parser:
+    parser = Parser(
+        "engine.simulate",
+        games.names(),
         prog="python -m engine.simulate",
         description="Play games between computer players and report win shares and scores.",
     )
-    parser.add_argument("game", choices=games.names(), help="the game to simulate")
+    parser.add_argument("game", choices=games.names(), help=f"the game: {', '.join(games.names())}")
     parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     parser.add_argument(
         "--players",
         default=None,
-        help="comma-separated levels, one per player (default: random for every seat)",
+        help="comma-separated levels, one per player (default: --level for every seat)",
+    )
+    parser.add_argument(
+        "--level", default=None, help="the level of every player not listed (default random)"
     )
     parser.add_argument(
         "--option",
@@ -283,8 +285,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a game option (repeatable), e.g. memory=open",
     )
     parser.add_argument("--memory", choices=("strict", "open"), help="Dupe: the memory rule")
-    parser.add_argument("--preset", help="the game's preset (an option), e.g. house")
-    parser.add_argument("--variant", help="the game's variant (an option), e.g. mort (whist)")
+    parser.add_argument(
+        "--variant",
+        "--preset",
+        dest="variant",
+        help="the game's variant (whist: short, mort …) or preset (doppelkopf: house …)",
+    )
     parser.add_argument(
         "--seats",
         type=int,
@@ -294,29 +300,57 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--no-timing", action="store_true", help="do not time each decision (slightly faster)"
     )
     parser.add_argument("--json", action="store_true", help="end with one line of JSON")
-    args = parser.parse_args(argv)
-    rules = games.get(args.game)
-    pairs = list(args.option) + ([f"memory={args.memory}"] if args.memory else [])
-    if args.preset:
-        pairs.append(f"preset={args.preset}")
-    if args.variant:
-        pairs.append(f"variant={args.variant}")
+    return parser
+
+
+def _pairs(rules: Game, memory: str | None, variant: str | None, pairs: list[str]) -> list[str]:
+    """Return the ``--option`` pairs with ``--memory`` and ``--variant`` added; raise
+    ``ValueError`` where the game has no such option."""
+    field_names = {f.name for f in dataclasses.fields(rules.options_type)}
+    if memory:
+        if "memory" not in field_names:
+            raise ValueError("--memory is Dupe's flag: this game has no memory rule")
+        pairs.append(f"memory={memory}")
+    if variant:
+        name = variant_field(rules.options_type)
+        if name is None:
+            raise ValueError("there are no variants or presets: leave out --variant")
+        pairs.append(f"{name}={variant}")
+    return pairs
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the simulator from the command line; return the exit code."""
+    parser = _parser()
+    named = [a for a in (sys.argv[1:] if argv is None else argv) if a in games.names()]
+    if named:  # a bad flag then names the game it was given for
+        parser.title = games.get(named[0]).title
     try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help (0), or a bad flag already told on stderr (2)
+        return exit_.code if isinstance(exit_.code, int) else 2
+    rules = games.get(args.game)
+    try:
+        pairs = _pairs(rules, args.memory, args.variant, list(args.option))
         options = _options(rules, pairs)
+        levels = list(rules.levels)
+        if args.level is not None and args.level not in levels:
+            raise ValueError(f"“{args.level}” is not a computer level: choose {or_list(levels)}")
         if args.players is None:
             n = rules.player_counts(options or rules.options_type())[0]
-            players = ["random"] * n
+            players = [args.level or "random"] * n
         else:
             players = [p.strip() for p in args.players.split(",") if p.strip()]
         if args.seats is not None:
             if args.seats < 1:
                 raise ValueError("There must be at least one seat.")
-            players = (players + [players[-1]] * args.seats)[: args.seats]
+            fill = args.level or players[-1]
+            players = (players + [fill] * args.seats)[: args.seats]
         result = simulate(
             players, args.games, args.seed, options, timing=not args.no_timing, game=rules
         )
     except (ValueError, TypeError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(sentence(rules.title, str(error)), file=sys.stderr)
         return 2
     print(_report(result))
     if args.json:

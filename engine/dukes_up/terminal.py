@@ -1,30 +1,15 @@
-"""Dukes Up! at a terminal table: one person plays a match against a computer player.
+"""Dukes Up! at a text table: one person plays a match against a computer player.
 
 ``python -m engine.play dukes_up [--seat B|R] [--level L] [--seed S] [--option NAME=VALUE …]``
 
-Commands (cards as ``3S``, ``10♠`` …; groups as numbers or ranges ``1-2``)::
-
-    draw 2 | draw discard 1        T1: the draw (``draw 0`` draws nothing)
-    new 3S 4D 5S                   A1: a new group
-    add 2 6S                       A2: add cards to G2
-    regroup 1-2 3S 4D 5S | 6D 6S 6C    A3: regroup the named groups
-    propose 6S 6C                  A4: the search places the cards; accept or cancel
-    pickup KS | set 5D             A5 / A6
-    reveal | return                A7 (asks first: it cannot be undone) / A8
-    undo | reset
-    discard                        list D1–D4, with why an option is not available
-    d1 9C | d2 2C JS | d3 | d4 5S  end the turn with a discard (d4 offers a regrouping)
-    finish | end | resign          FINISH, ask to end the round, resign the match
-    table | help | quit
-
-Any move in the engine's notation (``new:3S,4D,5S``) works as well. Everything printed
-comes from the person's own view; the computer player acts on its own view.
+The person types commands (``draw 2``, ``new 3S 4D 5S``, ``d3`` …; ``help`` lists them and
+``rules`` explains the game); any move in the engine's notation (``new:3S,4D,5S``) works as
+well. Everything printed comes from the person's own view; the computer player acts on its
+own view.
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import random
 import sys
 from collections.abc import Sequence
@@ -34,6 +19,7 @@ from engine.cards import Card, parse_card
 from engine.dukes_up.actions import (
     END_ROUND,
     FINISH,
+    RESIGN,
     REVEAL,
     SEAT_NAMES,
     Action,
@@ -52,17 +38,53 @@ from engine.dukes_up.layout import group_kind, sort_group
 from engine.dukes_up.options import DukesUpOptions
 from engine.dukes_up.players import LEVELS, make_player
 from engine.dukes_up.rules import DukesUpState, DukesUpView, Phase, new_game
-from engine.errors import EngineError, OptionsError, ParseError
-from engine.game import options_from_json
+from engine.errors import EngineError, ParseError
+from engine.terminal import (
+    BadFlag,
+    Flags,
+    TextTable,
+    is_interactive,
+    options_from_flags,
+    start,
+)
 
-__all__ = ["PROMPT", "discard_options", "main", "render_view"]
+__all__ = ["PROMPT", "RULES", "DukesUpTable", "discard_options", "main", "render_view"]
 
 PROMPT = "> "
-_QUIT = frozenset({"quit", "exit", "q"})
 
+RULES = """\
+Dukes Up! — Black owns the ♣ and ♠ cards, Red the ♥ and ♦ cards; each card scores for its
+owner wherever it lies.
+  Your castle: one card, face down in its slot. While your dukes guard it, it is safe; once
+  you have no dukes it turns face up at the start of your turn, and the opponent captures it
+  by laying it into a run or set, which ends the round.
+  Your dukes: two cards, face up in their slots, guarding the castle. The opponent takes them
+  by laying them into runs or sets on the table; you may swap them with hand cards (pickup,
+  set), but never end a turn with more dukes than you began it with.
+  Runs: 3+ consecutive ranks of one suit group (♠+♦ or ♣+♥), ace low. Sets: 3-4 of a rank.
+  The table is shared: regroup anything, but every card on it must stay in a valid group.
+  A turn: draw 0-2 (hand at most 4), build, then end with a discard (D1-D4) or finish.
+  Score: each of your cards on the table, plus the cards still in your duke and castle slots."""
 
-class _EndOfInput(Exception):
-    """The input stream ended."""
+HELP = """\
+Your turn: draw, then build, then end with a discard. Cards as 3S, 10♠, TD; groups as G numbers.
+  draw 2 | draw discard 1 | draw 0     draw from your draw pile or your discard pile
+  new 3S 4D 5S                         lay a new group (a run or a set)
+  add 2 6S                             add cards to group G2
+  regroup 1-2 3S 4D 5S | 6D 6S 6C      regroup groups G1 to G2 as the parts between |
+  propose 6S 6C                        let the table find a layout with these cards
+  pickup KS | set 5D                   take a duke into your hand | set a hand card as duke
+  reveal | return                      turn your castle face up (final) | take it back
+  undo | reset                         undo the last action | back to just after the draw
+  discard                              list the ways to end the turn, and why one is barred
+  d1 9C | d2 2C JS | d3 | d4 5S        end the turn with a discard
+  finish | end | resign                end the round (capture) | offer to end it | give up
+Commands: rules, table, hand, score, help, quit."""
+
+SETUP_HELP = """\
+Choose your castle, then your two dukes, from your four cards; the last card goes to your
+hand. Type three cards or their numbers, castle first: e.g. 4 1 2.
+Commands: rules (castle and dukes explained), help, quit."""
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -187,8 +209,10 @@ def _parse_command(line: str, state: DukesUpState, seat: int) -> Action | str:
     head = words[0].lower()
     rest = words[1:]
     view = state.view(seat)
-    if ":" in line or head in ("reveal", "return", "undo", "reset", "finish", "resign"):
-        return "reveal" if head == "reveal" else parse_action(line.strip())
+    if head in ("reveal", "resign"):
+        return head
+    if ":" in line or head in ("return", "undo", "reset", "finish"):
+        return parse_action(line.strip())
     if head == "end":
         return END_ROUND
     if head == "draw":
@@ -198,14 +222,8 @@ def _parse_command(line: str, state: DukesUpState, seat: int) -> Action | str:
         if len(rest) != 1 or not rest[0].isdigit():
             raise ParseError("Write draw N or draw discard N, like draw 2.", line)
         return draw(pile, int(rest[0]))
-    if view.phase is Phase.CHOOSE and head not in ("table", "help"):
-        cards = [parse_card(w) for w in words]
-        if len(cards) != 3:
-            raise ParseError("Name your castle, then your two dukes: e.g. QS KS AC.", line)
-        hand = [c for c in view.setup if c not in cards]
-        if len(hand) != 1:
-            raise ParseError("Choose three different cards of your four.", line)
-        return setup(cards[0], (cards[1], cards[2]), hand[0])
+    if view.phase is Phase.CHOOSE:
+        return _setup(line, words, view.setup)
     if head == "new":
         return new(tuple(parse_card(w) for w in rest))
     if head == "add" and len(rest) >= 2 and rest[0].isdigit():
@@ -228,39 +246,101 @@ def _parse_command(line: str, state: DukesUpState, seat: int) -> Action | str:
         return discard("d3")
     if head == "d4" and len(rest) == 1:
         return "d4"
-    if head in ("discard", "table", "help"):
+    if head == "discard":
         return head
-    raise ParseError(f"“{line}” is not a command: type help.", line)
+    raise ParseError(f"“{line}” is not a command: type help for the commands.", line)
 
 
-class _Table:
+def _setup(line: str, words: Sequence[str], four: Sequence[Card]) -> Action:
+    """Return the setup ``words`` name (cards or their numbers 1-4: castle, duke, duke)."""
+    if len(words) != 3:
+        raise ParseError(
+            "Name three of your four cards: your castle, then your two dukes (like 4 1 2).", line
+        )
+    cards: list[Card] = []
+    for word in words:
+        if word.isdigit():
+            if not 1 <= int(word) <= len(four):
+                raise ParseError(f"There is no card {word}: choose 1 to {len(four)}.", line)
+            card = four[int(word) - 1]
+        else:
+            card = parse_card(word)
+            if card not in four:
+                raise ParseError(f"{card} is not one of your four cards ({_cards(four)}).", line)
+        if card in cards:
+            raise ParseError(f"{card} is named twice: name three different cards.", line)
+        cards.append(card)
+    hand = next(c for c in four if c not in cards)
+    return setup(cards[0], (cards[1], cards[2]), hand)
+
+
+class DukesUpTable(TextTable):
+    """The person at ``seat``; a computer player of ``level`` at the other."""
+
+    prompt = PROMPT
+
     def __init__(
-        self, state: DukesUpState, seat: int, level: str, seed: int, stdin: TextIO, out: TextIO
+        self,
+        state: DukesUpState,
+        seat: int,
+        level: str,
+        seed: int,
+        stdin: TextIO,
+        stdout: TextIO,
+        *,
+        interactive: bool = False,
     ) -> None:
+        super().__init__(stdin, stdout, interactive=interactive)
         self.state = state
         self.seat = seat
         self.computer = make_player(level, seed)
-        self.stdin = stdin
-        self.out = out
         self.last_summary: object = None
         self.reported = 0
 
-    def say(self, *lines: str) -> None:
-        for line in lines:
-            print(line, file=self.out)
+    # --- what the commands show ------------------------------------------------------
 
-    def ask(self, question: str) -> str:
-        self.say(question)
-        print(PROMPT, end="", file=self.out)
-        line = self.stdin.readline()
-        if not line:
-            raise _EndOfInput
-        return line.strip()
+    def view(self) -> DukesUpView:
+        """Return the person's view: the only source of what is shown."""
+        return self.state.view(self.seat)
 
-    def yes(self, question: str) -> bool:
-        return self.ask(f"{question} (y / n)").lower() in ("y", "yes")
+    def help_lines(self) -> list[str]:
+        """Return the commands of the current phase."""
+        return [SETUP_HELP if self.view().phase is Phase.CHOOSE else HELP]
+
+    def command(self, text: str) -> bool:
+        """Answer the shared commands and ``rules``."""
+        if text.strip().lower() == "rules":
+            self.say(RULES)
+            return True
+        return super().command(text)
+
+    def table_lines(self) -> list[str]:
+        """Return the table as the person sees it."""
+        return render_view(self.view())
+
+    def hand_lines(self) -> list[str]:
+        """Return the person's hand, or his four setup cards."""
+        view = self.view()
+        if view.phase is Phase.CHOOSE and view.setup:
+            four = "  ".join(f"[{i}] {c}" for i, c in enumerate(view.setup, 1))
+            return [f"Your four cards: {four}"]
+        return [f"Your hand: {_cards(view.hand or ())}"]
+
+    def score_lines(self) -> list[str]:
+        """Return this round's scores and the match totals."""
+        view = self.view()
+        lines = [f"This round: Black {view.scores[0]}, Red {view.scores[1]}."]
+        if view.results:
+            lines.append(f"Match totals: Black {view.totals[0]}, Red {view.totals[1]}.")
+        return lines
+
+    def _name(self, seat: int) -> str:
+        return f"{SEAT_NAMES[seat]} (you)" if seat == self.seat else SEAT_NAMES[seat]
+
+    # --- the game ----------------------------------------------------------------------
 
     def play(self) -> None:
+        """Play the match to its end."""
         state = self.state
         shown_round = 0
         while not state.is_over:
@@ -270,7 +350,7 @@ class _Table:
                 self.say(_summary(view) or "")
             if view.round != shown_round:
                 shown_round = view.round
-                self.say(f"=== Round {view.round}: you are {SEAT_NAMES[self.seat]}.")
+                self.say("", f"=== Round {view.round}: you are {SEAT_NAMES[self.seat]} ===")
             if self.seat in state.to_act:
                 self.human_step()
                 self.report_round()
@@ -280,62 +360,85 @@ class _Table:
             self.report_round()
         self.report_round()
         totals = state.totals
-        self.say(f"The match is over: Black {totals[0]}, Red {totals[1]}.")
-        names = " and ".join(SEAT_NAMES[s] for s in state.winners)
-        self.say(f"Winner: {names}." if len(state.winners) == 1 else f"Shared: {names}.")
+        winners = state.winners
+        verdict = f"{self._name(winners[0])} wins" if len(winners) == 1 else "a shared win"
+        self.say(
+            "",
+            f"=== Match over — {verdict}: Black {totals[0]}, Red {totals[1]} ===",
+        )
+        if self.seat in winners:
+            self.say("Well played!" if len(winners) == 1 else "You share the win.")
 
     def report_round(self) -> None:
+        """Say each round scored since the last report, castles and hands revealed."""
         results = self.state.results
         fresh, self.reported = results[self.reported :], len(results)
         for result in fresh:
+            winner = "a draw" if result.winner is None else f"{self._name(result.winner)} wins"
             self.say(
                 f"=== Round {result.round} scored ({result.end}): Black {result.scores[0]}, "
-                f"Red {result.scores[1]}. Castles: "
-                + ", ".join("-" if c is None else str(c) for c in result.castles)
+                f"Red {result.scores[1]} — {winner} ===",
+                "Castles: "
+                + ", ".join(
+                    f"{SEAT_NAMES[s]} {'-' if c is None else c}"
+                    for s, c in enumerate(result.castles)
+                )
                 + ". Hands: "
-                + "; ".join(_cards(h) for h in result.hands)
+                + "; ".join(f"{SEAT_NAMES[s]} {_cards(h)}" for s, h in enumerate(result.hands)),
             )
 
     def human_step(self) -> None:
+        """Ask for one command and carry it out (or say why not)."""
         state = self.state
         view = state.view(self.seat)
         if view.phase is Phase.CHOOSE:
-            self.say(f"Your setup cards: {_cards(view.setup)}")
-            question = "Name your castle, then your two dukes (e.g. QS KS AC):"
+            self.say(
+                *self.hand_lines(),
+                "Choose your castle (face down; captured once your dukes are gone), then your "
+                "two dukes (face up, guarding it); the last card goes to your hand.",
+                "Type three cards or numbers, castle first, e.g. 4 1 2 (rules explains more).",
+            )
         elif not view.drawn:
-            self.say(*render_view(view))
-            question = "Draw: draw N (from the draw pile) or draw discard N."
+            self.say(*render_view(view), "Draw: draw N (from your draw pile) or draw discard N.")
         else:
-            self.say(*render_view(view))
-            question = "Your move (help lists the commands):"
-        line = self.ask(question)
-        if line.lower() in _QUIT:
-            raise _EndOfInput
-        if not line:
-            return
-        try:
-            command = _parse_command(line, state, self.seat)
-            self.run(command, line)
-        except EngineError as error:
-            self.say(f"Not accepted: {error}")
-        except (ValueError, IndexError):
-            self.say(f"“{line}” is not a command: type help.")
+            self.say(*render_view(view), "Your move (help lists the commands):")
+        moves = state.move_count
+        while state.move_count == moves and not state.is_over:
+            line = self.ask()
+            if not line:
+                self.say("Type a command (help lists them).")
+                continue
+            if self.command(line):
+                continue
+            try:
+                command = _parse_command(line, state, self.seat)
+                self.do(command, line)
+            except EngineError as error:
+                self.say(f"Not accepted: {error}")
+            except (ValueError, IndexError):
+                self.say(f"“{line}” is not a command: type help for the commands.")
 
-    def run(self, command: Action | str, line: str) -> None:
+    def do(self, command: Action | str, line: str) -> None:
+        """Carry out a parsed command (an action, or a word the table answers itself)."""
         state = self.state
         seat = self.seat
         if isinstance(command, Action):
             state.apply(seat, command)
             return
-        if command == "help":
-            self.say(__doc__ or "")
-        elif command == "table":
-            self.say(*render_view(state.view(seat)))
-        elif command == "discard":
+        if command == "discard":
             self.say("End steps:", *discard_options(state, seat))
         elif command == "reveal":
-            if self.yes("Revealing shows your castle to the opponent and cannot be undone. Go?"):
+            if self.confirm(
+                "Revealing shows your castle to the opponent and cannot be undone. Go?"
+            ):
                 state.apply(seat, REVEAL)
+        elif command == "resign":
+            other = SEAT_NAMES[1 - seat]
+            if self.confirm(f"Resign the match? {other} wins it. Sure?"):
+                state.apply(seat, RESIGN)
+                self.say("You resign.")
+            else:
+                self.say("You play on.")
         elif command == "propose":
             cards = [parse_card(w) for w in line.replace(",", " ").split()[1:]]
             proposal = state.propose(seat, cards)
@@ -347,7 +450,7 @@ class _Table:
             for i, group in enumerate(proposal.layout, 1):
                 star = " *" if i in marked and group in proposal.groups else ""
                 self.say(f"  G{i} {_cards(group)}{star}")
-            if self.yes("Accept?"):
+            if self.confirm("Accept?"):
                 state.apply(seat, proposal.action)
         elif command == "d4":
             card = parse_card(line.split()[1])
@@ -356,20 +459,32 @@ class _Table:
                 state.apply(seat, discard("d4", (card,)))  # refused with the reason
             elif offer.partition:
                 shown = " | ".join(_cards(sort_group(g)) for g in offer.partition)
-                if self.yes(f"Without {card} the groups become {shown}. Accept?"):
+                if self.confirm(f"Without {card} the groups become {shown}. Accept?"):
                     state.apply(seat, offer)
             else:
                 state.apply(seat, offer)
 
 
-def _options(pairs: Sequence[str]) -> DukesUpOptions:
-    values: dict[str, object] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise OptionsError(f"“{pair}” is not an option: write NAME=VALUE.", reason="option")
-        values[name.strip()] = int(value) if value.strip().isdigit() else value.strip()
-    return options_from_json(DukesUpOptions, values)
+# --------------------------------------------------------------------------------------
+# Command line
+
+
+def _seat(text: str) -> int:
+    try:
+        return parse_seat(text)
+    except EngineError:
+        raise BadFlag(f"“{text}” is not a seat: choose B (Black) or R (Red)") from None
+
+
+def _flags() -> Flags:
+    flags = Flags(
+        "dukes_up", "Dukes Up!", "Play a match of Dukes Up! in the terminal against the computer."
+    )
+    flags.seed()
+    flags.seat(_seat, 0, "B (Black, ♣♠, default) or R (Red, ♥♦)")
+    flags.level(tuple(LEVELS), "baseline")
+    flags.option("rounds=3 (also max_turns, slot_weight, discard_memory, match_scoring)")
+    return flags
 
 
 def main(
@@ -377,34 +492,34 @@ def main(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> int:
-    """Play one match at the terminal; return the exit code (2 for bad arguments)."""
-    parser = argparse.ArgumentParser(prog="python -m engine.play dukes_up")
-    parser.add_argument("--seat", default="B", help="your seat: B (Black) or R (Red)")
-    parser.add_argument("--level", default="baseline", help=f"the computer: {', '.join(LEVELS)}")
-    parser.add_argument("--seed", type=int, default=None, help="the match's seed")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    out = sys.stdout if stdout is None else stdout
+    """Play one match at the terminal; return the exit code (2 for bad flags)."""
+    real = stdin is None and stdout is None
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    flags = _flags()
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        args = flags.parse(argv, stdout)
     except SystemExit as exit_:
-        return int(exit_.code or 0)
+        return exit_.code if isinstance(exit_.code, int) else 2
     try:
-        seat = parse_seat(args.seat)
-        options = _options(args.option)
-        if args.level not in LEVELS:
-            raise OptionsError(f"There is no computer player “{args.level}”.", reason="level")
-    except EngineError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    print(f"Dukes Up! — seed {seed}. Type help for the commands.", file=out)
-    table = _Table(new_game(seed, options), seat, args.level, seed + 1, stdin or sys.stdin, out)
-    try:
-        table.play()
-    except _EndOfInput:
-        print("Goodbye.", file=out)
-    except KeyboardInterrupt:
-        with contextlib.suppress(Exception):
-            print("\nInterrupted.", file=out)
-        return 130
-    return 0
+        options = options_from_flags(DukesUpOptions, args.option)
+    except BadFlag as error:
+        return flags.fail(str(error))
+    seat: int = args.seat
+    seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    table = DukesUpTable(
+        new_game(seed, options),
+        seat,
+        args.level,
+        seed + 1,
+        stdin,
+        stdout,
+        interactive=is_interactive(real, stdin, stdout),
+    )
+    intro = (
+        f"Dukes Up!, seed {seed} (replay with --seed {seed}).",
+        f"You play {SEAT_NAMES[seat]} ({'♣♠' if seat == 0 else '♥♦'}) against the "
+        f"{args.level} computer player.",
+        "Type help at any question for the commands, rules for the game, quit to leave.",
+    )
+    return start(table, intro, real, stdout)

@@ -11,12 +11,9 @@ Input and output are injectable streams, so a whole game can be driven by a test
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import os
 import random
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from engine.cards import Card, Suit, by_suit, parse_card
@@ -38,6 +35,15 @@ from engine.dupe.rules import (
     play,
 )
 from engine.errors import EngineError, ParseError
+from engine.terminal import (
+    BadFlag,
+    Flags,
+    TextTable,
+    and_list,
+    is_interactive,
+    options_from_flags,
+    start,
+)
 
 __all__ = [
     "CARD_PROMPT",
@@ -59,7 +65,6 @@ CARD_PROMPT = "Your card> "
 DISTRIBUTE_PROMPT = "Distribute> "
 CONFIRM_PROMPT = "Confirm? (y/n)> "
 
-_QUIT_WORDS = frozenset({"quit", "exit", "q"})
 _YES = frozenset({"y", "yes"})
 _NO = frozenset({"n", "no"})
 
@@ -68,7 +73,7 @@ Choose the card you play to this trick; it stays face down until all four have c
   Type its number in your hand (e.g. 3) or the card itself: 10S, TS, 10♠, Q♥ (any case).
   Who takes: the single highest rank; if that rank is shared, the single lowest rank;
   if that is shared too, nobody takes and each keeps their own card.
-Commands: hand (show your hand again), score (totals so far), help, quit."""
+Commands: hand (show your hand again), table, score (totals so far), help, quit."""
 
 _DISTRIBUTE_HELP = """\
 You took the trick: give exactly one of its four cards to each player, yourself included.
@@ -76,15 +81,7 @@ You took the trick: give exactly one of its four cards to each player, yourself 
   or list four cards in seat order North, East, South, West:  KS 2H 3C 4D
   A card may also be given by its number in the list of the trick's cards (1-4).
 You are asked to confirm before the cards are handed out.
-Commands: hand (show the trick again), score (totals so far), help, quit."""
-
-
-class _EndOfInput(Exception):
-    """The input stream ended (Ctrl-D)."""
-
-
-class _Quit(Exception):
-    """The person asked to leave the table."""
+Commands: hand (show the trick again), table, score (totals so far), help, quit."""
 
 
 # --------------------------------------------------------------------------------------
@@ -138,10 +135,7 @@ def _name(seat: int, me: int | None) -> str:
     return SEAT_NAMES[seat]
 
 
-def _and(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+_and = and_list
 
 
 def render_identity(view: DupeView) -> str:
@@ -283,7 +277,7 @@ def _seat_of_text(text: str) -> int | None:
     return None
 
 
-class DupeTable:
+class DupeTable(TextTable):
     """A terminal table: one person at ``seat``, computer ``players`` at the other seats.
 
     The table applies every action to ``state``; what it prints comes only from the
@@ -302,71 +296,56 @@ class DupeTable:
         order_seed: int = 0,
         interactive: bool = False,
     ) -> None:
+        super().__init__(stdin, stdout, interactive=interactive)
         self.state = state
         self.seat = seat
         self.players = players
-        self._stdin = stdin
-        self._stdout = stdout
         self._order = random.Random(order_seed)
-        self._interactive = interactive
-        isatty: Callable[[], bool] | None = getattr(stdin, "isatty", None)
-        self._echo = not (isatty is not None and isatty())
         self._announced_deal = 0
         self._scored = len(state.results)
-
-    # --- input and output ------------------------------------------------------------
-
-    def say(self, *lines: str) -> None:
-        """Print the lines to the table's output."""
-        for line in lines:
-            print(line, file=self._stdout)
-
-    def ask(self, prompt: str) -> str:
-        """Return the next line typed after ``prompt``, stripped; quits on EOF or ``quit``."""
-        if self._interactive:
-            try:
-                line = input(prompt)
-            except EOFError:
-                self._stdout.write("\n")
-                raise _EndOfInput from None
-        else:
-            self._stdout.write(prompt)
-            self._stdout.flush()
-            raw = self._stdin.readline()
-            if not raw:
-                self._stdout.write("\n")
-                raise _EndOfInput
-            line = raw.rstrip("\r\n")
-            if self._echo:
-                self._stdout.write(line + "\n")
-        text = line.strip()
-        if text.lower() in _QUIT_WORDS:
-            raise _Quit
-        return text
+        self._distributing = False
 
     def view(self) -> DupeView:
         """Return the person's view: the only source of what is shown."""
         return self.state.view(self.seat)
 
+    # --- what the commands show ------------------------------------------------------
+
+    def help_lines(self) -> list[str]:
+        """Return the help of the question being asked."""
+        return [_DISTRIBUTE_HELP if self._distributing else _CARD_HELP]
+
+    def hand_lines(self) -> list[str]:
+        """Return the hand (with the trick's cards while distributing)."""
+        view = self.view()
+        if self._distributing:
+            return [*self._distribute_lines(view), *render_hand(view)]
+        if view.phase is Phase.CHOOSE and self.seat in self.state.to_act:
+            return render_choose(view)
+        return render_hand(view)
+
+    def table_lines(self) -> list[str]:
+        """Return the deal, the trick, the identity card, the hand and the totals."""
+        view = self.view()
+        return [
+            f"Deal {view.deal} of 4, trick {view.trick} of {TRICKS}.",
+            *render_choose(view),
+            *self.score_lines(),
+        ]
+
+    def score_lines(self) -> list[str]:
+        """Return the totals after the deals scored so far."""
+        view = self.view()
+        if not view.results:
+            return ["No deal has been scored yet: everybody has 0."]
+        totals = render_totals(view.totals, self.seat)
+        return [f"Totals after deal {view.results[-1].deal}: {totals}"]
+
     # --- the game ----------------------------------------------------------------------
 
-    def run(self, intro: Sequence[str] = ()) -> int:
-        """Play the game to its end or until the person leaves; return the exit code.
-
-        0 when the game ends, on ``quit`` or at the end of the input (Ctrl-D); 130 on
-        Ctrl-C. ``intro`` lines are printed first.
-        """
-        try:
-            self.say(*intro)
-            self._play()
-        except _EndOfInput:
-            self.say("End of input: goodbye.")
-        except _Quit:
-            self.say("You leave the table. Goodbye.")
-        except KeyboardInterrupt:
-            self.say("", "Interrupted: goodbye.")
-            return 130
-        return 0
+    def play(self) -> None:
+        """Play the four deals."""
+        self._play()
 
     def _play(self) -> None:
         while not self.state.is_over:
@@ -413,15 +392,7 @@ class DupeTable:
             return
         while True:
             text = self.ask(CARD_PROMPT)
-            word = text.lower()
-            if word == "help":
-                self.say(_CARD_HELP)
-                continue
-            if word == "hand":
-                self.say(*render_choose(self.view()))
-                continue
-            if word in ("score", "scores", "totals"):
-                self._say_score()
+            if self.command(text):
                 continue
             card = self._card_from_text(text, numbered_hand(self.view()))
             if card is None:
@@ -457,14 +428,6 @@ class DupeTable:
         except ParseError as error:
             self.say(str(error))
             return None
-
-    def _say_score(self) -> None:
-        view = self.view()
-        if not view.results:
-            self.say("No deal has been scored yet: everybody has 0.")
-        else:
-            totals = render_totals(view.totals, self.seat)
-            self.say(f"Totals after deal {view.results[-1].deal}: {totals}")
 
     def _finish_trick(self) -> None:
         """Reveal the trick just completed, have it distributed, and score a finished deal."""
@@ -510,18 +473,16 @@ class DupeTable:
 
     def _human_distributes(self) -> None:
         self.say(*self._distribute_lines(self.view()))
+        self._distributing = True
+        try:
+            self._distribution_asked()
+        finally:
+            self._distributing = False
+
+    def _distribution_asked(self) -> None:
         while True:
             text = self.ask(DISTRIBUTE_PROMPT)
-            word = text.lower()
-            if word == "help":
-                self.say(_DISTRIBUTE_HELP)
-                continue
-            if word == "hand":
-                view = self.view()
-                self.say(*self._distribute_lines(view), *render_hand(view))
-                continue
-            if word in ("score", "scores", "totals"):
-                self._say_score()
+            if self.command(text):
                 continue
             action = self._distribution_from_text(text)
             if action is None:
@@ -627,34 +588,23 @@ class DupeTable:
 def _seat_arg(text: str) -> int:
     seat = _seat_of_text(text)
     if seat is None:
-        raise argparse.ArgumentTypeError(f"“{text}” is not a seat: use N, E, S or W.")
+        raise BadFlag(f"“{text}” is not a seat: choose N, E, S or W")
     return seat
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m engine.play dupe",
-        description="Play Dupe in the terminal against three computer players.",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=None, help="the game's seed (default: a random one, shown)"
-    )
-    parser.add_argument(
-        "--seat", type=_seat_arg, default=0, help="your seat: N, E, S or W (default N)"
-    )
-    parser.add_argument(
-        "--level",
-        choices=tuple(LEVELS),
-        default="expert",
-        help="the computer players' level (default expert)",
-    )
-    parser.add_argument(
+def _flags() -> Flags:
+    flags = Flags("dupe", "Dupe", "Play Dupe in the terminal against three computer players.")
+    flags.seed()
+    flags.seat(_seat_arg, 0, "N, E, S or W (default N)")
+    flags.level(tuple(LEVELS), "expert")
+    flags.add(
         "--memory",
         choices=("strict", "open"),
-        default="strict",
+        default=None,
         help="strict: won cards stay face down until scored (default); open: see your own",
     )
-    return parser
+    flags.option("memory=open")
+    return flags
 
 
 def main(
@@ -670,32 +620,39 @@ def main(
     real = stdin is None and stdout is None
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
+    flags = _flags()
     try:
-        with contextlib.redirect_stdout(stdout):
-            args = _parser().parse_args(argv)
+        args = flags.parse(argv, stdout)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 2
+    try:
+        fixed = {"memory": args.memory} if args.memory else {}
+        options = options_from_flags(DupeOptions, args.option, fixed)
+    except BadFlag as error:
+        return flags.fail(str(error))
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     seat: int = args.seat
     try:
         players = {s: make_player(args.level, seed * 4 + s) for s in SEATS if s != seat}
     except ImportError as error:
-        print(
-            f"error: the {args.level} computer player is not available ({error}); "
-            "try --level greedy or --level random.",
-            file=sys.stderr,
+        return flags.fail(
+            f"the {args.level} computer player is not available ({error}); "
+            "try --level greedy or --level random"
         )
-        return 2
-    state = new_game(seed, DupeOptions(memory=args.memory))
-    interactive = real and stdin.isatty() and stdout.isatty()
-    if interactive:
-        with contextlib.suppress(ImportError):
-            import readline  # noqa: F401  (line editing for input())
-    table = DupeTable(state, seat, players, stdin, stdout, order_seed=seed, interactive=interactive)
+    state = new_game(seed, options)
+    table = DupeTable(
+        state,
+        seat,
+        players,
+        stdin,
+        stdout,
+        order_seed=seed,
+        interactive=is_interactive(real, stdin, stdout),
+    )
     others = _and([SEAT_NAMES[s] for s in SEATS if s != seat])
     memory = (
         "strict: won cards stay face down until each deal is scored"
-        if args.memory == "strict"
+        if options.memory == "strict"
         else "open: you may look at your own won cards"
     )
     intro = (
@@ -705,13 +662,7 @@ def main(
         f"Memory rule {memory}.",
         "Type help at any prompt for the commands, quit to leave.",
     )
-    try:
-        return table.run(intro)
-    except BrokenPipeError:
-        # The reader went away (e.g. piped into head): stop quietly.
-        if real:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
-        return 1
+    return start(table, intro, real, stdout)
 
 
 if __name__ == "__main__":

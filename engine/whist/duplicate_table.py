@@ -219,19 +219,24 @@ class _Terminal:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
     ) -> int:
-        import argparse
-
+        from engine.terminal import Flags
         from engine.whist.players import LEVELS
 
         out = stdout or sys.stdout
-        parser = argparse.ArgumentParser(prog="python -m engine.play whist_duplicate")
-        parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--trays", type=int, default=4)
-        parser.add_argument("--level", choices=list(LEVELS), default="basic")
+        flags = Flags(
+            "whist_duplicate",
+            "Duplicate whist",
+            "Computer players play a duplicate table's trays; each tray's result is printed.",
+        )
+        flags.parser.add_argument("--seed", type=int, default=1, help="the trays' seed")
+        flags.level(LEVELS, "basic")
+        flags.add("--trays", type=int, default=4, help="how many trays (default 4)")
         try:
-            args = parser.parse_args(list(argv or ()))
-        except SystemExit:
-            return 2
+            args = flags.parse(argv or (), out)
+        except SystemExit as stop:
+            return int(stop.code or 0)
+        if not 1 <= args.trays <= MAX_TRAYS:
+            return flags.fail(f"--trays takes 1 to {MAX_TRAYS}, not {args.trays}")
         state = new_table(args.seed, DuplicateOptions(trays=tuple(range(1, args.trays + 1))))
         players = [LEVELS[args.level](args.seed * 4 + s) for s in range(4)]
         while not state.is_over:

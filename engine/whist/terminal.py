@@ -1,139 +1,95 @@
-"""Whist at a terminal table: one person plays a whole unit — a rubber, a tournée, a Mort
+"""Whist at a text table: one person plays a whole unit — a rubber, a tournée, a Mort
 tournée — against computer players, playing a dummy's cards too where the rules give it to
 him.
 
-``python -m engine.play whist [--option NAME=VALUE …] [--seed S] [--player P] [--level L]``
-(the generic shell, ``engine/play.py``, hands the flags after the game's name to
-:func:`main`); e.g. ``--option variant=mort --option players=3``.
+``python -m engine.play whist [--variant V] [--seats N] [--seat N|E|S|W] [--level L]
+[--seed S] [--option NAME=VALUE …]`` (the generic shell, ``engine/play.py``, hands the flags
+after the game's name to :func:`main`); e.g. ``--variant mort --seats 3``.
 
-Everything printed comes from the person's own views (the hand he decides for, or the public
-view while he waits or sits out) and from moves everyone sees as they are made; a Humbug
-choice is told only once both are revealed. Input and output are injectable streams.
+Players keep their names while seats change (English Dummy and Mort move them): the person
+is "you", the computer players Ada, Ben, Cleo and Dev. Everything printed comes from the
+person's own views (the hand he decides for, or the public view while he waits or sits out)
+and from moves everyone sees as they are made; a Humbug choice is told only once both are
+revealed.
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import os
 import random
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
-from engine.cards import Card, Suit, by_suit
-from engine.errors import EngineError, OptionsError, ParseError
-from engine.game import deciding_player, options_from_json
-from engine.whist.actions import SEAT_NAMES, Action, Kind, parse_action, play
-from engine.whist.options import WhistOptions
+from engine.cards import Card, Suit, parse_card
+from engine.errors import EngineError, ParseError
+from engine.game import deciding_player
+from engine.terminal import (
+    COMMANDS,
+    BadFlag,
+    Choice,
+    Flags,
+    TextTable,
+    and_list,
+    cards_in_suits,
+    is_interactive,
+    options_from_flags,
+    or_list,
+    start,
+)
+from engine.tricks import trick_winner
+from engine.whist.actions import (
+    ACCEPT,
+    EXCHANGE,
+    KEEP,
+    REJECT,
+    SEAT_NAMES,
+    Action,
+    Kind,
+    claim,
+    declare,
+    parse_seat,
+    play,
+)
+from engine.whist.options import VARIANT_NAMES, WhistOptions
 from engine.whist.players import LEVELS, Player, make_player
 from engine.whist.rules import DealResult, Phase, WhistState, WhistView, new_game
 
-__all__ = ["PROMPT", "WhistTable", "main", "render_hand", "render_result", "render_table"]
+__all__ = ["NAMES", "PROMPT", "WhistTable", "main", "render_hand", "render_result"]
 
 PROMPT = "> "
-_QUIT = frozenset({"quit", "exit", "q"})
+NAMES = ("Ada", "Ben", "Cleo", "Dev")
+"""The computer players' names, in player order (the person is "you")."""
 _HONOURS = ("A", "K", "Q", "J")
-_HELP = """\
-Type a card (QH, 10S, 10♠, any case) or its number in the list of playable cards.
-Humbug: keep or exchange (k / e); naming trumps: a suit (S H D C). Double Dummy: claim K to
-claim K of the remaining tricks; answer a claim with accept or reject (y / n).
-Commands: table (show the table again), score, help, quit."""
+_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 
 
-class _EndOfInput(Exception):
-    """The input stream ended."""
-
-
-class _Quit(Exception):
-    """The person left the table."""
-
-
-def _side_name(state_or_view: WhistView, side: int) -> str:
-    if state_or_view.variant in ("humbug", "two_hand"):
+def _side_name(view: WhistView, side: int) -> str:
+    if view.variant in ("humbug", "two_hand"):
         return SEAT_NAMES[0] if side == 0 else SEAT_NAMES[2]
     return "N-S" if side == 0 else "E-W"
 
 
-def _who(view: WhistView, seat: int, me: int) -> str:
-    """Return a hand's name with who plays it, seen by player ``me``."""
-    player = view.seating[seat]
-    name = SEAT_NAMES[seat]
-    if player is None:
-        owner = view.controllers[seat]
-        if owner is None:
-            return f"{name} (dead hand)" if view.variant == "humbug" else name
-        return f"{name} (dummy)"
-    return f"{name} (you)" if player == me else f"{name} (player {player})"
+def _win(view: WhistView, side: int) -> str:
+    name = _side_name(view, side)
+    return f"{name} {'wins' if '-' not in name else 'win'}"
 
 
 def render_hand(cards: Sequence[Card]) -> str:
     """Return cards grouped by suit, high first: ``♠ A 10 4  ♥ Q 5``."""
     groups: list[str] = []
-    for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS):
-        held = [c for c in sorted(cards, key=by_suit) if c.suit is suit]
+    ordered = cards_in_suits(cards)
+    for suit in _SUIT_ORDER:
+        held = [c for c in ordered if c.suit is suit]
         if held:
             groups.append(f"{suit} " + " ".join(c.rank.symbol for c in held))
     return "  ".join(groups) if groups else "(no cards)"
 
 
-def render_table(view: WhistView, me: int) -> list[str]:
-    """Return the lines of the table as ``view`` shows it."""
-    lines = []
-    unit = f"rubber {view.rubber}, " if view.rubber is not None else ""
-    trump = "to be named" if view.trump is None else f"{view.trump} ({view.trump.plural})"
-    lines.append(
-        f"Deal {view.deal} ({unit}game {view.game}); dealer {SEAT_NAMES[view.dealer]}; "
-        f"trumps {trump}."
-    )
-    if view.turnup is not None:
-        lines.append(f"Turned up: {view.turnup}.")
-    lines.append(
-        f"Score: {_side_name(view, 0)} {view.score[0]}, {_side_name(view, 1)} {view.score[1]}"
-        + (
-            f"; games {view.games[0]}–{view.games[1]}"
-            if view.variant != "mort" and any(view.games)
-            else ""
-        )
-        + f". Tricks this deal: {view.tricks[0]}–{view.tricks[1]}."
-    )
-    lines += _render_on_view(view, me)
-    if view.discarded:
-        lines.append(f"The hand you gave up: {render_hand(view.discarded)}")
-    return lines
-
-
-def _render_on_view(view: WhistView, me: int) -> list[str]:
-    """Return the other hands on view, the last trick and the current trick."""
-    lines = []
-    for seat in range(4):
-        cards = view.hands[seat]
-        if cards is not None and seat != view.seat:
-            lines.append(f"  {_who(view, seat, me)}: {render_hand(cards)}")
-    if view.last_trick is not None:
-        last = view.last_trick
-        shown = ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in last.cards)
-        lines.append(f"Last trick: {shown} — won by {SEAT_NAMES[last.winner]}.")
-    if view.trick:
-        lines.append("This trick: " + ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in view.trick))
-    return lines
-
-
-def _render_play(view: WhistView, me: int) -> list[str]:
-    """Return the short table shown at each card to play: tricks, the turn-up while it lies
-    face up, the other hands on view, the last and the current trick."""
-    lines = [
-        f"Tricks this deal: {_side_name(view, 0)} {view.tricks[0]}, "
-        f"{_side_name(view, 1)} {view.tricks[1]}."
-    ]
-    if view.turnup is not None:
-        lines.append(f"Turned up: {view.turnup}.")
-    lines += _render_on_view(view, me)
-    return lines
-
-
-def render_result(result: DealResult, holders: Sequence[int | None], view: WhistView) -> list[str]:
-    """Return the end-of-deal summary: tricks, honours and who held them, points, games."""
+def render_result(
+    result: DealResult, holders: Sequence[int | None], view: WhistView, names: Sequence[str]
+) -> list[str]:
+    """Return the end-of-deal summary: tricks, honours and who held them, points, games, and
+    each player's total by name when a game ends."""
     a, b = _side_name(view, 0), _side_name(view, 1)
     lines = [
         f"=== Deal {result.deal} scored: tricks {a} {result.tricks[0]}, {b} {result.tricks[1]}"
@@ -156,20 +112,20 @@ def render_result(result: DealResult, holders: Sequence[int | None], view: Whist
         f"score {result.score[0]}–{result.score[1]}."
     )
     if result.game_winner is not None:
-        lines.append(
-            f"{_side_name(view, result.game_winner)} win the game, worth {result.game_value}."
-        )
+        lines.append(f"{_win(view, result.game_winner)} the game, worth {result.game_value}.")
     if result.rubber_winner is not None:
-        lines.append(
-            f"{_side_name(view, result.rubber_winner)} win the rubber, worth {result.rubber_value}."
-        )
+        lines.append(f"{_win(view, result.rubber_winner)} the rubber, worth {result.rubber_value}.")
     if result.game_winner is not None or result.rubber_winner is not None:
-        lines.append("Totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(result.totals)))
+        lines.append(
+            "Totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, result.totals, strict=True))
+        )
     return lines
 
 
-class WhistTable:
-    """A terminal table: the person is player ``me``; computer ``players`` play the others."""
+class WhistTable(TextTable):
+    """A text table: the person is player ``me``; computer ``players`` play the others."""
+
+    prompt = PROMPT
 
     def __init__(
         self,
@@ -181,64 +137,124 @@ class WhistTable:
         *,
         interactive: bool = False,
     ) -> None:
+        super().__init__(stdin, stdout, interactive=interactive)
         self.state = state
         self.me = me
         self.players = players
-        self._stdin = stdin
-        self._stdout = stdout
-        self._interactive = interactive
+        others = iter(NAMES)
+        self.names = ["you" if p == me else next(others) for p in range(state.players)]
         self._told_results = len(state.results)
-        self._pending_reveal = False
+        self._shown_deal = 0
+        self._fresh = False
+        self._question: list[str] = []
 
-    def say(self, *lines: str) -> None:
-        """Print the lines."""
-        for line in lines:
-            print(line, file=self._stdout)
-
-    def ask(self) -> str:
-        """Return the person's next line; raise on end of input or quit."""
-        if self._interactive:
-            try:
-                line = input(PROMPT)
-            except EOFError:
-                raise _EndOfInput from None
-        else:
-            self._stdout.write(PROMPT)
-            raw = self._stdin.readline()
-            if not raw:
-                self._stdout.write("\n")
-                raise _EndOfInput
-            line = raw.rstrip("\r\n")
-            self._stdout.write(line + "\n")
-        text = line.strip()
-        if text.lower() in _QUIT:
-            raise _Quit
-        return text
+    # --- names and views ---------------------------------------------------------------
 
     def _my_view(self) -> WhistView:
         seat = self.state.seat_of(self.me)
         return self.state.public_view() if seat is None else self.state.view(seat)
 
-    def run(self, intro: Sequence[str] = ()) -> int:
-        """Play the unit to its end or until the person leaves; return the exit code."""
-        try:
-            self.say(*intro)
-            self._play()
-        except _EndOfInput:
-            self.say("End of input: goodbye.")
-        except _Quit:
-            self.say("You leave the table. Goodbye.")
-        except KeyboardInterrupt:
-            self.say("", "Interrupted: goodbye.")
-            return 130
-        return 0
+    def _who(self, view: WhistView, seat: int) -> str:
+        """Return a hand's seat with who plays it: ``East (Ben)``, ``North (dummy)``."""
+        player = view.seating[seat]
+        name = SEAT_NAMES[seat]
+        if player is None:
+            if view.controllers[seat] is None:
+                return f"{name} (dead hand)" if view.variant == "humbug" else name
+            return f"{name} (dummy)"
+        return f"{name} ({self.names[player]})"
 
-    def _play(self) -> None:
+    def _player(self, player: int) -> str:
+        """Return a player's name with his seat this deal: ``Ben (East)``, ``you (South)``."""
+        seat = self.state.seat_of(player)
+        where = "sitting out" if seat is None else SEAT_NAMES[seat]
+        return f"{self.names[player]} ({where})"
+
+    # --- what the commands show ------------------------------------------------------
+
+    def help_lines(self) -> list[str]:
+        """Return the help for the decision being asked."""
+        return [
+            *self._question,
+            "Type the number of your choice; a card may also be typed (QH, 10S, 10♠, any case).",
+            "You must follow suit if you can; the highest trump, else the highest card of the "
+            "suit led, wins the trick.",
+            COMMANDS,
+        ]
+
+    def hand_lines(self) -> list[str]:
+        """Return the hand the person decides for now (or his own)."""
+        seat = self.state.seat_of(self.me)
+        if seat is None:
+            return ["You sit out this game: you hold no cards."]
+        hand = self.state.to_act[0] if self.state.to_act else seat
+        if deciding_player(self.state, hand) != self.me:
+            hand = seat
+        view = self.state.view(hand)
+        whose = "Your hand" if hand == seat else f"{SEAT_NAMES[hand]}'s hand (yours to play)"
+        return [f"{whose}: {render_hand(view.hands[hand] or ())}"]
+
+    def score_lines(self) -> list[str]:
+        """Return the game score and every player's total."""
+        view = self._my_view()
+        totals = ", ".join(f"{self._player(p)} {t}" for p, t in enumerate(view.totals))
+        return [self._score_line(view), f"Totals: {totals}."]
+
+    def table_lines(self) -> list[str]:
+        """Return the whole table as the person sees it."""
+        view = self._my_view()
+        return [*self._header(view), *self._on_view(view), *self.hand_lines()]
+
+    def _score_line(self, view: WhistView) -> str:
+        games = (
+            f"; games {view.games[0]}–{view.games[1]}"
+            if view.variant != "mort" and any(view.games)
+            else ""
+        )
+        return (
+            f"Score: {_side_name(view, 0)} {view.score[0]}, {_side_name(view, 1)} "
+            f"{view.score[1]}{games}. Tricks this deal: {view.tricks[0]}–{view.tricks[1]}."
+        )
+
+    def _header(self, view: WhistView) -> list[str]:
+        unit = f"rubber {view.rubber}, " if view.rubber is not None else ""
+        trump = "to be named" if view.trump is None else f"{view.trump} ({view.trump.plural})"
+        lines = [
+            f"Deal {view.deal} ({unit}game {view.game}); dealer {self._who(view, view.dealer)}; "
+            f"trumps {trump}."
+        ]
+        seats = [self._who(view, s) for s in range(4) if view.seating[s] is not None]
+        lines.append(f"At the table: {', '.join(seats)}.")
+        if view.turnup is not None:
+            lines.append(f"Turned up: {view.turnup}.")
+        lines.append(self._score_line(view))
+        if view.discarded:
+            lines.append(f"The hand you gave up: {render_hand(view.discarded)}")
+        return lines
+
+    def _on_view(self, view: WhistView) -> list[str]:
+        """Return the other hands on view, the last trick and the current trick."""
+        lines = []
+        for seat in range(4):
+            cards = view.hands[seat]
+            if cards is not None and seat != view.seat:
+                lines.append(f"  {self._who(view, seat)}: {render_hand(cards)}")
+        if view.last_trick is not None:
+            last = view.last_trick
+            shown = ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in last.cards)
+            lines.append(f"Last trick: {shown} — won by {SEAT_NAMES[last.winner]}.")
+        if view.trick:
+            lines.append("This trick: " + ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in view.trick))
+        return lines
+
+    # --- the game ----------------------------------------------------------------------
+
+    def play(self) -> None:
+        """Play the unit of play to its end."""
         state = self.state
-        announced = 0
         while not state.is_over:
-            if state.deal != announced:
-                announced = state.deal
+            if state.deal != self._shown_deal:
+                self._shown_deal = state.deal
                 self._announce()
             hand = state.to_act[0]
             if state.phase is Phase.EXCHANGE:
@@ -251,42 +267,49 @@ class WhistTable:
                 action = self._person(hand)
             else:
                 action = self.players[decider].act(state.view(hand))
-            phase = state.phase
+            before = state.public_view()
             state.apply(hand, action)
-            self._tell(hand, action, phase)
+            self._tell(hand, action, before)
         self._finish()
 
     def _announce(self) -> None:
-        state = self.state
         view = self._my_view()
-        seat = state.seat_of(self.me)
         self.say("")
-        if seat is None:
-            self.say(f"You sit out this game (deal {state.deal}); you see what everyone sees.")
-        self.say(*render_table(view, self.me))
-        if seat is not None:
-            self.say(f"Your hand ({SEAT_NAMES[seat]}): {render_hand(state.view(seat).hand)}")
+        if self.state.seat_of(self.me) is None:
+            self.say(f"You sit out this game (deal {view.deal}); you see what everyone sees.")
+        self.say(*self._header(view))
+        if self.state.seat_of(self.me) is not None:
+            self.say(*self.hand_lines())
+        self._fresh = True
 
-    def _tell(self, hand: int, action: Action, phase: Phase) -> None:
+    def _tell(self, hand: int, action: Action, before: WhistView) -> None:
+        """Say what everyone saw happen: a card, the trick it completed, a named trump, the
+        Humbug choices once both are made, a claim and its answer, a scored deal."""
         state = self.state
-        view = self._my_view()
         name = SEAT_NAMES[hand]
         if action.kind == Kind.PLAY:
             self.say(f"{name} plays {action.card}.")
-            if state.deal == view.deal and not view.trick and view.last_trick is not None:
-                last = view.last_trick
-                self.say(f"  Trick {last.number} to {SEAT_NAMES[last.winner]}.")
+            trick = (*before.trick, (hand, action.card))
+            if not state.public_view().trick and state.deal == before.deal:
+                last = state.public_view().last_trick
+                if last is not None:
+                    self.say(f"  Trick {last.number} to {self._who(before, last.winner)}.")
+            elif state.deal != before.deal:
+                # the deal's last trick: the next deal's view no longer holds it
+                cards = [c for _, c in trick if c is not None]
+                winner = trick[trick_winner(cards, before.trump)][0]
+                self.say(f"  Trick {sum(before.tricks) + 1} to {self._who(before, winner)}.")
         elif action.kind == Kind.TRUMP:
             self.say(f"{name} names {Suit(action.number).plural} trumps.")
         elif action.kind in (Kind.KEEP, Kind.EXCHANGE):
             if deciding_player(state, hand) != self.me:
-                self.say(f"{name} has made a choice.")
+                self.say(f"{self._who(before, hand)} has made a choice.")
             if state.phase is not Phase.EXCHANGE:
                 revealed = self._my_view().exchanged
                 for seat in (0, 2):
                     if revealed[seat] is not None:
                         word = "exchanges" if revealed[seat] else "keeps"
-                        self.say(f"{SEAT_NAMES[seat]} {word} his hand.")
+                        self.say(f"{self._who(before, seat)} {word} the hand.")
         elif action.kind == Kind.CLAIM:
             self.say(f"{name} claims {action.number} of the remaining tricks.")
         elif action.kind == Kind.ACCEPT:
@@ -295,130 +318,163 @@ class WhistTable:
             self.say(f"{name} rejects the claim: play goes on.")
         if len(state.results) > self._told_results:
             self._told_results = len(state.results)
-            self.say(*render_result(state.results[-1], state.honour_holders[-1], view))
+            names = [self._player(p) for p in range(state.players)]
+            self.say(*render_result(state.results[-1], state.honour_holders[-1], before, names))
+
+    def _unit(self) -> str:
+        variant = self.state.public_view().variant
+        rubbers = self.state.options.rubbers if variant == "english_dummy" else 1
+        return "Tournée" if variant == "mort" or rubbers > 1 else "Rubber"
 
     def _finish(self) -> None:
+        """Say who won the unit of play, by side where a side won, and every total."""
         state = self.state
-        self.say("", "=== The unit of play is over ===")
+        view = state.public_view()
+        winners = list(state.winners)
+        sides = {view.seating.index(p) % 2 for p in winners if p in view.seating}
+        if view.variant == "short" and len(winners) == 2 and len(sides) == 1:
+            verdict = f"{_side_name(view, sides.pop())} win"
+        else:
+            who = and_list([self.names[p] for p in winners])
+            if len(winners) > 1:
+                verdict = f"{who} share the win"
+            else:
+                verdict = f"{who} {'win' if winners == [self.me] else 'wins'}"
+        self.say("", f"=== {self._unit()} over — {verdict} ===")
         for p, total in sorted(enumerate(state.totals), key=lambda pt: (-pt[1], pt[0])):
-            you = " (you)" if p == self.me else ""
-            self.say(f"  player {p}{you}: {total}")
-        names = ", ".join(f"player {p}" for p in state.winners)
-        self.say(f"Winner{'s' if len(state.winners) > 1 else ''}: {names}.")
+            self.say(f"  {self._player(p):<20} {total:>4}")
+        if self.me in winners:
+            self.say("Well played!" if len(winners) == 1 else "You share the win.")
+
+    # --- the person's decisions ----------------------------------------------------------
 
     def _person(self, hand: int) -> Action:
         """Return the person's legal action for ``hand``, asking until one is given."""
-        state = self.state
-        view = state.view(hand)
-        self._show_decision(view)
-        while True:
-            text = self.ask()
-            word = text.lower()
-            if word == "help":
-                self.say(_HELP)
-                continue
-            if word == "table":
-                self._show_decision(state.view(hand), full=True)
-                continue
-            if word in ("score", "scores"):
-                self.say(
-                    "Totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(state.totals))
-                )
-                continue
-            action = self._read(view, text)
-            if action is None:
-                continue
-            try:
-                state.clone().apply(hand, action)
-            except EngineError as error:
-                self.say(str(error))
-                continue
-            return action
+        view = self.state.view(hand)
+        if not self._fresh:
+            self.say(*self._play_lines(view))
+        self._fresh = False
+        choices, question = self._choices(view)
+        self._question = [question]
+        self.say(question, *self.numbered(choices))
+        return self.choose(choices, read=lambda text: self._read(hand, view, text))
 
-    def _show_decision(self, view: WhistView, full: bool = False) -> None:
+    def _play_lines(self, view: WhistView) -> list[str]:
+        """Return the short table shown at each decision: tricks, the turn-up while it lies
+        face up, the other hands on view, the last and the current trick, the hand."""
+        lines = [
+            f"Tricks this deal: {_side_name(view, 0)} {view.tricks[0]}, "
+            f"{_side_name(view, 1)} {view.tricks[1]}."
+        ]
+        if view.turnup is not None:
+            lines.append(f"Turned up: {view.turnup}.")
+        lines += self._on_view(view)
         seat = view.seat
         assert seat is not None
-        if full or view.phase is not Phase.PLAY:
-            self.say(*render_table(view, self.me))
-        else:
-            self.say(*_render_play(view, self.me))
+        whose = "Your hand" if view.seating[seat] == self.me else f"{SEAT_NAMES[seat]}'s hand"
+        lines.append(f"{whose}: {render_hand(view.hands[seat] or ())}")
+        return lines
+
+    def _choices(self, view: WhistView) -> tuple[list[Choice[Action]], str]:
+        seat = view.seat
+        assert seat is not None
         kinds = {a.kind for a in view.legal}
-        mine = view.hands[seat] or ()
-        who = (
-            "your hand"
-            if view.seating[seat] == self.me
-            else f"{SEAT_NAMES[seat]}, whose cards you choose"
-        )
-        self.say(f"{SEAT_NAMES[seat]} to act — {who}: {render_hand(mine)}")
-        cards = [a.card for a in view.legal if a.kind == Kind.PLAY and a.card is not None]
-        if cards:
-            self.say("Playable: " + "  ".join(f"{i}={c}" for i, c in enumerate(cards, 1)))
-        if Kind.CLAIM in kinds:
-            top = max(a.number for a in view.legal if a.kind == Kind.CLAIM)
-            self.say(f"(You may claim 1 to {top} of the remaining tricks: claim K.)")
         if Kind.KEEP in kinds:
-            self.say("Keep this hand or exchange it for the unseen hand on your right? (k / e)")
+            return [
+                Choice("Keep this hand", KEEP),
+                Choice("Exchange it for the unseen hand on your right", EXCHANGE),
+            ], "Keep your hand or exchange it?"
         if Kind.TRUMP in kinds:
-            self.say("Name the trump suit: S, H, D or C.")
+            return [
+                Choice(f"{suit} {suit.plural}", declare(suit)) for suit in _SUIT_ORDER
+            ], "Name the trump suit:"
         if Kind.ACCEPT in kinds:
             assert view.claim is not None
             claimer, k = view.claim
-            self.say(f"{SEAT_NAMES[claimer]} claims {k} of the remaining tricks: accept? (y / n)")
+            return [
+                Choice("Accept the claim", ACCEPT),
+                Choice("Reject it: play on", REJECT),
+            ], f"{SEAT_NAMES[claimer]} claims {k} of the remaining tricks."
+        cards = cards_in_suits(a.card for a in view.legal if a.kind == Kind.PLAY and a.card)
+        who = "Your card" if view.seating[seat] == self.me else f"{SEAT_NAMES[seat]}'s card"
+        question = f"{who}:"
+        if Kind.CLAIM in kinds:
+            top = max(a.number for a in view.legal if a.kind == Kind.CLAIM)
+            question += f" (or claim K of the remaining tricks, K from 1 to {top})"
+        return [Choice(str(c), play(c)) for c in cards], question
 
-    def _read(self, view: WhistView, text: str) -> Action | None:
+    def _read(self, hand: int, view: WhistView, text: str) -> Action | None:
         """Return the action ``text`` names for this decision, or say why it names none."""
         word = text.strip().lower()
-        cards = [a.card for a in view.legal if a.kind == Kind.PLAY and a.card is not None]
         kinds = {a.kind for a in view.legal}
-        if not word:
-            self.say("Type a card or its number (help lists the commands).")
-            return None
-        if word.isdigit() and cards:
-            number = int(word)
-            if 1 <= number <= len(cards):
-                return play(cards[number - 1])
-            self.say(f"There is no playable card number {number}: choose 1 to {len(cards)}.")
-            return None
-        shortcuts = {"k": "keep", "e": "exchange", "y": "accept", "n": "reject"}
-        if Kind.KEEP in kinds or Kind.ACCEPT in kinds:
-            word = shortcuts.get(word, word)
-        if Kind.TRUMP in kinds and len(word) == 1:
-            word = f"trump:{word}"
-        if word.startswith("claim ") or word.startswith("claim:"):
-            word = "claim:" + word[6:].strip()
+        action: Action | None = None
+        if Kind.KEEP in kinds:
+            action = {"k": KEEP, "keep": KEEP, "e": EXCHANGE, "exchange": EXCHANGE}.get(word)
+            if action is None:
+                self.say(f"“{text}” is no answer here: type 1 (keep) or 2 (exchange).")
+                return None
+        elif Kind.ACCEPT in kinds:
+            yes = {"y", "yes", "accept", "a"}
+            no = {"n", "no", "reject", "r"}
+            action = ACCEPT if word in yes else REJECT if word in no else None
+            if action is None:
+                self.say(f"“{text}” is no answer here: type 1 (accept) or 2 (reject).")
+                return None
+        elif Kind.TRUMP in kinds:
+            suits = {s.letter.lower(): s for s in Suit} | {s.plural: s for s in Suit}
+            suits |= {s.symbol: s for s in Suit}
+            suit = suits.get(word.removeprefix("trump:").replace("\ufe0f", ""))
+            if suit is None:
+                self.say(f"“{text}” is not a suit: type 1 to 4, or S, H, C or D.")
+                return None
+            action = declare(suit)
+        elif word.startswith("claim"):
+            number = word[5:].strip(" :")
+            if not number.isdigit():
+                self.say("Write claim K, like claim 3.")
+                return None
+            action = claim(int(number))
+        else:
+            try:
+                card = parse_card(text)
+            except ParseError:
+                n = sum(1 for a in view.legal if a.kind == Kind.PLAY)
+                self.say(
+                    f"“{text}” is neither a card nor a choice: type 1 to {n}, or a card "
+                    "like 10S or Q♥."
+                )
+                return None
+            action = play(card)
         try:
-            return parse_action(word)
-        except ParseError as error:
+            self.state.clone().apply(hand, action)
+        except EngineError as error:
             self.say(str(error))
             return None
+        return action
 
 
-def _option_value(text: str) -> object:
-    if text.lstrip("-").isdigit():
-        return int(text)
-    if text.lower() in ("true", "false", "on", "off"):
-        return text.lower() in ("true", "on")
-    return text
+# --------------------------------------------------------------------------------------
+# Command line
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m engine.play whist",
-        description="Play a whole unit of whist in the terminal against computer players.",
+def _flags() -> Flags:
+    flags = Flags(
+        "whist", "Whist", "Play a whole unit of whist in the terminal against computer players."
     )
-    parser.add_argument("--seed", type=int, default=None, help="the seed (default: random)")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a table option, e.g. variant=mort, players=3, fixed_dummy=true (repeatable)",
-    )
-    parser.add_argument("--player", type=int, default=0, help="which player you are (default 0)")
-    parser.add_argument(
-        "--level", choices=tuple(LEVELS), default="basic", help="the computer players' level"
-    )
-    return parser
+    flags.seed()
+    flags.variant(VARIANT_NAMES, "short")
+    flags.add("--seats", type=int, default=None, help="how many players (Mort: 3 or 4)")
+    flags.seat(_seat, -1, "N, E, S or W, your seat in the first deal (default: player 1's)")
+    flags.level(tuple(LEVELS), "basic")
+    flags.option("fixed_dummy=true")
+    return flags
+
+
+def _seat(text: str) -> int:
+    try:
+        return parse_seat(text)
+    except EngineError:
+        raise BadFlag(f"“{text}” is not a seat: choose N, E, S or W") from None
 
 
 def main(
@@ -426,52 +482,46 @@ def main(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> int:
-    """Run a terminal table from the command line; return the exit code (2: bad arguments)."""
+    """Run a text table from the command line; return the exit code (2: bad flags)."""
     real = stdin is None and stdout is None
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
+    flags = _flags()
     try:
-        with contextlib.redirect_stdout(stdout):
-            args = _parser().parse_args(argv)
+        args = flags.parse(argv, stdout)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 2
-    values: dict[str, object] = {}
-    for pair in args.option:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            print(f"error: “{pair}” is not an option: write NAME=VALUE.", file=sys.stderr)
-            return 2
-        values[name.strip()] = _option_value(value.strip())
+    fixed: dict[str, Any] = {"variant": args.variant}
+    if args.seats is not None:
+        fixed["players"] = args.seats
     try:
-        options = options_from_json(WhistOptions, values)
-    except (OptionsError, TypeError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        options = options_from_flags(WhistOptions, args.option, fixed)
+    except BadFlag as error:
+        return flags.fail(str(error))
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     state = new_game(seed, options)
-    me: int = args.player
-    if not 0 <= me < state.players:
-        print(f"error: choose a player from 0 to {state.players - 1}.", file=sys.stderr)
-        return 2
+    if args.seat < 0:
+        me = 0
+    else:
+        player = state.player_at(args.seat)
+        if player is None:
+            free = [SEAT_NAMES[s][0] for s in range(4) if state.player_at(s) is not None]
+            return flags.fail(
+                f"nobody sits {SEAT_NAMES[args.seat]} in the first deal of "
+                f"{type(state).title} with seed {seed}: choose {or_list(free)}"
+            )
+        me = player
     players = {p: make_player(args.level, seed * 8 + p) for p in range(state.players) if p != me}
-    interactive = real and stdin.isatty() and stdout.isatty()
-    if interactive:
-        with contextlib.suppress(ImportError):
-            import readline  # noqa: F401  (line editing for input())
-    table = WhistTable(state, me, players, stdin, stdout, interactive=interactive)
-    intro = (
-        f"{type(state).title}, seed {seed} (replay with --seed {seed}); you are player {me}; "
-        f"{args.level} computer players play the others.",
-        "Type help at any prompt for the commands, quit to leave.",
+    table = WhistTable(
+        state, me, players, stdin, stdout, interactive=is_interactive(real, stdin, stdout)
     )
-    try:
-        return table.run(intro)
-    except BrokenPipeError:
-        # The reader went away (e.g. piped into head): stop quietly.
-        if real:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
-        return 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    seat = state.seat_of(me)
+    where = "sit out the first game" if seat is None else f"sit {SEAT_NAMES[seat]}"
+    others = and_list([table.names[p] for p in range(state.players) if p != me])
+    intro = (
+        f"{type(state).title}, seed {seed} (replay with --seed {seed}).",
+        f"You {where}; {others} {'is a' if len(players) == 1 else 'are'} {args.level} "
+        f"computer player{'s' * (len(players) > 1)}.",
+        "Type help at any question for the commands, quit to leave.",
+    )
+    return start(table, intro, real, stdout)

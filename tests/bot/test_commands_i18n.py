@@ -140,8 +140,10 @@ async def test_help_answers_in_the_members_language(world: World, locales: dict[
     assert english.response is not None
     (de_embed,) = german.response.embeds
     (en_embed,) = english.response.embeds
-    assert de_embed.title == t("de", "cog.help_title")
-    assert en_embed.title == t("en", "cog.help_title")
+    me = world.bot.user
+    assert me is not None
+    assert de_embed.title == t("de", "cog.help_title", name=me.name)
+    assert en_embed.title == t("en", "cog.help_title", name=me.name)
     text = de_embed.description or ""
     for line in (
         f"**/dupe starten** — {t('de', 'dupe.command_start_description')}",

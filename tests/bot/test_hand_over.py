@@ -94,7 +94,7 @@ async def test_a_member_leaving_an_english_dummy_tournee_is_replaced_to_its_end(
         if m.embeds and m.embeds[0].title == t("en", "table.handed_over_title")
     ]
     assert len(notices) == 1
-    assert "Computer (basic) for alice" in (notices[0].embeds[0].description or "")
+    assert "🤖 Computer 1 (basic) for alice" in (notices[0].embeds[0].description or "")
     gone = game.message(old_hand.id)
     assert gone.content == t("en", "table.handed_over_hand") and not buttons(gone)
     # Her old controls and “My hand” no longer work for her, and change nothing.

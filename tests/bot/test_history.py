@@ -37,7 +37,8 @@ async def test_history_lists_the_game_and_replay_steps_through_it(world: World) 
     history = await bob.slash(world.channel, "history")
     assert history.response is not None and history.response.ephemeral
     text = description(history.response)
-    assert f"**Dupe #{game.id}**" in text and f"<@{alice.id}>" in text and "🤖 random" in text
+    assert f"**Dupe #{game.id}**" in text and f"<@{alice.id}>" in text
+    assert "🤖 Computer 2 (random)" in text
     assert f"/replay {game.id}" in text
 
     shown = await bob.slash(world.channel, "replay", game=game.id)
@@ -100,7 +101,7 @@ async def test_stats_and_the_leaderboard_by_rating(world: World) -> None:
     board = await alice.slash(world.channel, "leaderboard", sort="rating")
     assert board.response is not None
     text = description(board.response)
-    assert "🤖 random (computer)" in text  # computers are rated as their level
+    assert "🤖 Computer (random)" in text  # computers are rated as their level
     assert f"<@{alice.id}>" in text and "← you" in text
     assert "sorted by rating" in (board.response.embeds[0].footer.text or "")
 

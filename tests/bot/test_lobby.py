@@ -32,7 +32,7 @@ async def test_one_member_fills_the_table_with_computers_and_plays_to_the_end(
     for count in range(1, 4):
         added = await game.press(alice, "Add computer")
         assert added.response is not None and added.response.id == game.message_id
-        assert description(game.message).count("🤖 Computer (greedy)") == count
+        assert f"🤖 Computer {count + 1} (greedy)" in description(game.message)
     assert lobby_ids(game) == {
         "join": False,
         "leave": True,

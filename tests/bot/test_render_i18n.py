@@ -365,7 +365,7 @@ def test_german_messages_use_the_glossary(german: list[tuple[str, Any]]) -> None
     assert "Revanche für Spiel #41" in by_name["rematch"]
     assert "Dupe — Endstand" in by_name["final strict"]
     assert "teilen sich den Sieg!" in by_name["tie"]
-    assert "Ada und greedy" in by_name["tie"] or "Ada und 🤖 greedy" in by_name["tie"]
+    assert "Ada und 🤖 Computer 2 (greedy)" in by_name["tie"]
     assert "Dupe — Runde 1 ausgewertet" in by_name["scoring open 1"]
     assert "Wertung 19,8 (27,2 ± 7,5)" in by_name["leaderboard rating"]
     assert "1 Spiel · 1 Sieg" in by_name["leaderboard rating"]

@@ -170,6 +170,11 @@ async def test_team_of_four_across_two_channels(
     await reply(alice, one, "whist duplicate start")
     first = await seat_table(env, dupe_bot, one, [alice], eve)
     second = await seat_table(env, dupe_bot, two, [bob], eve)
+    # A computer is named alike in the round's announcement and at the table.
+    (announced,) = [t for t in channel_texts(env, one) if "North: alice, East: " in t]
+    assert "North: alice, East: 🤖 Computer 2 (random), South: 🤖 Computer 3 (random)" in announced
+    table_text = str(first.message(first.table_message.id).message.embeds[0].description)
+    assert "East (🤖 Computer 2 (random))" in table_text and "CPU" not in table_text
     # A member of the other table cannot open a hand here.
     refused = await bob.click(
         first.message(first.table_message.id).message, custom_id=_hand_id(first)
@@ -187,7 +192,7 @@ async def test_team_of_four_across_two_channels(
     for who in (alice, bob, eve):
         progress = await reply(who, one, "whist duplicate status", match=match.id)
         assert "being played" in progress and "Round 1 of 1." in progress
-        assert "North: alice, East: CPU (random)" in progress
+        assert "North: alice, East: 🤖 Computer 2 (random)" in progress
         assert "· 1 of 2 trays finished" in progress and "· 0 of 2 trays finished" in progress
         assert "N-S " not in progress and "tricks" not in progress
 
@@ -215,7 +220,8 @@ async def test_team_of_four_across_two_channels(
     assert finished.data["standings"]["x"] == expected.x
     for channel in (one, two):
         (final,) = [t for t in channel_texts(env, channel) if "final standings" in t]
-        assert "Team X (alice & " in final and f"**{expected.x:+d}**" in final
+        assert "Team X (alice & 🤖 3 computers (random))" in final  # not one by one
+        assert f"**{expected.x:+d}**" in final
         assert len(posts_about(env, channel, 2)) == 1
     assert {str(alice.id), str(bob.id), "cpu:random"} <= set(ratings(dupe_bot))
     assert "over already" in await reply(alice, one, "whist duplicate cancel", match=match.id)

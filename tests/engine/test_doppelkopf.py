@@ -440,16 +440,18 @@ def test_a_person_plays_a_whole_table_in_the_terminal() -> None:
     out = io.StringIO()
     code = terminal.main(["--seed", "3"], io.StringIO("1\n" * 3000), out)
     text = out.getvalue()
-    assert code == 0 and "The table is over. Totals:" in text
-    assert "Your hand:" in text and "You may:" in text
+    assert code == 0 and "=== The table is over ===" in text
+    assert "Your hand (12):" in text and "Your card:" in text
     # Only the person's own hand is ever printed: never another seat's cards.
     assert "seat 2's hand" not in text
 
     out = io.StringIO()
     code = terminal.main(
-        ["--seed", "3", "--preset", "house", "--seats", "5"], io.StringIO("x\nquit\n"), out
+        ["--seed", "3", "--preset", "house", "--seats", "5", "--seat", "2"],
+        io.StringIO("x\nquit\n"),
+        out,
     )
-    assert code == 0 and "is not one of the listed actions" in out.getvalue()
+    assert code == 0 and "“x” is not a Doppelkopf action." in out.getvalue()
     assert terminal.main(["--seats", "5"], io.StringIO(""), io.StringIO()) == 2  # tournament: 4
     assert terminal.main(["--seed", "3"], io.StringIO(""), io.StringIO()) == 0  # end of input
 

@@ -144,9 +144,8 @@ class Typist(io.TextIOBase):
         if self.script:
             return self.script.pop(0) + "\n"
         screen = self.out.getvalue().rsplit("> ", 1)[0].rsplit("\n> ", 1)[-1]
-        if "Name your castle" in screen:
-            cards = screen.rsplit("Your setup cards: ", 1)[1].split("\n", 1)[0].split()
-            return " ".join(cards[:3]) + "\n"
+        if "Choose your castle" in screen:
+            return "1 2 3\n"
         if "Draw: draw N" in screen:
             return "draw 0\n"
         return "d3\n"
@@ -161,16 +160,16 @@ def run(args: list[str], script: list[str]) -> tuple[int, str]:
 def test_the_terminal_plays_a_whole_match() -> None:
     code, text = run(["--seed", "5", "--option", "max_turns=12"], [])
     assert code == 0
-    assert "Round 1 scored (turn-limit)" in text and "The match is over" in text
+    assert "Round 1 scored (turn-limit)" in text and "=== Match over — " in text
 
 
 def test_the_terminal_lists_discard_options_with_reasons_and_proposes() -> None:
-    script = ["help"]
+    script = ["1 2 3", "help"]  # the turn's commands; the setup's help is about the setup
     code, text = run(["--seed", "6", "--option", "max_turns=4", "--seat", "R"], script)
     assert code == 0 and "regroup 1-2 3S 4D 5S | 6D 6S 6C" in text
     out = io.StringIO()
     typist = Typist(out, [])
-    from engine.dukes_up.terminal import _Table, discard_options
+    from engine.dukes_up.terminal import DukesUpTable, discard_options
 
     s = placed(0, black_hand="3S 4S 5S 9C 2C", table=["6C 7C 8C"])
     lines = discard_options(s, 0)
@@ -181,12 +180,12 @@ def test_the_terminal_lists_discard_options_with_reasons_and_proposes() -> None:
     assert any(
         "D2 two hand cards: unavailable — D2 needs" in line for line in discard_options(s, 0)
     )
-    table = _Table(s, 0, "baseline", 1, typist, out)
-    table.run("propose", "propose 2C")
+    table = DukesUpTable(s, 0, "baseline", 1, typist, out)
+    table.do("propose", "propose 2C")
     assert "No valid layout with these cards." in out.getvalue()
     act(s, 0, "undo")
     typist.script = ["y"]
-    table.run("propose", "propose 3S 4S 5S")
+    table.do("propose", "propose 3S 4S 5S")
     assert "Proposal (step 1)" in out.getvalue()
     assert s.board(working=True).table[-1] == cs("3S 4S 5S")
 

@@ -99,3 +99,21 @@ def test_the_text_table_plays_the_trays_with_computers() -> None:
     lines = out.getvalue().splitlines()
     assert [line.split(" (")[0] for line in lines] == ["Tray 1", "Tray 2"]
     assert terminal.main(["--level", "nobody"], stdout=io.StringIO()) == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "sentence"),
+    [
+        (["--bogus"], "error: Duplicate whist: there is no flag --bogus: the flags are"),
+        (["--level", "nobody"], "error: Duplicate whist: “nobody” is not a computer level"),
+        (["--trays", "0"], "error: Duplicate whist: --trays takes 1 to 64, not 0."),
+        (["--trays", "x"], "error: Duplicate whist: --trays takes a whole number, not 'x'."),
+    ],
+)
+def test_a_bad_flag_of_the_text_table_is_one_sentence_naming_the_game(
+    argv: list[str], sentence: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    terminal = games.get("whist_duplicate").terminal()
+    assert terminal.main(argv, stdout=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(sentence) and err.count("\n") == 1, err

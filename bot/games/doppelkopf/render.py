@@ -45,14 +45,15 @@ _MULTI = {"poverty-offer": "poverty", "poverty-return": "return"}
 # --- words -----------------------------------------------------------------------------------
 
 
-def seat_label(seat: int, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
-    """Return who sits at ``seat``: the member's name, a computer, or the seat's name."""
+def seat_label(
+    seat: int, seats: Mapping[int, SeatInfo], lang: Lang, *, picture: bool = False
+) -> str:
+    """Return who sits at ``seat``: the member's name, a computer (for a ``picture``, its
+    name without the emoji), or the seat's name."""
     record = seats.get(seat)
     if record is None:
         return t(lang, "doppelkopf.seat", n=seat + 1)
-    if record.user_id is None:
-        return f"🤖 {t(lang, 'doppelkopf.seat', n=seat + 1)}"
-    return record.name
+    return record.shown(lang, seat, picture=picture)
 
 
 def _card(code: str | Card) -> str:
@@ -520,30 +521,74 @@ def _three_card_buttons(
 # --- the end of a game ---------------------------------------------------------------------
 
 
-def _items_line(result: GameResult, party: str, lang: Lang, house: bool) -> str:
-    items = [(key, value) for p, key, value in result.items if p == party]
-    if not items:
-        return ""
+def _solo_scored(game: str) -> bool:
+    """Whether the game is scored as a solo: Re is one player, who scores three times."""
+    return game.startswith("solo:") or game in ("silent-marriage", "marriage-solo")
+
+
+def _counted(items: list[tuple[str, int]], lang: Lang) -> str:
+    """Return score items as words and points, repeated one-point items counted once:
+    ``won 1, fox × 2``."""
+    counts: dict[tuple[str, int], int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
     words = []
-    total = 0
-    doubles = []
-    for key, value in items:
-        if house and key in ("re", "contra"):
-            doubles.append(
-                t(lang, "doppelkopf.item_doubled", word=t(lang, f"doppelkopf.item_{key}"))
-            )
+    for (key, value), n in counts.items():
+        word = t(lang, f"doppelkopf.item_{key}")
+        if n > 1 and value == 1:
+            words.append(f"{word} × {n}")
+        else:
+            words += [f"{word} {value}"] * n  # worth more than one each: never repeated
+    return ", ".join(words)
+
+
+def _breakdown(result: GameResult, preset: str, lang: Lang) -> list[str]:
+    """Return one line per party with score items, each adding up to the score of that
+    party's players, a step at a time: its items, (house) each doubling, what the other
+    party's items take off, and (a solo's Re) the soloist's three times."""
+    house = preset == "house"
+    own: dict[str, list[tuple[str, int]]] = {"re": [], "contra": []}
+    doubles: dict[str, list[str]] = {"re": [], "contra": []}
+    for party, key, value in result.items:
+        if house and key in ("re", "contra"):  # house: an announced Re or Contra doubles
+            doubles[party].append(key)
+        else:
+            own[party].append((key, value))
+    worth = {p: sum(v for _, v in own[p]) * 2 ** len(doubles[p]) for p in own}
+    lines = []
+    for party in ("re", "contra"):
+        if not own[party]:
             continue
-        words.append(f"{t(lang, f'doppelkopf.item_{key}')} {value}")
-        total += value
-    if doubles:
-        total *= 2 ** len(doubles)
-    return t(
-        lang,
-        "doppelkopf.end_items",
-        party=_party(lang, party),
-        items=", ".join(words + doubles),
-        total=total,
-    )
+        other = "contra" if party == "re" else "re"
+        total = sum(v for _, v in own[party])
+        steps: list[tuple[str, dict[str, Any], int]] = [
+            ("doppelkopf.end_sum", {"items": _counted(own[party], lang)}, total)
+        ]
+        for key in doubles[party]:
+            total *= 2
+            steps.append(
+                ("doppelkopf.end_doubled", {"word": t(lang, f"doppelkopf.item_{key}")}, total)
+            )
+        if worth[other]:
+            total -= worth[other]
+            steps.append(
+                (
+                    "doppelkopf.end_minus",
+                    {"party": _party(lang, other), "value": worth[other]},
+                    total,
+                )
+            )
+        if party == "re" and _solo_scored(result.game):
+            total *= 3
+            steps.append(("doppelkopf.end_soloist", {}, total))
+        said = [
+            t(lang, key, total=f"{n:+d}" if i == len(steps) - 1 else n, **params)
+            for i, (key, params, n) in enumerate(steps)
+        ]
+        lines.append(
+            t(lang, "doppelkopf.end_items", party=_party(lang, party), steps="; ".join(said))
+        )
+    return lines
 
 
 def _hands_in_order(
@@ -557,11 +602,7 @@ def _hands_in_order(
 def _score_lines(result: GameResult, preset: str, lang: Lang) -> list[str]:
     """Return the card points and each party's score items."""
     lines = [t(lang, "doppelkopf.end_points", re=result.points[0], contra=result.points[1])]
-    for party in ("re", "contra"):
-        line = _items_line(result, party, lang, preset == "house")
-        if line:
-            lines.append(line)
-    return lines
+    return lines + _breakdown(result, preset, lang)
 
 
 def end_picture_parts(
@@ -579,7 +620,8 @@ def end_picture_parts(
     hands = []
     for s, cards in _hands_in_order(result, played, preset):
         party = _party(lang, "re" if s in result.re else "contra")
-        hands.append((f"{seat_label(s, seats, lang)} — {party} {result.scores[s]:+d}", cards))
+        who = seat_label(s, seats, lang, picture=True)
+        hands.append((f"{who} — {party} {result.scores[s]:+d}", cards))
     return title, hands, _score_lines(result, preset, lang)
 
 
@@ -594,15 +636,14 @@ def end_message(
     lang: Lang,
 ) -> Rendered:
     """Return the public breakdown of game ``number``: type, parties, card points, one line
-    per party's score items, every player's score and the running totals, then all hands
-    and tricks."""
+    per party adding its score items up to its players' score, every player's score and the
+    running totals, then all hands and tricks."""
 
     def who(seat: int) -> str:
         return seat_label(seat, seats, lang)
 
     kind = game_name(lang, result.game)
-    solo = result.game.startswith("solo:") or result.game in ("silent-marriage", "marriage-solo")
-    if solo and result.re:
+    if _solo_scored(result.game) and result.re:
         kind = f"{kind} — {who(result.re[0])}"
     parties = t(
         lang,

@@ -250,7 +250,7 @@ class DoppelkopfUI(GameUI):
             return None
         seats = [s for s in range(data["players"]) if s != data["sitting_out"]]
         cards = {s: parse_card(c) for s, c in plays}
-        labels = [render.seat_label(s, info.seats, lang) for s in seats]
+        labels = [render.seat_label(s, info.seats, lang, picture=True) for s in seats]
         key = (data["deal"], data["trick_number"], len(plays), winner, lang)
         highlight = seats.index(winner) if winner is not None else None
         return key, functools.partial(

@@ -123,7 +123,7 @@ def seat_label(seat: int, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
     record = seats.get(seat)
     if record is None:
         return colour
-    return f"{colour} ({record.label})"
+    return f"{colour} ({record.shown(lang, seat)})"
 
 
 def _castle(lang: Lang, view: DukesUpView, seat: int) -> str:

@@ -114,6 +114,7 @@ class DukesUpUI(GameUI):
     game = GAME
     colour = render.COLOUR
     catalogue: Path | None = None  # bot/locales/dukes_up.toml
+    draws_pictures = False  # the board and panels are text; no picture is drawn
     default_turn_seconds = 180  # the rules' turn; the setup gets half (decision_seconds)
     options: tuple[OptionSpec, ...] = (
         OptionSpec(

@@ -74,7 +74,7 @@ def card_label(card: Card) -> str:
 
 def _seat_heading(seat: int, seats: Mapping[int, SeatInfo], lang: Lang = "en") -> str:
     info = seats.get(seat)
-    who = info.label if info else "—"
+    who = info.shown(lang, seat) if info else "—"
     return f"{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)} · {who}"
 
 
@@ -93,7 +93,7 @@ def _progress(lang: Lang, view: DupeView) -> str:
 
 def _who(seat: int, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
     info = seats.get(seat)
-    return info.label if info is not None else seat_name(lang, seat)
+    return info.shown(lang, seat) if info is not None else seat_name(lang, seat)
 
 
 def table_message(info: TableInfo, view: DupeView, rules: str, *, lang: Lang = "en") -> Rendered:

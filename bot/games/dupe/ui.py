@@ -70,10 +70,8 @@ def _picture_names(info: TableInfo, lang: Lang) -> list[str]:
         record = info.seats.get(seat)
         if record is None:
             names.append(seat_name(lang, seat))
-        elif record.user_id is None:
-            names.append(t(lang, "table.cpu_name", level=record.level))
         else:
-            names.append(record.name)
+            names.append(record.shown(lang, seat, picture=True))
     return names
 
 

@@ -33,10 +33,10 @@ import discord
 from discord import app_commands
 
 from bot.commands import command_text
-from bot.game import OptionSpec, Rendered, TableInfo
+from bot.game import OptionSpec, Rendered, TableInfo, computer_name, computers_name
 from bot.games.whist import render
 from bot.games.whist.ui import WhistUI
-from bot.i18n import Lang, lang_of, seat_name, t
+from bot.i18n import Lang, Text, lang_of, seat_name, t
 from bot.matches import Close, Effect, Matches, Open, Rate, Say, Status
 from bot.store import SeatRecord, SeatResult
 from bot.tables import TableOptions, UserError
@@ -265,7 +265,7 @@ class DuplicateUI(WhistUI):
             parts.append("\n".join(render._trick_lines(view, seating, lang)))
             a, b = seating.side(0), seating.side(1)
             parts.append(
-                t(lang, "whist.tricks_line", a=a, b=b, ta=view.tricks[0], tb=view.tricks[1])
+                t(lang, "whist.dup_tricks_line", a=a, b=b, ta=view.tricks[0], tb=view.tricks[1])
             )
             if view.to_act:
                 who = ", ".join(seating.actor(h) for h in view.to_act)
@@ -282,22 +282,28 @@ class DuplicateUI(WhistUI):
         pending: str = "",
         notice: str | None = None,
     ) -> Rendered:
-        """Return whist's hand, headed by the tray in play; once a tray is over here, the
-        member is told where its results are."""
-        shown = render.hand_message(info, view, turn, lang=lang, pending=pending, notice=notice)
+        """Return whist's hand, its title naming the tray in play; once a tray is over here,
+        the member is told where its results are."""
         options = info.game_options
-        if view.phase is Phase.OVER:
-            head = t(lang, "whist.dup_hand_over")
-        else:
-            head = t(
+        over = view.phase is Phase.OVER
+        tray = None
+        if not over:  # the tray names the title's unit: a hand never says "deal" here
+            tray = t(
                 lang,
                 "whist.dup_hand_tray",
                 tray=options.trays[view.deal - 1],
                 n=view.deal,
                 trays=len(options.trays),
             )
-            if view.results:
-                head += "\n" + t(lang, "whist.dup_hand_results")
+        shown = render.hand_message(
+            info, view, turn, lang=lang, pending=pending, notice=notice, unit=tray
+        )
+        if over:
+            head = t(lang, "whist.dup_hand_over")
+        elif view.results:
+            head = t(lang, "whist.dup_hand_results")
+        else:
+            return shown
         shown.content = f"{head}\n{shown.content or ''}"[:2000]
         return shown
 
@@ -609,8 +615,10 @@ def _dead(data: dict[str, Any], game_id: int) -> None:
 
 def _round_text(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
     names = [
-        who[1] if who is not None else t(lang, "table.cpu_name", level=data["level"])
-        for who in seated(data, play)
+        discord.utils.escape_markdown(who[1])
+        if who is not None
+        else computer_name(lang, data["level"], seat)
+        for seat, who in enumerate(seated(data, play))
     ]
     return t(
         lang,
@@ -620,9 +628,7 @@ def _round_text(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
         table=play["table"],
         ns=play["ns_pair"],
         ew=play["ew_pair"],
-        seats=", ".join(
-            f"{seat_name(lang, s)}: {discord.utils.escape_markdown(n)}" for s, n in enumerate(names)
-        ),
+        seats=", ".join(f"{seat_name(lang, s)}: {n}" for s, n in enumerate(names)),
     )
 
 
@@ -678,7 +684,7 @@ async def do_create(
     """``/whist duplicate create``: a match whose table 1 is this channel."""
     guild_id, channel_id = interaction.guild_id, interaction.channel_id
     if guild_id is None or channel_id is None:
-        raise UserError("errors.no_dms")
+        raise UserError("table.no_dms", game=Text(f"{GAME}.title"))
     if fmt not in FORMATS or trump not in (None, "turned", "C", "D", "H", "S"):
         raise UserError("whist.dup_no_format")
     least, most = TABLES[fmt]
@@ -755,8 +761,8 @@ async def do_create(
 async def do_add_table(bot: Bot, interaction: discord.Interaction, match_id: int) -> None:
     """``/whist duplicate table``: this channel becomes the match's next table."""
     channel_id = interaction.channel_id
-    if channel_id is None:
-        raise UserError("errors.no_dms")
+    if interaction.guild_id is None or channel_id is None:
+        raise UserError("table.no_dms", game=Text(f"{GAME}.title"))
     record = await _matches(bot).get(match_id)
     if record is None or record.game != GAME or record.guild_id != interaction.guild_id:
         raise UserError("whist.dup_no_match", match=match_id)
@@ -943,7 +949,7 @@ def status_text(match_id: int, status: str, data: dict[str, Any], lang: Lang) ->
             elif status == "open":
                 name = t(lang, "whist.dup_status_free")
             else:
-                name = t(lang, "table.cpu_name", level=data["level"])
+                name = computer_name(lang, data["level"], seat)
             names.append(f"{seat_name(lang, seat)}: {name}")
         at_table = [p for p in data["plays"] if p["table"] == table]
         head = (
@@ -1103,14 +1109,18 @@ def _where(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
 
 
 def _names(data: dict[str, Any], seats: Sequence[tuple[int, int]], lang: Lang) -> str:
+    """Return a pair's or team's members, then its computers counted (``alice & 🤖 3
+    computers (expert)``): the computers of a side are one level, told apart by nothing."""
     names = []
+    computers = 0
     for table, seat in seats:
         who = data["seating"][table - 1][seat]
-        names.append(
-            discord.utils.escape_markdown(who[1])
-            if who
-            else t(lang, "table.cpu_name", level=data["level"])
-        )
+        if who:
+            names.append(discord.utils.escape_markdown(who[1]))
+        else:
+            computers += 1
+    if computers:
+        names.append(computers_name(lang, data["level"], computers))
     return " & ".join(names)
 
 

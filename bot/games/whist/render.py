@@ -24,7 +24,7 @@ import discord
 from bot import ids
 from bot.controls import Button, Controls
 from bot.game import Rendered, SeatInfo, TableInfo
-from bot.i18n import Lang, t
+from bot.i18n import Lang, and_list, t
 from engine.cards import Card, Suit
 from engine.tricks import legal_cards
 from engine.whist import (
@@ -62,14 +62,15 @@ TWO_PLAYERS = ("humbug", "two_hand")
 # --- words -----------------------------------------------------------------------------
 
 
-def player_name(player: int, seats: Mapping[int, SeatInfo], lang: Lang) -> str:
-    """Return who player ``player`` is: the member's name, or a computer."""
+def player_name(
+    player: int, seats: Mapping[int, SeatInfo], lang: Lang, *, picture: bool = False
+) -> str:
+    """Return who player ``player`` is: the member's name, or a computer (for a
+    ``picture``, its name without the emoji)."""
     record = seats.get(player)
     if record is None:
         return t(lang, "whist.player", n=player + 1)
-    if record.user_id is None:
-        return f"🤖 {t(lang, 'whist.player', n=player + 1)}"
-    return record.name
+    return record.shown(lang, player, picture=picture)
 
 
 def hand_name(lang: Lang, hand: int) -> str:
@@ -93,12 +94,18 @@ class Seating:
         seats: Mapping[int, SeatInfo],
         variant: str,
         lang: Lang,
+        *,
+        picture: bool = False,
     ) -> None:
         self.seating = tuple(seating)
         self.controllers = tuple(controllers)
         self.seats = seats
         self.variant = variant
         self.lang = lang
+        self.picture = picture  # names as a picture draws them
+
+    def _player(self, player: int) -> str:
+        return player_name(player, self.seats, self.lang, picture=self.picture)
 
     def decider(self, hand: int) -> int | None:
         """Return the player who plays ``hand``."""
@@ -111,10 +118,10 @@ class Seating:
         name = hand_name(lang, hand)
         player = self.seating[hand]
         if player is not None:
-            return f"{name} ({player_name(player, self.seats, lang)})"
+            return f"{name} ({self._player(player)})"
         decider = self.decider(hand)
         if decider is not None:
-            return t(lang, "whist.dummy_of", hand=name, who=player_name(decider, self.seats, lang))
+            return t(lang, "whist.dummy_of", hand=name, who=self._player(decider))
         return t(lang, "whist.dead_hand", hand=name)
 
     def actor(self, hand: int) -> str:
@@ -123,7 +130,7 @@ class Seating:
         decider = self.decider(hand)
         if decider is None:
             return hand_name(lang, hand)
-        name = player_name(decider, self.seats, lang)
+        name = self._player(decider)
         if self.seating[hand] == decider:
             return name
         return t(lang, "whist.for_hand", who=name, hand=hand_name(lang, hand))
@@ -139,7 +146,7 @@ class Seating:
         for hand in hands[side]:
             player = self.seating[hand]
             if player is not None:
-                names.append(player_name(player, self.seats, lang))
+                names.append(self._player(player))
             elif self.controllers[hand] is not None:
                 dummies.append(t(lang, "whist.dummy"))
         names += dummies
@@ -150,9 +157,11 @@ class Seating:
         return (NORTH, SOUTH) if self.variant == "two_hand" else SEATS
 
 
-def view_seating(view: WhistView, seats: Mapping[int, SeatInfo], lang: Lang) -> Seating:
-    """Return who holds each hand, as ``view`` says."""
-    return Seating(view.seating, view.controllers, seats, view.variant, lang)
+def view_seating(
+    view: WhistView, seats: Mapping[int, SeatInfo], lang: Lang, *, picture: bool = False
+) -> Seating:
+    """Return who holds each hand, as ``view`` says (named as a ``picture`` draws them)."""
+    return Seating(view.seating, view.controllers, seats, view.variant, lang, picture=picture)
 
 
 def by_suit(cards: Iterable[Card]) -> str:
@@ -258,9 +267,10 @@ def _exchange_line(view: WhistView, seating: Seating, lang: Lang) -> str:
         waiting = [seating.actor(h) for h in players if not view.chosen[h] and h in view.to_act]
         parts = []
         if done:
-            parts.append(t(lang, "whist.exchange_chosen", who=", ".join(done)))
+            parts.append(t(lang, "whist.exchange_chosen", n=len(done), who=and_list(lang, done)))
         if waiting:
-            parts.append(t(lang, "whist.exchange_choosing", who=", ".join(waiting)))
+            who = and_list(lang, waiting)
+            parts.append(t(lang, "whist.exchange_choosing", n=len(waiting), who=who))
         return t(lang, "whist.exchange_status", status="; ".join(parts))
     if view.phase in (Phase.PLAY, Phase.CLAIM):
         said = []
@@ -466,10 +476,12 @@ def hand_message(
     lang: Lang,
     pending: str = "",
     notice: str | None = None,
+    unit: str | None = None,
 ) -> Rendered:
     """Return the player's private message: their own hand and any dummy they play (each
     labelled whose it is), the hand they gave up (Humbug), the trump, the trick, and the
-    controls of the decision they owe now."""
+    controls of the decision they owe now. ``unit`` names what is being played in the
+    title (default: the deal, ``deal 3``)."""
     game_id = info.game_id
     lines = [notice] if notice else []
     buttons = Controls()
@@ -487,7 +499,8 @@ def hand_message(
         return Rendered(content="\n".join(lines), embeds=[], view=buttons)
     assert view.player is not None
     seating = view_seating(view, info.seats, lang)
-    title = t(lang, "whist.hand_title", hand=seating.who(seat), deal=view.deal)
+    where = unit or t(lang, "whist.hand_deal", deal=view.deal)
+    title = t(lang, "whist.hand_title", hand=seating.who(seat), where=where)
     lines.append(f"**{title}**")
     trump = trump_line(view, lang)
     if trump:
@@ -572,6 +585,18 @@ def hand_message(
 HONOURS = ("A", "K", "Q", "J")
 
 
+def _holder(hand: int | None, n: int, seating: Seating, lang: Lang) -> str:
+    """Return who held ``n`` honours; honours nobody played lay in the dead hands, and in
+    which one stays unsaid: Humbug's dead hands are never shown (rules §4)."""
+    if hand is not None:
+        return seating.who(hand)
+    dead = any(
+        seating.seating[h] is None and seating.controllers[h] is None
+        for h in seating.hands_in_play()
+    )
+    return t(lang, "whist.honour_dead_hand", n=n) if dead else "—"
+
+
 def deal_message(
     number: int,
     result: DealResult,
@@ -594,9 +619,12 @@ def deal_message(
         t(lang, "whist.tricks_line", a=a, b=b, ta=result.tricks[0], tb=result.tricks[1]),
     ]
     if seating.variant != "two_hand":
+        by_holder: dict[int | None, list[str]] = {}
+        for rank, h in zip(HONOURS, holders, strict=False):
+            by_holder.setdefault(h, []).append(f"{rank}{result.trump.symbol}")
         held = ", ".join(
-            f"{rank}{result.trump.symbol}: {seating.who(h) if h is not None else '—'}"
-            for rank, h in zip(HONOURS, holders, strict=False)
+            f"{' '.join(cards)}: {_holder(h, len(cards), seating, lang)}"
+            for h, cards in by_holder.items()
         )
         lines.append(t(lang, "whist.deal_honours_held", held=held))
         lines.append(

@@ -110,8 +110,6 @@ class WhistUI(GameUI):
         parts = [t(lang, f"whist.variant_{options.variant}")]
         if options.variant == "mort":
             parts.append(t(lang, "whist.players_n", n=options.player_count))
-        if options.random_seating:
-            parts.append(t(lang, "whist.random_seating_name"))
         if options.fixed_dummy:
             parts.append(
                 t(
@@ -128,6 +126,11 @@ class WhistUI(GameUI):
         if options.humbug_declared:
             parts.append(t(lang, "whist.humbug_declared_name"))
         return " · ".join(parts)
+
+    def seats_drawn(self, options: WhistOptions) -> bool:
+        """Return whether the partners are drawn at random (short whist's option): the
+        rules line's "random seats" says it."""
+        return options.random_seating
 
     def table_message(self, info: TableInfo, view: WhistView, lang: Lang) -> Rendered:
         """Return the public table."""
@@ -215,7 +218,7 @@ class WhistUI(GameUI):
             return None
         hands = render.trick_hands(view)
         cards = dict(plays)
-        seating = render.view_seating(view, info.seats, lang)
+        seating = render.view_seating(view, info.seats, lang, picture=True)
         labels = [seating.who(h) for h in hands]
         key = (view.deal, view.tricks, len(plays), winner, lang)
         highlight = hands.index(winner) if winner is not None else None

@@ -47,7 +47,8 @@ class HighCardUI(GameUI):
         if seat is None:
             return t(lang, "highcard.nobody")
         info = seats.get(seat)
-        return t(lang, "highcard.takes", seat=info.label if info else self.seat_name(lang, seat, 2))
+        who = info.shown(lang, seat) if info else self.seat_name(lang, seat, 2)
+        return t(lang, "highcard.takes", seat=who)
 
     def _tricks(self, view: HighCardView, seats: Mapping[int, SeatInfo], lang: Lang) -> list[str]:
         return [
@@ -70,7 +71,7 @@ class HighCardUI(GameUI):
         lines = []
         for seat in (0, 1):
             mark = "" if view.over else (" ✓" if view.chosen[seat] else " …")
-            who = info.seats[seat].label if seat in info.seats else "—"
+            who = info.seats[seat].shown(lang, seat) if seat in info.seats else "—"
             name = self.seat_name(lang, seat, 2)
             lines.append(f"{name} · {who}{mark} — {view.won[seat]}")
         lines += self._tricks(view, info.seats, lang)
