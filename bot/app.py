@@ -129,7 +129,11 @@ def _unwatch_collections() -> None:
 
 class _Tree(discord.app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        return not too_late(interaction)
+        late = too_late(interaction)
+        lateness: Lateness | None = getattr(interaction.client, "lateness", None)
+        if lateness is not None:
+            lateness.forget(interaction.id)  # a command's age is checked once, here
+        return not late
 
 
 HTTP_CONNECTIONS = 100
@@ -354,6 +358,7 @@ class Bot(commands.Bot):
             elif not too_late(interaction):
                 await self._press(interaction, pressed)
         finally:
+            self.lateness.forget(interaction.id)
             release(interaction)
 
     # Channels, threads and servers that go away, and servers that come back.

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import details, edits, ids, pictures, render, suits
-from bot.errors import answer_error, reply_private
+from bot.errors import answer_error, on_time, reply_private
 from bot.game import Form, GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, TextList, lang_of, t
 from bot.store import Store, StoreWriteError
@@ -57,6 +57,7 @@ TOKEN_LIFETIME = 14 * 60
 _STALE_EDIT_AFTER = 5.0
 _OWED_AT_ONCE = 8  # tables whose owed posts are sent side by side after a restart
 _STALE_EDIT_SPACING = 0.025
+_REFUSAL_KEPT = 10.0  # seconds a refusal stays on its hand message through refreshes
 _RETRY_FIRST = 5.0  # a post or table edit refused by a busy or failing Discord: again in 5 s,
 _RETRY_MAX = 300.0  # then 10, 20, … up to 5 minutes apart
 
@@ -268,6 +269,36 @@ async def _edit_response(interaction: discord.Interaction, shown: Rendered) -> N
     )
 
 
+async def _mark_replaced(table: Table, seat: int, older: _HandHandle) -> None:
+    """Say on a hand message that a newer one replaced it (an ephemeral message cannot be
+    linked to: the newer one is below it), without buttons."""
+    text = t(lang_of(older.token.locale), "table.hand_replaced")
+    try:
+        await edits.edit_original(
+            older.token, content=text, embeds=[], view=Rendered(content=text).buttons()
+        )
+    except discord.HTTPException as error:
+        log.debug("game %s: older hand message of seat %s not marked: %s", table.id, seat, error)
+
+
+async def _edit_after_answer(
+    interaction: discord.Interaction, shown: Rendered, *, private: bool
+) -> None:
+    """Show ``shown`` for an interaction acknowledged already: its message edited in place
+    through its token, or a new private message."""
+    if private:
+        await edits.edit_original(
+            edits.ResponseToken.of(interaction),
+            content=shown.content,
+            embeds=shown.embeds,
+            view=shown.buttons(),
+        )
+    else:
+        await interaction.followup.send(
+            content=shown.content or "", embeds=shown.embeds, view=shown.buttons(), ephemeral=True
+        )
+
+
 class Controller:
     """Everything the cog and the buttons do, with the message bookkeeping."""
 
@@ -301,6 +332,13 @@ class Controller:
         # made it so: an edit that would show the same is skipped.
         self._shown: dict[int, bytes] = {}
         self._stood_in: dict[tuple[int, int], list[object]] = {}  # seat → a computer's moves
+        # seat → the refusal its hand message shows, and when it was made: a refresh of the
+        # hand soon after (the move that overtook the press, shown to everyone while the
+        # refusal was on its way) keeps it instead of wiping it out before it is read.
+        self._refused: dict[tuple[int, int], tuple[float, Text]] = {}
+        # Seats whose hand message can no longer be edited (sent before a restart, or its
+        # token expired or refused): the table message tells them when it is their turn.
+        self._hand_lost: set[tuple[int, int]] = set()
         self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
         self._editing: dict[int, asyncio.Lock] = {}  # table → its message's edit in flight
         self._tasks: set[asyncio.Task[None]] = set()
@@ -359,6 +397,7 @@ class Controller:
         # Only the token is needed to edit the message later, not the interaction (which
         # holds the pressed message, the member and the payload it came with).
         self._hands[table.id, seat] = _HandHandle(edits.ResponseToken.of(interaction), self._now())
+        self._hand_lost.discard((table.id, seat))
 
     async def _answer_with_hand(
         self,
@@ -377,12 +416,18 @@ class Controller:
         message = interaction.message
         private = message is not None and message.flags.ephemeral
         key = (table.id, seat)
+        if notice is not None:
+            self._refused[key] = (self._now(), notice)
+        else:
+            self._refused.pop(key, None)
         if private and self._hand_busy[key]:
             # This answer replaces the hand message while a refresh of it is in flight:
             # the refresh edits once more afterwards, so an older hand cannot land last.
             self._hand_dirty.add(key)
         with self._hand_in_flight(key):
-            if private:
+            if interaction.response.is_done():  # acknowledged before its move's commit
+                await _edit_after_answer(interaction, shown, private=private)
+            elif private:
                 await _edit_response(interaction, shown)
             else:
                 await _send_response(interaction, shown, ephemeral=True)
@@ -620,9 +665,14 @@ class Controller:
         """“My hand”: a fresh private message with the member's hand."""
         table, seat = self._seat_playing(interaction, game_id)
         shown = self._hand(table, seat, lang_of(interaction.locale))
+        older = self._hands.get((table.id, seat))
         with self._hand_in_flight((table.id, seat)):
             await _send_response(interaction, shown, ephemeral=True)
         self._remember_hand(table, seat, interaction)
+        if older is not None and self._now() - older.created <= TOKEN_LIFETIME:
+            # Only the newest hand message is kept current: the older one says so and
+            # loses its buttons, rather than offering a hand that no longer changes.
+            self._spawn(_mark_replaced(table, seat, older), f"replaced-{table.id}-{seat}")
         await self._catch_up(table, seat)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -678,7 +728,9 @@ class Controller:
         game says what it means — an action, which is applied and committed, the next step
         of a choice, shown in place, or a form to open. A control
         that means nothing is refused privately; one whose moment has passed shows the
-        presser's hand as it is now, with the reason on top."""
+        presser's hand as it is now, with the reason on top. A press made before the
+        latest move still counts when its action still means what the member chose
+        (``GameUI.keeps_meaning``) and is still legal."""
         table = self.tables.table(control.table)
         seat = control.seat
         try:
@@ -688,9 +740,19 @@ class Controller:
                 # An id from before bot.ids counted decision points its game's own way.
                 legacy, now = control.turn, table.ui.legacy_turn(table.state)
                 turn = table.turn + (legacy > now) - (legacy < now)
-            self.tables.check_turn(table, interaction.user.id, seat, turn)
+            self.tables.check_seat(table, interaction.user.id, seat)
+            if turn > table.turn:
+                raise StaleError("errors.not_current_trick")
+            stale = turn < table.turn
             payload = ids.with_values(control.payload, _values(interaction))
-            meant = table.ui.control(player_view(table.state, seat), payload)
+            try:
+                meant = table.ui.control(player_view(table.state, seat), payload)
+            except UserError:
+                if stale:  # read against the hand as it is now, it means nothing: say why
+                    raise self.tables.moved_on(table, turn, seat) from None
+                raise
+            if stale and isinstance(meant, (Step, Form)):
+                raise self.tables.moved_on(table, turn, seat)
             if isinstance(meant, Step):
                 await self._answer_with_hand(interaction, table, seat, pending=meant.pending)
                 return
@@ -699,7 +761,14 @@ class Controller:
                 modal = _modal(meant, custom_id, lang_of(interaction.locale))
                 await interaction.response.send_modal(modal)
                 return
-            outcome = await self.tables.act(table.id, interaction.user.id, seat, turn, meant)
+            outcome = await self.tables.act(
+                table.id,
+                interaction.user.id,
+                seat,
+                turn,
+                meant,
+                on_time=functools.partial(on_time, interaction),
+            )
         except StaleError as error:
             await self._refresh_stale(interaction, table, seat, error.text)
             return
@@ -997,7 +1066,12 @@ class Controller:
         self._no_files[table.channel_id] = self._now() + _NO_FILES_FOR
 
     def start_delivering_owed(self) -> None:
-        """Start :meth:`deliver_owed` in the background (it must not hold up the start)."""
+        """Start :meth:`deliver_owed` in the background (it must not hold up the start).
+        Called once the live tables are loaded: their members' hand messages were sent
+        before this start and cannot be edited by it."""
+        for table in self.tables.tables.values():
+            if table.status == "playing":
+                self._hand_lost.update((table.id, s) for s in table.human_seats())
         self._spawn(self.deliver_owed(), "deliver-owed")
 
     async def deliver_owed(self) -> None:
@@ -1072,12 +1146,19 @@ class Controller:
                     return
                 if self._now() - handle.created > TOKEN_LIFETIME:
                     self._hands.pop(key, None)
+                    self._lose_hand(table, key)
                     return
                 lang = lang_of(handle.token.locale)
                 done = self._stood_in.pop(key, None)
                 notice = None
                 if done:
                     notice = "\n".join(table.ui.stand_in(action, lang) for action in done)
+                refused = self._refused.get(key)
+                if refused is not None and self._now() - refused[0] > _REFUSAL_KEPT:
+                    self._refused.pop(key, None)  # old news by now
+                elif refused is not None:
+                    shown_refusal = f"⚠️ {refused[1](lang)}"
+                    notice = shown_refusal if notice is None else f"{shown_refusal}\n{notice}"
                 record = table.seats.get(seat)
                 if record is None or record.is_computer:  # the member has left the game
                     shown = Rendered(content=t(lang, "table.handed_over_hand"))
@@ -1096,8 +1177,32 @@ class Controller:
                     )
                     if self._hands.get(key) is handle:
                         self._hands.pop(key, None)
+                        self._lose_hand(table, key)
                 if key not in self._hand_dirty:
                     return
+
+    def _lose_hand(self, table: Table, key: tuple[int, int]) -> None:
+        """The seat's hand message can no longer be edited: if it is the seat's turn now or
+        later, the table message says so (it may say "Waiting for …" still)."""
+        self._hand_lost.add(key)
+        if table.status == "playing" and key[1] in table.humans_to_act():
+            self.refresh_table(table)
+
+    def _table_shown(self, table: Table, lang: Lang) -> Rendered:
+        """Return the table message as :func:`render_table` has it, naming above it the
+        members whose turn it is and whose hand message can no longer be edited (sent
+        before a restart): they learn it there, and to press **My hand**."""
+        shown = render_table(table, lang)
+        if table.status != "playing":
+            return shown
+        lost = [s for s in table.humans_to_act() if (table.id, s) in self._hand_lost]
+        if not lost:
+            return shown
+        infos = seat_infos(table)
+        names = ", ".join(f"**{infos[s].name}**" for s in lost)
+        note = t(lang, "table.your_turn_press_hand", names=names)
+        content = note if not shown.content else f"{note}\n{shown.content}"
+        return Rendered(content=content, embeds=shown.embeds, view=shown.view)
 
     def refresh_table(self, table: Table) -> None:
         """Bring the public table message up to date ``edit_interval`` after this change,
@@ -1129,6 +1234,8 @@ class Controller:
             self._hands.pop((table.id, seat), None)
             self._hand_dirty.discard((table.id, seat))
             self._stood_in.pop((table.id, seat), None)
+            self._refused.pop((table.id, seat), None)
+            self._hand_lost.discard((table.id, seat))
 
     async def _edit_job(self, table: Table) -> None:
         fate = await self._edit_table_now(table)
@@ -1174,7 +1281,7 @@ class Controller:
         """Edit the table message once; with ``files`` false, without any picture."""
         made = _moves_made(table)
         lang = self.public_lang(table)
-        shown = render_table(table, lang)
+        shown = self._table_shown(table, lang)
         picture = _table_picture(table, lang) if files and self._files_ok(table) else None
         key = None if picture is None else picture[0]
         extra: dict[str, Any] = {}
@@ -1225,7 +1332,7 @@ class Controller:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         made = _moves_made(table)
         lang = self.public_lang(table)
-        shown = render_table(table, lang)
+        shown = self._table_shown(table, lang)
         picture = _table_picture(table, lang) if self._files_ok(table) else None
         extra: dict[str, Any] = {}
         if picture is not None:

@@ -21,7 +21,7 @@ from bot import suits
 from bot.i18n import Lang, Text, lang_of, t
 from bot.lateness import Lateness
 from bot.store import StoreWriteError
-from bot.tables import UserError
+from bot.tables import TooLateError, UserError
 from engine.errors import (
     EngineError,
     GameOverError,
@@ -36,6 +36,7 @@ __all__ = [
     "ENGINE_ERROR_KEYS",
     "answer_error",
     "class_refusal",
+    "on_time",
     "reply_private",
     "too_late",
 ]
@@ -74,6 +75,43 @@ def too_late(interaction: discord.Interaction) -> bool:
     return lateness is not None and lateness.too_late(interaction.id)
 
 
+ANSWER_MARGIN = 0.5
+"""Seconds an answer may still take to reach Discord once sent."""
+ANSWER_FIRST_AFTER = 1.0
+"""Seconds after which a press is answered (acknowledged) before its move is committed:
+under load, the answer of a committed move may wait longer than any margin (for the event
+loop, a connection), and a move whose answer never arrives must not stand."""
+ANSWER_FIRST_BUSY = 100
+"""Interactions in flight from which every press is answered before its commit: as many as
+the bot has HTTP connections (``bot.app.HTTP_CONNECTIONS``): beyond, the answers queue for
+a connection, and a young press's answer may come too late (a flood of clicks)."""
+
+
+async def on_time(interaction: discord.Interaction) -> bool:
+    """Return whether a move pressed with ``interaction`` may be committed now: it is
+    answered already, or young enough to be answered after the commit while the bot is
+    not flooded; otherwise (older than :data:`ANSWER_FIRST_AFTER`, or
+    :data:`ANSWER_FIRST_BUSY` interactions in flight) it is acknowledged first (a deferred
+    update; its hand is edited through its token afterwards), and one too old for even
+    that is not applied.
+    Its age counts every wait so far: for its table's lock, a connection, the loop."""
+    lateness: Lateness | None = getattr(interaction.client, "lateness", None)
+    if lateness is None or not lateness.limit or interaction.response.is_done():
+        return True
+    if lateness.too_late(interaction.id, ANSWER_MARGIN):
+        return False
+    if lateness.age(interaction.id) <= ANSWER_FIRST_AFTER and (
+        lateness.in_flight < ANSWER_FIRST_BUSY
+    ):
+        return True
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException as error:  # Discord gave up on it meanwhile
+        log.warning("interaction %s not acknowledged in time: %s", interaction.id, error)
+        return False
+    return True
+
+
 async def reply_private(interaction: discord.Interaction, text: str) -> None:
     """Answer ``interaction`` with a private message, whether or not it was answered yet."""
     text = suits.rich(text)
@@ -100,6 +138,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     unexpected errors, log a reference."""
     error = _unwrap(error)
     lang = lang_of(interaction.locale)
+    if isinstance(error, TooLateError):
+        return  # nothing was done, and no answer could reach the member in time
     if isinstance(error, discord.NotFound) and error.code == _UNKNOWN_INTERACTION:
         # Too late: Discord drops an interaction not answered within 3 s and has shown
         # "This interaction failed". Its token is gone too, so there is nobody to tell.

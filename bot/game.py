@@ -286,7 +286,9 @@ class GameUI(Protocol):
     catalogue: Path | None
     """The game's catalogue file when it is not ``bot/locales/<name>.toml``.
 
-    Optional, looked up with ``getattr``: ``default_turn_seconds`` (an int), the turn time
+    Games extend this class: the hooks with a body (:meth:`keeps_meaning`,
+    :meth:`moved_on`) are their defaults. Optional, looked up with ``getattr``:
+    ``default_turn_seconds`` (an int), the turn time
     a new table of the game gets when neither ``/<game> start`` nor the server's defaults
     nor the bot's configuration chooses one (Dukes Up!'s rules: 180 s); otherwise the
     configuration's default (120 s) applies. For events over several tables (a duplicate
@@ -400,3 +402,17 @@ class GameUI(Protocol):
     def legacy_turn(self, state: Any) -> int:
         """Return the decision point as legacy ids counted it."""
         ...
+
+    def keeps_meaning(self, state: Any, turn: int, seat: int, action: Any) -> bool:
+        """Return whether ``action``, pressed by ``seat``'s member at the earlier decision
+        point ``turn``, still means what they chose now that the table is at ``state`` (an
+        announcement while its window is open): then it is applied if still legal, in
+        arrival order. By default nothing keeps its meaning: a card pressed for an earlier
+        trick or turn is never played into a later one."""
+        return False
+
+    def moved_on(self, state: Any, turn: int, seat: int, names: Mapping[int, str]) -> Text:
+        """Return what got there before ``seat``'s press made at the earlier decision point
+        ``turn`` (``names``: the members' names by seat), speaking to the presser as "you"
+        when it was their own move."""
+        return Text("errors.earlier_trick")

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 _DISCORD_EPOCH_MS = 1_420_070_400_000
 _BUCKET = 300.0  # seconds of arrivals per kept minimum
 _BUCKETS = 6  # the smallest offset is taken over the last half hour
-_STAMPS = 1024  # arrivals remembered until their interaction is checked
+_STAMPS = 4096  # arrivals remembered until their interaction is handled (or older ones)
 _LOG_EVERY = 10.0  # seconds between two overload warnings
 
 
@@ -69,32 +69,44 @@ class Lateness:
             del self._minima[old]
 
     def age(self, interaction_id: int) -> float:
-        """Return how old the interaction is now, in seconds (see the module)."""
+        """Return how old the interaction is now, in seconds (see the module): asked again
+        later (once its table's lock is held, just before its move is committed), it counts
+        every wait since it arrived — for the lock, a connection, the event loop."""
         now = self.monotonic()
-        arrived = self._arrived.pop(interaction_id, None)
+        arrived = self._arrived.get(interaction_id)
         if arrived is None:  # not seen arriving (not from the gateway): it arrives now
-            arrived = now
+            arrived = self._arrived[interaction_id] = now
             self._note_offset(now - sent_at(interaction_id), now)
         offset = arrived - sent_at(interaction_id)
         quickest = min(self._minima.values(), default=offset)
         return max(0.0, offset - quickest) + (now - arrived)
 
-    def too_late(self, interaction_id: int) -> bool:
-        """Return whether the interaction is older than ``limit`` (``0``: never too late);
-        overload is logged at most every 10 s."""
+    def forget(self, interaction_id: int) -> None:
+        """Drop what is kept of a handled interaction."""
+        self._arrived.pop(interaction_id, None)
+
+    @property
+    def in_flight(self) -> int:
+        """Return how many interactions arrived and are not handled yet."""
+        return len(self._arrived)
+
+    def too_late(self, interaction_id: int, margin: float = 0.0) -> bool:
+        """Return whether the interaction is older than ``limit`` less ``margin`` (the time
+        its answer still needs; ``limit`` ``0``: never too late); overload is logged at
+        most every 10 s."""
         if not self.limit:
             return False
         age = self.age(interaction_id)
-        if age <= self.limit:
+        if age <= self.limit - margin:
             return False
         self._shed += 1
         now = self.monotonic()
         if now - self._logged >= _LOG_EVERY:
             log.warning(
                 "overloaded: %d interaction(s) were %.1f s or more old when their turn came and "
-                "were left unanswered (the latest %.1f s old)",
+                "were left unanswered, without effect (the latest %.1f s old)",
                 self._shed,
-                self.limit,
+                self.limit - margin,
                 age,
             )
             self._shed, self._logged = 0, now

@@ -50,6 +50,7 @@ __all__ = [
     "Table",
     "TableOptions",
     "Tables",
+    "TooLateError",
     "UserError",
     "own_hand",
     "player_view",
@@ -80,6 +81,11 @@ class UserError(Exception):
             return str(self.text)
         except (KeyError, IndexError, ValueError):  # not in the catalogue: say what it is
             return f"{self.text.key} {self.text.params}" if self.text.params else self.text.key
+
+
+class TooLateError(Exception):
+    """A press that can no longer be answered before Discord gives up on it (see
+    :mod:`bot.lateness`): nothing was applied, and it is left unanswered."""
 
 
 class StaleError(UserError):
@@ -884,23 +890,35 @@ class Tables:
             raise StaleError("errors.game_over_buttons")
         return table
 
-    def check_turn(self, table: Table, user_id: int, seat: int, turn: int) -> None:
-        """Raise :class:`UserError` unless the member holds ``seat`` and ``turn`` is now."""
+    def check_seat(self, table: Table, user_id: int, seat: int) -> None:
+        """Raise :class:`StaleError` unless the member holds ``seat``."""
         holder = table.seats.get(seat)
         if holder is None or holder.user_id != user_id:
             if table.seat_of(user_id) is None:
                 raise StaleError("errors.not_playing")
             raise StaleError("errors.not_your_hand")
-        if turn < table.turn:
-            moved_on = getattr(table.ui, "moved_on", None)
-            if moved_on is not None and table.state is not None:
-                # A game whose moves come one by one and out of turn (Doppelkopf) says
-                # what got there first.
-                names = {s: r.name for s, r in table.seats.items() if not r.is_computer}
-                raise StaleError.of(moved_on(table.state, turn, names))
-            raise StaleError("errors.earlier_trick")
-        if turn != table.turn:
+
+    def check_turn(
+        self, table: Table, user_id: int, seat: int, turn: int, action: Any = None
+    ) -> None:
+        """Raise :class:`StaleError` unless the member holds ``seat`` and a press made at
+        decision point ``turn`` counts now: it is now, or ``action`` still means what they
+        chose at that earlier point (``GameUI.keeps_meaning``: an announcement whose window
+        is still open, whatever cards were played meanwhile)."""
+        self.check_seat(table, user_id, seat)
+        now = table.turn
+        if turn > now:
             raise StaleError("errors.not_current_trick")
+        if turn < now and (
+            action is None or not table.ui.keeps_meaning(table.state, turn, seat, action)
+        ):
+            raise self.moved_on(table, turn, seat)
+
+    def moved_on(self, table: Table, turn: int, seat: int) -> StaleError:
+        """Return the refusal of ``seat``'s press made at the earlier decision point
+        ``turn``: what got there first, as the game tells it."""
+        names = {s: r.name for s, r in table.seats.items() if not r.is_computer}
+        return StaleError.of(table.ui.moved_on(table.state, turn, seat, names))
 
     def hand_for(self, table: Table, seat: int, action: Any) -> int:
         """Return the engine hand ``seat``'s member acts for with ``action``: the seat's
@@ -917,21 +935,42 @@ class Tables:
         # player without a hand (sitting out) names none the engine would take it from.
         return own if own is not None else -1
 
-    async def act(self, game_id: int, user_id: int, seat: int, turn: int, action: Any) -> Outcome:
-        """Let the member in ``seat`` take ``action`` at decision point ``turn``; then
-        computers act; all of it committed before returning."""
+    async def act(
+        self,
+        game_id: int,
+        user_id: int,
+        seat: int,
+        turn: int,
+        action: Any,
+        on_time: Callable[[], Awaitable[bool]] | None = None,
+    ) -> Outcome:
+        """Let the member in ``seat`` take ``action``, pressed at decision point ``turn``;
+        then computers act; all of it committed before returning. Presses are taken in
+        the order they get the table's lock. ``on_time`` says whether the press is (or can
+        still be) answered in time: asked once the lock is held and again just before the
+        commit, and when it says no, nothing is applied (:class:`TooLateError`)."""
         table = self.playing(game_id)
         async with table.lock:
             table = self.playing(game_id)
+            if on_time is not None and not await on_time():
+                raise TooLateError
             if table.unsure:
                 await self._settle(table)  # the hand is checked against the log's turn
-            self.check_turn(table, user_id, seat, turn)
+            self.check_turn(table, user_id, seat, turn, action)
+            stale = turn < table.turn
             from bot.game import Actions  # bot.game imports discord; tables need not
 
             several = action.actions if isinstance(action, Actions) else (action,)
-            return await self._advance(
-                table, [(self.hand_for(table, seat, one), one, False) for one in several]
-            )
+            try:
+                return await self._advance(
+                    table,
+                    [(self.hand_for(table, seat, one), one, False) for one in several],
+                    on_time=on_time,
+                )
+            except StaleError:
+                if stale:  # kept its meaning, but the moves since made it illegal
+                    raise self.moved_on(table, turn, seat) from None
+                raise
 
     async def _advance(
         self,
@@ -939,9 +978,11 @@ class Tables:
         actions: list[tuple[int, Any, bool]],
         seats: dict[int, SeatRecord] | None = None,
         owed: Sequence[str] = (),
+        on_time: Callable[[], Awaitable[bool]] | None = None,
     ) -> Outcome:
         """Apply the actions on a copy, let computers act, commit it all (with the new
-        seating ``seats`` and the posts ``owed``, if given), then swap the state in."""
+        seating ``seats`` and the posts ``owed``, if given), then swap the state in; unless
+        ``on_time`` says, just before the commit, that it is too late to answer."""
         if table.unsure:
             await self._settle(table)
         seating = table.seats if seats is None else seats
@@ -982,6 +1023,10 @@ class Tables:
         posts = [*owed, *table.ui.owed(before, stage)]
         if stage.is_over:
             posts += _final_posts(table)
+        if on_time is not None and not await on_time():
+            # Computers may have taken a while: the presser would never hear of it.
+            self._rebuild_players(table)
+            raise TooLateError
         try:
             await self.store.append_moves(
                 table.id,

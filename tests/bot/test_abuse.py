@@ -269,13 +269,15 @@ async def test_buttons_of_another_members_hand_are_refused(world: World) -> None
 async def test_a_button_from_an_earlier_trick_shows_the_hand_as_it_is_now(world: World) -> None:
     game, alice, bob = await two_members(world)
     first = game.hands[alice.id]
-    second = await game.open_hand(alice)  # the bot now keeps this one current
     old_card = live_ids(first, PLAY)[-1]
+    second = await game.open_hand(alice)  # the bot now keeps this one current
     await game.play([alice, bob], random.Random(9), until=trick_starts(3), strict=True)
-    assert first.id != second.id and live_ids(first, PLAY)[-1] == old_card, "left as it was"
+    assert first.id != second.id and live_ids(first) == [], "replaced: no buttons"
+    assert first.content.startswith("You opened a newer hand message")
     rows = game.moves()
 
-    result = await alice.click(first.message, custom_id=old_card)
+    # (pressed as the older message had it before it was replaced)
+    result = await forge_click(alice, first, old_card)
     assert result.acknowledged and result.response is not None
     assert result.response.id == first.id
     assert first.content.startswith(

@@ -43,6 +43,7 @@ from bot.games.dupe.ui import UI as DUPE
 from bot.i18n import LANGS, t
 from engine.cards import DECK, Card, Suit
 from engine.dupe import SEAT_NAMES, DealResult, DupeState, Phase, new_game
+from tests.bot.driver import forge_click
 from tests.bot.helpers import buttons
 from tests.bot.i18n_scan import english_in
 from tests.bot.whole_game import (
@@ -444,12 +445,14 @@ async def _side_trips(game: Game) -> None:
     assert status.ephemeral
     old = game.hand(first)
     assert old is not None
+    stale = [b.custom_id for b in old.message.components[0].children if b.custom_id]
     reopened = await first.actor.slash(game.channel, "dupe hand")
     assert reopened.response is not None and reopened.ephemeral
     first.hand_id = reopened.response.id
     await play(game, until=lambda state: state.trick >= 3)
-    stale = [b.custom_id for b in old.message.components[0].children if b.custom_id]
-    again = await first.actor.click(old.message, custom_id=stale[0])
+    # (the older message lost its buttons when the newer one replaced it: pressed as
+    # it had them)
+    again = await forge_click(first.actor, old, stale[0])
     assert again.response is not None and again.response.ephemeral
     assert again.response.content.startswith("⚠️")
     first.hand_id = old.id  # the bot now keeps this message up to date

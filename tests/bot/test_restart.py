@@ -146,16 +146,21 @@ async def test_refresh_brings_a_private_hand_the_restart_left_behind_up_to_date(
     result = await alice.click(hand.message, custom_id=refresh)
     assert result.acknowledged and result.response is not None
     assert result.response.id == hand.id, "brought up to date in place"
+    refreshed, controls = hand.content, live_ids(hand)
     now = await alice.slash(world.channel, "dupe hand")
     assert now.response is not None
-    assert hand.content == now.response.content != stale
-    assert live_ids(hand) == live_ids(now.response), "the same controls as a fresh hand"
+    assert refreshed == now.response.content != stale
+    assert controls == live_ids(now.response), "the same controls as a fresh hand"
+    await world.env.advance_time(1)
+    assert hand.content.startswith("You opened a newer hand message")  # (issue 29)
 
     # A spectator's refresh, forged on the table, is refused privately and changes nothing.
     carol = world.member("carol")
+    shown = now.response.content
     refused = await forge_click(carol, game.message, refresh)
     assert refused.response is not None and refused.response.ephemeral
-    assert refused.response.id != hand.id and hand.content == now.response.content
+    assert refused.response.id not in (hand.id, now.response.id)
+    assert now.response.content == shown
 
 
 # --- whist: a dummy's control and a hand across restarts ------------------------------------

@@ -32,7 +32,7 @@ from bot.tables import StaleError, UserError
 from engine.cards import parse_card
 from engine.doppelkopf import GAME, Action, DoppelkopfOptions, DoppelkopfState, replay
 from engine.doppelkopf.orders import ORDERS, order_for
-from engine.doppelkopf.rules import ANNOUNCEMENTS, DoppelkopfView, parse_action
+from engine.doppelkopf.rules import ANNOUNCEMENTS, OPTIONAL, DoppelkopfView, parse_action
 from engine.errors import OptionsError, ParseError
 
 __all__ = ["UI", "DoppelkopfUI"]
@@ -171,22 +171,41 @@ class DoppelkopfUI(GameUI):
             return Text(f"doppelkopf.options_{error.reason.replace('-', '_')}")
         return class_refusal(error)
 
-    def moved_on(self, state: DoppelkopfState, turn: int, names: Mapping[int, str]) -> Text:
-        """Return what got there before a press made at decision point ``turn``: the last
-        move since, as the table saw it (a reservation only as "decided")."""
+    def keeps_meaning(self, state: DoppelkopfState, turn: int, seat: int, action: Any) -> bool:
+        """Return whether an announcement, claim or concession (what a seat may do out of
+        turn) pressed at decision point ``turn`` still means it: only cards and such
+        presses were made since, so it is the same deal's play (a new deal begins with
+        reservations). Whether its window is still open is the engine's to say. A card or
+        a reservation keeps no meaning: it was chosen for that moment."""
+        if not isinstance(action, Action) or action.kind not in OPTIONAL:
+            return False
+        since = state.moves[turn:]
+        return all(m.action.card is not None or m.action.kind in OPTIONAL for m in since)
+
+    def moved_on(
+        self, state: DoppelkopfState, turn: int, seat: int, names: Mapping[int, str]
+    ) -> Text:
+        """Return what got there before ``seat``'s press made at decision point ``turn``:
+        the presser's own latest move since, told as "you" (a second press of a card, a
+        card that closed their own window), else the last move since, as the table saw it
+        (a reservation only as "decided")."""
         since = state.moves[turn:]
         if not since:
             return Text("errors.earlier_trick")
-        seat, action = since[-1]
-        who: str | Text = names.get(seat) or Text("doppelkopf.seat", n=seat + 1)
+        own = [m for m in since if m.seat == seat]
+        mover, action = own[-1] if own else since[-1]
+        you = mover == seat
+        who: str | Text = names.get(mover) or Text("doppelkopf.seat", n=mover + 1)
         if action.card is not None:
-            last = Text("doppelkopf.moved_played", who=who, card=str(action.card))
+            key = "doppelkopf.moved_you_played" if you else "doppelkopf.moved_played"
+            last = Text(key, who=who, card=str(action.card))
         elif action.kind in ANNOUNCEMENTS:
-            last = Text(
-                "doppelkopf.moved_announced", who=who, what=Text(f"doppelkopf.say_{action.kind}")
-            )
+            what = Text(f"doppelkopf.say_{action.kind}")
+            key = "doppelkopf.moved_you_announced" if you else "doppelkopf.moved_announced"
+            last = Text(key, who=who, what=what)
         else:
-            last = Text("doppelkopf.moved_decided", who=who)
+            key = "doppelkopf.moved_you_decided" if you else "doppelkopf.moved_decided"
+            last = Text(key, who=who)
         return Text("doppelkopf.moved_on", last=last)
 
     def stand_in(self, action: Any, lang: Lang) -> str:

@@ -378,8 +378,25 @@ class DukesUpUI(GameUI):
             done.append(action)
         return done
 
-    def moved_on(self, state: DukesUpState, turn: int, names: Mapping[int, str]) -> Text:
-        """Return why a control of an older panel no longer counts."""
+    def keeps_meaning(self, state: DukesUpState, turn: int, seat: int, action: Any) -> bool:
+        """Return whether a press of either seat's own (End round, Resign) made at
+        decision point ``turn`` still means it: Resign always; End round within the same
+        turn (the rules: a pending agreement clears when the turn ends). Every action of a
+        turn was chosen on that moment's table."""
+        if not isinstance(action, Action):
+            return False
+        if action.kind is Kind.RESIGN:
+            return True
+        if action.kind is not Kind.END_ROUND:
+            return False
+        ends = (Kind.FINISH, Kind.DISCARD, Kind.SETUP)
+        return all(m.action.kind not in ends for m in state.moves[turn:])
+
+    def moved_on(self, state: DukesUpState, turn: int, seat: int, names: Mapping[int, str]) -> Text:
+        """Return why a control of an older panel no longer counts (the presser's own
+        action since, or the table's)."""
+        if any(m.seat == seat for m in state.moves[turn:]):
+            return Text("dukes_up.moved_on_you")
         return Text("dukes_up.moved_on")
 
     def stand_in(self, action: Any, lang: Lang) -> str:
