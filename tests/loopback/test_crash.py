@@ -215,8 +215,7 @@ async def test_kills_in_dukes_up_matches_lose_and_duplicate_no_move_and_keep_the
         kills=5,
         seed=8,
         cover_modes=True,  # each kind of kill once
-        stagger=30,  # the second match starts thirty actions later
-        start_options={"pictures": "off"},
+        stagger=30,  # the second match starts thirty actions later (no pictures: it draws none)
     )
     report = await run_crash(discord, tmp_path, config)
     # A match's length varies (a capture or an exhaustion may end a round early): the last
