@@ -656,7 +656,7 @@ async def write_pages(html_dir: Path) -> list[tuple[Shot, Path]]:
         # pictures for /dupe rules (the table says "on" itself); the suits as the bot's emojis
         bot = make_bot(db, pictures=True, suit_emojis=True)
         env = simcord.Env(bot)
-        env.backend.bot_user.name = "Dupe"  # the application's name, not simcord's “TestBot”
+        env.backend.bot_user.name = "Parlour"  # the application's name, not simcord's “TestBot”
         await env.start()
         try:
             guild = env.create_guild("Dupe Club")

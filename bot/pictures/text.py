@@ -247,9 +247,22 @@ _TRAILING = " ,;:·—–-(&"
 def fit_text(text: str, size: int, width: int, *, bold: bool = False) -> str:
     """Return ``text`` whole if it fits ``width``, else shortened with ``…`` after its last
     whole word that fits (``Anna Maria…``), or within a word when whole words would keep
-    less than half of what fits (a single long word, a short first word)."""
+    less than half of what fits (a single long word, a short first word). Where that would
+    cut into a name before a closing qualifier in brackets, the qualifier goes instead,
+    whole: ``Computer 4 (expert)`` → ``Computer 4``, not ``Computer…``, keeps what tells
+    two names apart."""
     if text_width(text, size, bold=bold) <= width:
         return text
+    short = _cut(text, size, width, bold)
+    if text.endswith(")") and " (" in text:
+        plain = text[: text.rindex(" (")].rstrip()
+        kept = short.removesuffix(_ELLIPSIS)
+        if len(kept) < len(plain) and text_width(plain, size, bold=bold) <= width:
+            return plain
+    return short
+
+
+def _cut(text: str, size: int, width: int, bold: bool) -> str:
     cut = text
     while cut and text_width(cut.rstrip(_TRAILING) + _ELLIPSIS, size, bold=bold) > width:
         cut = cut[:-1]

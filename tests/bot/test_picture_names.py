@@ -78,3 +78,12 @@ def test_the_doppelkopf_breakdown_picture_names_every_computer_whole(lang: str) 
             name = computer_name(lang, level, seat, picture=True)
             size = shrink_to_fit(name, 34, room, smallest=28, bold=True)
             assert fit_text(name, size, room, bold=True) == name
+
+
+def test_a_qualifier_in_brackets_goes_before_the_name_is_cut() -> None:
+    name = "Computer 4 (random)"
+    assert fit_text(name, 32, _room("Computer 4…"), bold=True) == "Computer 4…"
+    room = _room("Computer 4")  # too narrow for "Computer 4…"
+    assert fit_text(name, 32, room, bold=True) == "Computer 4"  # not "Computer…"
+    # where the name itself does not fit, it is cut as any other
+    assert fit_text(name, 32, _room("Compu…"), bold=True).endswith("…")
