@@ -233,3 +233,31 @@ def test_a_table_card_that_cannot_leave_is_marked_and_refused_when_chosen() -> N
         UI.control(view, ids.with_values("dc4", ["9S"]))
     assert "could not be laid out" in str(refused.value.text)
     assert UI.control(view, ids.with_values("dc4", ["5S"])) == discard("d4", (card("5S"),))
+
+
+def test_finish_is_pressable_exactly_when_the_rules_let_the_turn_end_so() -> None:
+    """Over random matches, every mover's panel: Finish, where it shows, is enabled just
+    when the engine offers it (never offered, then refused)."""
+    from engine.dukes_up.players import LEVELS
+    from engine.dukes_up.rules import Kind
+
+    shown = disabled = 0
+    for seed in range(12):
+        state = new_game(seed)
+        players = [LEVELS["random"](seed * 2 + s) for s in (0, 1)]
+        turns = 0
+        while state.to_act and turns < 400:
+            seat = min(state.to_act)
+            view = state.view(seat)
+            if len(state.to_act) == 1:  # a turn (the setup is both players' at once)
+                buttons = _payloads(hand_message(_info(), view, state.turn, lang="en"))
+                legal = any(a.kind is Kind.FINISH for a in view.legal)
+                if "fi" in buttons:
+                    shown += 1
+                    disabled += not buttons["fi"]
+                    assert buttons["fi"] == legal, (seed, turns)
+                else:
+                    assert not legal, (seed, turns)
+            state.apply(seat, players[seat].act(view))
+            turns += 1
+    assert shown and disabled, (shown, disabled)  # both cases were met

@@ -686,7 +686,11 @@ def _turn_panel(panel: _Panel, pending: str) -> None:
     finishing = any(a.kind is Kind.FINISH for a in view.legal)
     theirs_on_table = view.castles[other] is None
     if finishing or theirs_on_table or view.exhausted:
-        panel.button("button_finish", "fi", 4, style=discord.ButtonStyle.success)
+        # Shown once the castle is on the table, but pressable only when the rules let the
+        # turn end so (a duke still to place, an invalid group): never offered, then refused.
+        panel.button(
+            "button_finish", "fi", 4, style=discord.ButtonStyle.success, disabled=not finishing
+        )
     if not first:
         can_swap = len(picked) == 1 and picked[0] in hand and bool(view.dukes[seat])
         panel.button("button_swap", f"sw{codes if can_swap else ''}", 4, disabled=not can_swap)
