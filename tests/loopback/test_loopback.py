@@ -271,6 +271,37 @@ async def test_two_processes_each_run_one_shard(discord: LoopbackDiscord, tmp_pa
     assert_clean(discord, first, second)
 
 
+async def test_a_command_discord_gave_up_on_is_typed_again(
+    discord: LoopbackDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A member whose command got no answer (“This interaction failed”: here its event is
+    lost on the way, as a bot on a busy machine leaves a command it got to too late alone)
+    types it again; the second is answered, and the first counts as no fault."""
+    guild = discord.create_guild("Retry")
+    alice = guild.add_member("alice")
+    server = discord.server
+    sent = server.dispatch
+    lost: list[Any] = []
+
+    def lose_the_first(interaction: Any) -> None:
+        if not lost:
+            lost.append(interaction)
+            interaction.sent_at = 0.0  # dispatched, as far as Discord knows; never arrives
+            return
+        sent(interaction)
+
+    monkeypatch.setattr(server, "dispatch", lose_the_first)
+    async with discord.bot_process(tmp_path) as bot:
+        reply = await alice.slash(guild.channel, "dupe rules")
+        assert reply.ephemeral and "Dupe" in reply.text
+        (first,) = lost
+        assert first.typed_again and not first.responded
+        assert reply.interaction is not first
+        await discord.settle()
+    assert server.unanswered() == []
+    assert_clean(discord, bot)
+
+
 # --- the server's own rules, without a bot -----------------------------------------------
 
 
