@@ -107,7 +107,12 @@ from tests.loopback.driver import (
     MemberActor,
     MessageView,
 )
-from tests.loopback.fake_discord import CHANNEL_MESSAGE, UPDATE_MESSAGE, Interaction
+from tests.loopback.fake_discord import (
+    CHANNEL_MESSAGE,
+    DEFERRED_UPDATE,
+    UPDATE_MESSAGE,
+    Interaction,
+)
 
 __all__ = [
     "CRASH_GAMES",
@@ -2058,7 +2063,15 @@ class Harness:
             dead.cancel()
         self.pending.pop(interaction.id, None)
         if interaction.responded:
-            return self._answer_body(interaction), generation
+            body = self._answer_body(interaction)
+            if body.get("type") == DEFERRED_UPDATE:
+                # A click the bot got to late is acknowledged first, and its hand edited
+                # through the click's token once the move is committed.
+                edited = await self._deferred_edit(interaction, killed)
+                if edited is None:
+                    return None, generation  # the process died before the edit
+                body = {"type": UPDATE_MESSAGE, "data": edited}
+            return body, generation
         if generation != self.generation:
             return None, generation
         logs = "".join(f"\n--- {p.name} log tail ---\n{p.log_tail()}" for p in self.processes[-1:])
@@ -2066,6 +2079,32 @@ class Harness:
             f"the bot did not answer {interaction.describe()} within "
             f"{self.config.action_timeout} s (“This interaction failed”){logs}"
         )
+
+    async def _deferred_edit(
+        self, interaction: Interaction, killed: asyncio.Event
+    ) -> dict[str, Any] | None:
+        """Return the body of the edit that answers a click acknowledged first (``PATCH
+        …/<its token>/messages/@original``); None if the process was killed before it."""
+        server = self.server
+
+        def edit() -> dict[str, Any] | None:
+            for record in reversed(server.requests):
+                if (
+                    record.method == "PATCH"
+                    and interaction.token in record.path
+                    and record.path.endswith("/messages/@original")
+                    and record.status == 200
+                    and isinstance(record.body, dict)
+                ):
+                    return record.body
+            return None
+
+        await server.wait_for(
+            lambda: edit() is not None or killed.is_set(),
+            timeout=self.config.action_timeout,
+            what=f"the edit answering {interaction.describe()}",
+        )
+        return edit()
 
     def _answer_body(self, interaction: Interaction) -> dict[str, Any]:
         """The body of the interaction's callback, as the bot sent it."""
