@@ -168,12 +168,13 @@ async def slash_together(
 
 
 async def forge_click(
-    actor: simcord.MemberActor, source: Clickable, custom_id: str
+    actor: simcord.MemberActor, source: Clickable, custom_id: str, *, operation: bool = True
 ) -> simcord.InteractionResult:
     """Send a component interaction from ``actor`` with any ``custom_id``, as a modified
     client could: the interaction names ``source`` as its message, whose buttons are
     replaced by one button carrying ``custom_id`` (discord.py ignores a custom id that is
-    not on the message). Used for forged ids and for buttons the member cannot see."""
+    not on the message). Used for forged ids and for buttons the member cannot see.
+    ``operation`` false: inside an operation of several clicks at once (``_together``)."""
     env = actor._env
     backend = env.backend
     channel_id = (
@@ -184,16 +185,19 @@ async def forge_click(
     button = {"type": 2, "style": 2, "label": "forged", "custom_id": custom_id}
     payload["components"] = [{"type": 1, "components": [button]}]
     channel = ChannelHandle(env, actor.guild, backend.get_channel(channel_id))
+    dispatched = _dispatch_actor_interaction(
+        actor,
+        InteractionType.MESSAGE_COMPONENT,
+        channel,
+        {"custom_id": custom_id, "component_type": ComponentType.BUTTON},
+        extra={"message": payload},
+        source_message_id=stored.id,
+    )
+    if not operation:
+        return await dispatched
     env._begin_operation("click")
     try:
-        return await _dispatch_actor_interaction(
-            actor,
-            InteractionType.MESSAGE_COMPONENT,
-            channel,
-            {"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-            extra={"message": payload},
-            source_message_id=stored.id,
-        )
+        return await dispatched
     finally:
         env._end_operation()
 

@@ -9,37 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import simcord
-from simcord.actors import _component_click, _dispatch_actor_interaction
-from simcord.backend import serializers
-from simcord.builders import ChannelHandle
-from simcord.enums import ComponentType, InteractionType
+from simcord.actors import _component_click
 
 from engine.cards import parse_card
 from engine.doppelkopf import DoppelkopfOptions
 from tests.bot.driver import World, _together, click_together, forge_click
 from tests.bot.test_doppelkopf_table import Table, find_seed
-
-
-async def _forged(
-    actor: simcord.MemberActor, source: simcord.ResponseMessage, custom_id: str
-) -> simcord.InteractionResult:
-    """:func:`forge_click` (a press on an older message, whose buttons Discord no longer
-    shows), inside an operation of several clicks at once."""
-    backend = actor._env.backend
-    stored = backend.get_message(source.channel_id, source.id)
-    payload = dict(serializers.message_payload(backend, stored))
-    button = {"type": 2, "style": 2, "label": "older", "custom_id": custom_id}
-    payload["components"] = [{"type": 1, "components": [button]}]
-    channel = ChannelHandle(actor._env, actor.guild, backend.get_channel(source.channel_id))
-    return await _dispatch_actor_interaction(
-        actor,
-        InteractionType.MESSAGE_COMPONENT,
-        channel,
-        {"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-        extra={"message": payload},
-        source_message_id=stored.id,
-    )
 
 
 def _normal_deal(state: Any) -> bool:
@@ -182,7 +157,7 @@ async def test_a_refusal_is_not_wiped_out_by_the_move_that_overtook_it(world: Wo
                 label=None,
                 custom_id=table.controls(nxt)[card],
             ),
-            _forged(member, table.hands[re_seat], older),
+            forge_click(member, table.hands[re_seat], older, operation=False),
         ],
     )
     assert table.stored() == [*stored, f"{nxt + 1}:{card[1:]}"]
