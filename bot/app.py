@@ -267,7 +267,7 @@ class Bot(commands.Bot):
         for ui in games.GAMES:
             # A game whose tables another game's commands open (the tables of a duplicate
             # whist match) has no command group of its own (``command_group`` false).
-            if getattr(ui, "command_group", True):
+            if ui.command_group:
                 self.tree.add_command(game_group(self, ui))
         for command in self.community.commands():
             self.tree.add_command(command)

@@ -187,9 +187,9 @@ def compose_defaults(bot: Bot, ui: GameUI, server: Mapping[str, Any]) -> dict[st
     settings = bot.settings
     level = settings.level_for(ui.name)
     turn = settings.turn_seconds
-    # A game whose rules fix a turn time (``GameUI.default_turn_seconds``, optional: Dukes
+    # A game whose rules fix a turn time (``GameUI.default_turn_seconds``: Dukes
     # Up!'s 180 s) has it unless this bot's configuration sets one.
-    own = getattr(ui, "default_turn_seconds", None)
+    own = ui.default_turn_seconds
     if own is not None and "turn_seconds" not in settings.model_fields_set:
         turn = int(own)
     options: dict[str, Any] = {
@@ -252,7 +252,7 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
 
     # A game may ask for choices of its own (whist: which variant's rules): ``rules_options``
     # (``OptionSpec`` values); the chosen values reach ``ui.rules`` as keywords.
-    rules_specs: tuple[OptionSpec, ...] = getattr(ui, "rules_options", ())
+    rules_specs = ui.rules_options
 
     async def rules_with(interaction: discord.Interaction, values: dict[str, Any]) -> None:
         chosen = {k: v.value for k, v in values.items() if v is not None}

@@ -501,7 +501,7 @@ class Controller:
             )
         # A game's commands act on its own tables only (a duplicate match's tables, which
         # have no commands of their own, are whist's: ``command_group``).
-        if table.game != game and getattr(table.ui, "command_group", True):
+        if table.game != game and table.ui.command_group:
             raise UserError(
                 "table.other_game_here",
                 game=Text(f"{game}.title"),

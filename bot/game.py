@@ -284,17 +284,21 @@ class GameUI(Protocol):
     """Whether the game draws any picture (Dukes Up! does not): without, what a table
     says of its rules leaves the pictures setting out."""
     catalogue: Path | None
-    """The game's catalogue file when it is not ``bot/locales/<name>.toml``.
-
-    Games extend this class: the hooks with a body (:meth:`keeps_meaning`,
-    :meth:`moved_on`) are their defaults. Optional, looked up with ``getattr``:
-    ``default_turn_seconds`` (an int), the turn time
-    a new table of the game gets when neither ``/<game> start`` nor the server's defaults
-    nor the bot's configuration chooses one (Dukes Up!'s rules: 180 s); otherwise the
-    configuration's default (120 s) applies. For events over several tables (a duplicate
-    whist match, ``bot.matches``): ``subcommands(bot)``, ``command_group``,
-    ``standings_post``, ``rated``, ``scores_public`` and ``match_rules`` (see
-    ``docs/adding-a-game.md``)."""
+    """The game's catalogue file when it is not ``bot/locales/<name>.toml``."""
+    default_turn_seconds: int | None = None
+    """The turn time a new table gets when neither ``/<game> start``, the server's defaults
+    nor the bot's configuration chooses one (Dukes Up!'s rules: 180 s); None: the
+    configuration's default (120 s)."""
+    command_group: bool = True
+    """Whether the game has a ``/<game>`` command group; false for a game whose tables
+    another game's commands open and act on (a duplicate whist match's, ``/whist``)."""
+    rules_options: tuple[OptionSpec, ...] = ()
+    """Choices of ``/<game> rules`` (whist: which variant); the chosen values reach
+    :meth:`rules` as keywords."""
+    # Games extend this class: the hooks with a body (:meth:`keeps_meaning`, :meth:`moved_on`,
+    # …) and the attributes above are their defaults. Still read with ``getattr`` (events over
+    # several tables, ``bot.matches``): ``subcommands(bot)``, ``standings_post``, ``rated``,
+    # ``scores_public`` and ``match_rules`` (see docs/architecture.md, "Adding a game").
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
         """Return the seat's name (``North``), in ``lang``."""
