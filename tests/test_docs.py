@@ -3,25 +3,14 @@ relative link resolving inside the repository, no link leaving it, no ``../share
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
+
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "check_docs.py"
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_docs", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-check = _script()
+check = load_script("check_docs")
 
 
 def _repo(tmp_path: Path, readme: str = "# Parlour\n", **docs: str) -> Path:

@@ -4,29 +4,17 @@
 from __future__ import annotations
 
 import base64
-import importlib.util
 import io
 import json
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from tests.support.scripts import load_script
+
 for runtime in ("aiohttp", "markdown_it", "linkify_it", "regex"):  # simcord[preview]
     pytest.importorskip(runtime, reason="simcord's preview runtime (simcord[preview]) is missing")
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "screenshots.py"
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dupe_screenshots", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _frozen(page: Path) -> dict:
@@ -39,7 +27,7 @@ def _frozen(page: Path) -> dict:
 
 
 async def test_each_screenshot_page_shows_its_message(tmp_path: Path) -> None:
-    screenshots = _script()
+    screenshots = load_script("screenshots", "dupe_screenshots")
     written = await screenshots.write_pages(tmp_path)
     pages = {shot.name: page for shot, page in written}
     assert list(pages) == [
