@@ -298,40 +298,67 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     for v in sets_at:
         full_bonus += _SET_BONUS[row[v]]
 
-    # The longest runs of consecutive ranks: a run of ``best`` present ranks can only be a
-    # whole maximal run (with all 13 ranks, 1..14 holds two sequences of 13).
     present = row[:15].translate(_PRESENT)
-    best = min(max(map(len, present.split(b"\0"))), 13)
-    if best < 2:
-        sets = tuple((_RANKS[v], row[v]) for v in reversed(sets_at))
+    candidates = _CANDIDATES.get(present)
+    if candidates is None:
+        candidates = _CANDIDATES[present] = _longest_sequences(present)
+    if not candidates:
+        sets = tuple((_RANKS[v], row[v]) for v in reversed(sets_at)) if sets_at else ()
         return tuple.__new__(
             HandScore, (longest, suit_length, (), 1, sets, full_bonus, suit_length + full_bonus)
         )
-    run = b"\1" * best
-    start = present.rfind(run)  # ties keep the highest sequence
-    sequence, used = _SEQUENCES[start, best]
+    sequence, used = candidates[0]  # ties keep the highest sequence
     best_bonus = full_bonus
+    sets = ()
     if sets_at:
         best_bonus = -1
-        while start >= 0:
-            window = _SEQUENCES[start, best]
+        for candidate in candidates:
             bonus = full_bonus
             for v in sets_at:
-                if v in window[1]:
+                if v in candidate[1]:
                     bonus += _SET_BONUS[row[v] - 1] - _SET_BONUS[row[v]]
             if bonus > best_bonus:
                 best_bonus = bonus
-                sequence, used = window
-            start = present.rfind(run, 0, start)
-    sets = tuple(
-        (_RANKS[v], row[v] - (v in used)) for v in reversed(sets_at) if row[v] - (v in used) >= 3
-    )
+                sequence, used = candidate
+        sets = tuple(
+            (_RANKS[v], row[v] - (v in used))
+            for v in reversed(sets_at)
+            if row[v] - (v in used) >= 3
+        )
+    length = len(sequence)
     return tuple.__new__(
         HandScore,
-        (longest, suit_length, sequence, best, sets, best_bonus, suit_length * best + best_bonus),
+        (
+            longest,
+            suit_length,
+            sequence,
+            length,
+            sets,
+            best_bonus,
+            suit_length * length + best_bonus,
+        ),
     )
 
 
+def _longest_sequences(present: bytes) -> tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]:
+    """Return the longest sequences of the ranks ``present`` marks (1 at each rank value held,
+    at 1 too for an ace), highest first, with the rank values each uses; none when no two
+    ranks are consecutive. A run of that many present ranks can only be a whole maximal run;
+    with all 13 ranks, 1..14 holds two sequences of 13."""
+    best = min(max(map(len, present.split(b"\0"))), 13)
+    if best < 2:
+        return ()
+    run = b"\1" * best
+    found = []
+    start = present.rfind(run)
+    while start >= 0:
+        found.append(_SEQUENCES[start, best])
+        start = present.rfind(run, 0, start)
+    return tuple(found)
+
+
+_CANDIDATES: dict[bytes, tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]] = {}
+""":func:`_longest_sequences` by the ranks present: at most 2¹³ patterns, 16 hands a game."""
 _RANKS: tuple[Rank, ...] = (Rank.ACE, Rank.ACE, *Rank)  # by value; 1 is the low ace
 _TALLY: dict[Card, int] = {
     card: 1 << 8 * card.rank | 1 << 8 * (16 + card.suit) | (card.rank == Rank.ACE) << 8
@@ -840,12 +867,8 @@ class DupeState:
         if type(action) is Play:
             card = action[0]
             hand: tuple[Card, ...] = ()
-            if (
-                self._phase is _CHOOSE
-                and type(seat) is int
-                and 0 <= seat <= 3
-                and not self._mask >> seat & 1
-            ):
+            # while choosing, to_act is exactly the seats that have not chosen yet
+            if self._phase is _CHOOSE and type(seat) is int and seat in self._to_act:
                 hand = self._hands[seat]
             try:
                 i = hand.index(card)
