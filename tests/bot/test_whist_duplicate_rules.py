@@ -7,7 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games.whist.duplicate import RULES, finished_trays, parts_of, plan, scores
+from bot.games.whist.duplicate_plan import finished_trays, plan, scores
+from bot.games.whist.duplicate_rules import RULES
+from bot.games.whist.duplicate_texts import parts_of
 from bot.matches import Close, Open, Rate, Say, Status
 from engine.whist.duplicate_table import DuplicateOptions, DuplicateTable, new_table
 

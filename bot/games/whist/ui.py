@@ -290,7 +290,7 @@ class WhistUI(GameUI):
         """Return whist's own commands besides the shared ones: ``/whist duplicate``."""
         if self.name != "whist":
             return []
-        from bot.games.whist.duplicate import duplicate_group
+        from bot.games.whist.duplicate_commands import duplicate_group
 
         return [duplicate_group(bot)]
 
