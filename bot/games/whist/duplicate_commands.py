@@ -33,19 +33,19 @@ from engine.whist import mnemonic_trump
 from engine.whist.duplicate_table import DUPLICATE_GAME
 
 if TYPE_CHECKING:
-    from bot.app import Bot
+    from bot.host import Host
 
 __all__ = ["duplicate_group"]
 
 
-def _matches(bot: Bot) -> Matches:
+def _matches(bot: Host) -> Matches:
     found: Matches | None = getattr(bot, "matches", None)
     if found is None:
         raise UserError("errors.game_gone")
     return found
 
 
-async def _match_here(bot: Bot, guild_id: int | None, channel_id: int | None) -> Any:
+async def _match_here(bot: Host, guild_id: int | None, channel_id: int | None) -> Any:
     """Return the live match one of whose tables is this channel, if any."""
     for record in await _matches(bot).live(GAME):
         if record.guild_id == guild_id and channel_id in record.data["channels"]:
@@ -54,7 +54,7 @@ async def _match_here(bot: Bot, guild_id: int | None, channel_id: int | None) ->
 
 
 async def do_create(
-    bot: Bot,
+    bot: Host,
     interaction: discord.Interaction,
     fmt: str,
     tables: int | None,
@@ -133,7 +133,7 @@ def _sizes(
 
 
 def _document(
-    bot: Bot,
+    bot: Host,
     fmt: str,
     seed: int,
     count: int,
@@ -166,7 +166,7 @@ def _document(
     }
 
 
-async def do_add_table(bot: Bot, interaction: discord.Interaction, match_id: int) -> None:
+async def do_add_table(bot: Host, interaction: discord.Interaction, match_id: int) -> None:
     """``/whist duplicate table``: this channel becomes the match's next table."""
     channel_id = interaction.channel_id
     if interaction.guild_id is None or channel_id is None:
@@ -202,14 +202,14 @@ async def do_add_table(bot: Bot, interaction: discord.Interaction, match_id: int
     )
 
 
-async def _here(bot: Bot, interaction: discord.Interaction) -> Any:
+async def _here(bot: Host, interaction: discord.Interaction) -> Any:
     record = await _match_here(bot, interaction.guild_id, interaction.channel_id)
     if record is None:
         raise UserError("whist.dup_not_a_table")
     return record
 
 
-async def do_join(bot: Bot, interaction: discord.Interaction, seat: str) -> None:
+async def do_join(bot: Host, interaction: discord.Interaction, seat: str) -> None:
     """``/whist duplicate join seat:``: take a seat at this channel's table."""
     record = await _here(bot, interaction)
     user = interaction.user
@@ -236,7 +236,7 @@ async def do_join(bot: Bot, interaction: discord.Interaction, seat: str) -> None
     )
 
 
-async def do_leave(bot: Bot, interaction: discord.Interaction) -> None:
+async def do_leave(bot: Host, interaction: discord.Interaction) -> None:
     """``/whist duplicate leave``: give up one's seat before the start."""
     record = await _here(bot, interaction)
 
@@ -259,7 +259,7 @@ async def do_leave(bot: Bot, interaction: discord.Interaction) -> None:
     )
 
 
-async def do_start(bot: Bot, interaction: discord.Interaction) -> None:
+async def do_start(bot: Host, interaction: discord.Interaction) -> None:
     """``/whist duplicate start``: computers take the empty seats; round 1 starts."""
     record = await _here(bot, interaction)
     tables = bot.controller.tables
@@ -284,7 +284,7 @@ async def do_start(bot: Bot, interaction: discord.Interaction) -> None:
     await _matches(bot).update(record.id, begin)
 
 
-async def do_cancel(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> None:
+async def do_cancel(bot: Host, interaction: discord.Interaction, match_id: int | None) -> None:
     """``/whist duplicate cancel``: the match's creator or a server manager cancels an open
     or running match (this channel's, or ``match``)."""
     record = await _which(bot, interaction, match_id)
@@ -308,7 +308,7 @@ async def do_cancel(bot: Bot, interaction: discord.Interaction, match_id: int | 
     await _matches(bot).update(record.id, cancel)
 
 
-async def _which(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> Any:
+async def _which(bot: Host, interaction: discord.Interaction, match_id: int | None) -> Any:
     """Return match ``match_id`` of this server, or (``None``) this channel's live match."""
     if match_id is None:
         return await _here(bot, interaction)
@@ -318,7 +318,7 @@ async def _which(bot: Bot, interaction: discord.Interaction, match_id: int | Non
     return record
 
 
-async def do_status(bot: Bot, interaction: discord.Interaction, match_id: int | None) -> None:
+async def do_status(bot: Host, interaction: discord.Interaction, match_id: int | None) -> None:
     """``/whist duplicate status``: the match's public state, privately."""
     record = await _which(bot, interaction, match_id)
     lang = lang_of(interaction.locale)
@@ -335,7 +335,7 @@ async def send_parts(interaction: discord.Interaction, blocks: Sequence[Sequence
         await interaction.followup.send(suits.rich(part), ephemeral=True)
 
 
-async def do_results(bot: Bot, interaction: discord.Interaction) -> None:
+async def do_results(bot: Host, interaction: discord.Interaction) -> None:
     """``/whist duplicate results``: the member's view of their latest match."""
     lang = lang_of(interaction.locale)
     user_id = interaction.user.id
@@ -361,7 +361,7 @@ def _choices(*pairs: tuple[str, str]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=command_text(key), value=value) for key, value in pairs]
 
 
-def duplicate_group(bot: Bot) -> app_commands.Group:
+def duplicate_group(bot: Host) -> app_commands.Group:
     """Return ``/whist duplicate``: create, table, join, leave, start, results, status,
     cancel."""
     group = app_commands.Group(
@@ -384,7 +384,7 @@ def duplicate_group(bot: Bot) -> app_commands.Group:
 Command = app_commands.Command[Any, ..., None]
 
 
-def _create_command(bot: Bot) -> Command:
+def _create_command(bot: Host) -> Command:
     """Return ``/whist duplicate create``."""
     controller = bot.controller
 
@@ -444,7 +444,7 @@ def _create_command(bot: Bot) -> Command:
     return create
 
 
-def _table_command(bot: Bot) -> Command:
+def _table_command(bot: Host) -> Command:
     """Return ``/whist duplicate table``."""
     controller = bot.controller
 
@@ -460,7 +460,7 @@ def _table_command(bot: Bot) -> Command:
     return table
 
 
-def _join_command(bot: Bot) -> Command:
+def _join_command(bot: Host) -> Command:
     """Return ``/whist duplicate join``."""
     controller = bot.controller
 
@@ -484,7 +484,7 @@ def _join_command(bot: Bot) -> Command:
     return join
 
 
-def _seat_commands(bot: Bot) -> list[Command]:
+def _seat_commands(bot: Host) -> list[Command]:
     """Return ``/whist duplicate leave``, ``start`` and ``results``."""
     controller = bot.controller
 
@@ -512,7 +512,7 @@ def _seat_commands(bot: Bot) -> list[Command]:
     return [leave, start, results]
 
 
-def _match_commands(bot: Bot) -> list[Command]:
+def _match_commands(bot: Host) -> list[Command]:
     """Return ``/whist duplicate status`` and ``cancel``."""
     controller = bot.controller
 
