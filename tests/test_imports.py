@@ -152,7 +152,7 @@ def circles(edges: dict[str, set[str]]) -> list[str]:
     """Return each import circle, spelt out (``a → b → a``), that is not allowed."""
     return [
         " → ".join(_circle(edges, component))
-        + (f" (and {len(component)} modules in all)" if len(component) > 2 else "")
+        + (f" (one tangle of {', '.join(sorted(component))})" if len(component) > 2 else "")
         for component in _components(edges)
         if frozenset(component) not in ALLOWED_CIRCLES
     ]
