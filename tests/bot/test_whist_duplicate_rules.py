@@ -1,5 +1,5 @@
 """A duplicate match's rules as pure functions of its document (``bot.games.whist.
-duplicate.DuplicateRules``): what they return after each change, without Discord, the
+duplicate_rules.DuplicateRules``): what they return after each change, without Discord, the
 store or the controller."""
 
 from __future__ import annotations
