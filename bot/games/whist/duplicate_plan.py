@@ -155,12 +155,15 @@ def _hundredths(value: Fraction) -> int:
 
 
 def table_plays(data: dict[str, Any], rnd: int, table: int) -> list[dict[str, Any]]:
+    """Return the plays of round ``rnd`` at ``table``, in the order that table plays them."""
     return sorted(
         (p for p in data["plays"] if p["round"] == rnd and p["table"] == table),
         key=lambda p: p["index"],
     )
 
 
+# Who plays for whom, as (table, hand) pairs: a Mitchell direction's hands, the team-of-four
+# teams (a team sits N-S at one table and E-W at the other), and Mnemonic's sides.
 DIRECTIONS: tuple[tuple[str, tuple[int, int]], ...] = (("ns", (0, 2)), ("ew", (1, 3)))
 TEAMS: dict[str, tuple[tuple[int, int], ...]] = {
     "x": ((1, 0), (1, 2), (2, 1), (2, 3)),

@@ -36,6 +36,7 @@ __all__ = [
 
 
 def round_text(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
+    """Return the post opening a round at a table: its pairs and who holds each hand."""
     names = [
         discord.utils.escape_markdown(who[1])
         if who is not None
@@ -55,6 +56,7 @@ def round_text(data: dict[str, Any], play: dict[str, Any], lang: Lang) -> str:
 
 
 def tray_post(data: dict[str, Any], tray: int, lang: Lang) -> str:
+    """Return the post of a tray every table has finished: each play's result."""
     lines = [f"**{t(lang, 'whist.dup_tray_done', tray=tray)}**"]
     for play in data["plays"]:
         if play["tray"] != tray:
@@ -71,6 +73,7 @@ def tray_post(data: dict[str, Any], tray: int, lang: Lang) -> str:
 
 
 def final_text(data: dict[str, Any], final: dict[str, Any], lang: Lang) -> str:
+    """Return the post of the finished match: the final standings."""
     title = t(lang, "whist.dup_final_title", match=data["id"])
     return f"**{title}**\n" + _standing_text(data, final, lang)
 
