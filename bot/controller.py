@@ -4,10 +4,10 @@ It knows no game: what a table shows comes from its game's ``GameUI`` (``table.u
 
 Order of work for every click: check who pressed what, let :mod:`bot.tables` apply and
 commit the move, answer the presser (the interaction response), then update what others
-see: the public table message (edited in place, changes combined over ``edit_interval``), each
-seated member's private hand message (through that member's own latest interaction token,
-so nobody else's message can ever receive it), and a public message when a deal is scored
-or the game ends.
+see: each seated member's private hand message (through that member's own latest
+interaction token, so nobody else's message can ever receive it), and, through the courier
+(:mod:`bot.delivery`), the public table message (edited in place, changes combined over
+``edit_interval``) and the public posts the change made due (a deal's scoring, the end).
 """
 
 from __future__ import annotations

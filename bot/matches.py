@@ -12,11 +12,10 @@ deadline). After a restart it gives each live event the states of its tables to 
 with what they did meanwhile.
 
 An event's public posts are its outbox, as a table's are: each is written in the same
-transaction as the document change that made it due (``match_posts``), sent in order per
-channel, and marked sent only once Discord took it — refused (no access for now, Discord
-busy or failing) it is sent again 5 s, 10 s, 20 s … up to 5 minutes later, at once when its
-server is back and after a restart; only a deleted channel's posts are struck off. A post
-the rules ask for again (a restart catching up) is owed once: its nonce is remembered.
+transaction as the document change that made it due (``match_posts``), then handed to the
+courier (:mod:`bot.delivery`), which sends a channel's posts in order and marks each sent
+only once Discord took it, retrying as it does a table's. A post the rules ask for again (a
+restart catching up) is owed once: its nonce is remembered.
 """
 
 from __future__ import annotations
