@@ -204,11 +204,11 @@ class Courier:
         self.scheduler.cancel(("edit", table.id))
 
     async def _edit_job(self, table: Table) -> None:
-        fate_ = await self.edit_now(table)
-        if fate_ == CHANNEL_GONE:
+        done = await self.edit_now(table)
+        if done == CHANNEL_GONE:
             await self.channel_gone(table.channel_id)
             return
-        if fate_ != RETRY:
+        if done != RETRY:
             self._retries.pop(("edit", table.id), None)
             return
         # Discord was busy or failing (a 503 discord.py does not retry, a 429 after its own
