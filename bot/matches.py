@@ -34,13 +34,13 @@ from bot.tables import Outcome, Table, TableOptions, Tables, UserError, engine_o
 __all__ = [
     "Close",
     "Effect",
-    "Host",
     "MatchRules",
     "Matches",
     "Open",
     "Rate",
     "Say",
     "Status",
+    "TableHost",
 ]
 
 log = logging.getLogger(__name__)
@@ -159,7 +159,7 @@ class MatchRules(Protocol):
         ...
 
 
-class Host(Protocol):
+class TableHost(Protocol):
     """What the events need of the bot's tables (the controller provides it)."""
 
     tables: Tables
@@ -191,7 +191,7 @@ class Matches:
 
     def __init__(
         self,
-        host: Host,
+        host: TableHost,
         store: Store,
         rules: Mapping[str, MatchRules],
         lang: Callable[[int], Lang],
