@@ -101,7 +101,7 @@ class DuplicateUI(WhistUI):
                 trays=len(options.trays),
             )
             parts.append(render.trump_line(view, lang))
-            parts.append("\n".join(render._trick_lines(view, seating, lang)))
+            parts.append("\n".join(render.trick_lines(view, seating, lang)))
             a, b = seating.side(0), seating.side(1)
             parts.append(
                 t(lang, "whist.dup_tricks_line", a=a, b=b, ta=view.tricks[0], tb=view.tricks[1])
