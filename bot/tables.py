@@ -38,7 +38,7 @@ from bot.store import (
     StoreWriteError,
 )
 from engine.errors import EngineError, OptionsError
-from engine.game import Player, options_from_json, seat_count
+from engine.game import AnyPlayer, options_from_json, seat_count
 
 if TYPE_CHECKING:
     from bot.game import GameUI
@@ -165,7 +165,7 @@ class Table:
     deadline: float | None = None
     warned: bool = False
     seats: dict[int, SeatRecord] = field(default_factory=dict)
-    players: dict[int, Player] = field(default_factory=dict)
+    players: dict[int, AnyPlayer] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # Public posts owed to the channel (a game's own, e.g. ``deal<n>`` scorings; ``end``
     # standings; the ``table`` message's last edit), and whether the table message shows
@@ -1281,7 +1281,7 @@ _SEARCH = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefi
 
 
 async def _computers_act(
-    game: Any, seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
+    game: Any, seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, AnyPlayer]
 ) -> None:
     """Let computer seats act (see :func:`_run_computers`): in the search thread when one
     of them plays a level the game marks slow (``Game.slow_levels``, optional), else here.
@@ -1300,7 +1300,7 @@ async def _computers_act(
 
 
 def _computer_due(
-    seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
+    seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, AnyPlayer]
 ) -> bool:
     """Return whether a computer seat decides now."""
     if state.is_over:
@@ -1313,7 +1313,7 @@ def _computer_due(
 
 
 def _run_computers(
-    seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
+    seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, AnyPlayer]
 ) -> None:
     """Let computer seats act until a member must decide or the game ends."""
     while not state.is_over:
@@ -1326,7 +1326,7 @@ def _run_computers(
         state.apply(hand, players[seat].act(state.view(hand)))
 
 
-def _prime(table: Table, players: Mapping[int, Player]) -> None:
+def _prime(table: Table, players: Mapping[int, AnyPlayer]) -> None:
     """Show each player every view its seat had at each decision point so far."""
     state = table.state
     game = table.ui.game

@@ -5,26 +5,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Protocol
 
+from engine import game
 from engine.whist.actions import Action
 from engine.whist.rules import WhistView
 
 __all__ = ["LEVELS", "Player", "make_player"]
 
 
-class Player(Protocol):
-    """A computer player for the hands one player decides for."""
-
-    name: str
-
-    def observe(self, view: WhistView) -> None:
-        """Take in what ``view`` shows without acting."""
-        ...
-
-    def act(self, view: WhistView) -> Action:
-        """Return a legal action for the hand whose view this is."""
-        ...
+Player = game.Player[WhistView, Action]
+"""A computer player of this game (see :class:`engine.game.Player`)."""
 
 
 def _random(seed: int) -> Player:
