@@ -30,6 +30,7 @@ from bot.tables import StaleError, UserError
 from engine import dupe
 from engine.cards import Card, by_suit, format_cards, parse_card
 from engine.dupe import SEAT_LETTERS, SEAT_SUITS, Distribute, DupeState, DupeView, Phase, Play
+from engine.dupe.rules import Action, DupeOptions
 from engine.errors import EngineError, ParseError
 
 __all__ = ["UI", "DupeUI"]
@@ -75,7 +76,7 @@ def _picture_names(info: TableInfo, lang: Lang) -> list[str]:
     return names
 
 
-class DupeUI(GameUI):
+class DupeUI(GameUI[DupeState, DupeView, Action, DupeOptions]):
     """Dupe's messages, controls, posts, pictures and replays."""
 
     name = "dupe"
