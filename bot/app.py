@@ -260,7 +260,7 @@ class Bot(commands.Bot):
         self.community = Community(self, lambda: games.GAMES)
         # Events over several tables (a duplicate whist match): the games whose GameUI
         # has ``match_rules``; the live ones catch up with what their tables did.
-        rules = {ui.name: ui.match_rules for ui in games.GAMES if hasattr(ui, "match_rules")}
+        rules = {ui.name: ui.match_rules for ui in games.GAMES if ui.match_rules is not None}
         self.matches = Matches(self.controller, self.store, rules, self.controller.public_lang_of)
         self.controller.matches = self.matches
         await self.matches.load()

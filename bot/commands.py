@@ -58,7 +58,7 @@ def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
     """Return the options every game's ``start`` has, before the game's own (``pictures``
     only for a game that draws any)."""
     # the game's levels, strongest first (each described in its catalogue), then none
-    levels = [(f"{ui.name}.computers_{level}", level) for level in reversed(ui.game.levels)]
+    levels = [(f"{ui.name}.computers_{level}", level) for level in reversed(list(ui.game.levels))]
     return (
         OptionSpec(
             "turn_time",
@@ -307,9 +307,7 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
     ):
         group.add_command(command)
     # A game may add commands of its own to its group (whist: ``duplicate``, the matches
-    # over several tables): ``subcommands(bot)``, optional.
-    extra = getattr(ui, "subcommands", None)
-    if extra is not None:
-        for command in extra(bot):
-            group.add_command(command)
+    # over several tables): ``GameUI.subcommands``.
+    for extra in ui.subcommands(bot):
+        group.add_command(extra)
     return group

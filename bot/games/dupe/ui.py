@@ -23,7 +23,7 @@ from bot.game import (
 )
 from bot.games.dupe import pictures as drawn
 from bot.games.dupe import render
-from bot.games.dupe.replay import DealStart, replay_steps
+from bot.games.dupe.replay import replay_steps
 from bot.i18n import Lang, Text, seat_name, t
 from bot.render import final_standings, rules_line
 from bot.tables import StaleError, UserError
@@ -260,10 +260,6 @@ class DupeUI(GameUI[DupeState, DupeView, Action, DupeOptions]):
         final = steps[-1]
         standings = final_standings(self, final.totals, final.winners, seats, lang=lang)
         return render.replay_step(game_id, steps, index, seats, standings, lang=lang)
-
-    def replay_chapters(self, steps: Sequence[Any]) -> dict[str, int]:
-        """Return the tags of the replay's chapters (``d1`` …) and their first steps."""
-        return {f"d{s.deal}": i for i, s in enumerate(steps) if isinstance(s, DealStart)}
 
     def legacy_id(self, custom_id: str) -> ids.Parsed | None:
         """Return what a ``dupe:…`` id (from before ``bot.ids``) means."""
