@@ -29,12 +29,12 @@ from bot.controls import Controls
 from bot.i18n import Lang, Text, t
 from bot.ids import Parsed
 from bot.match_rules import MatchRules
+from bot.store import SeatRecord
 from engine.game import AnyState, Game, Move, Player
 
 __all__ = [
     "CATALOGUE_KEYS",
     "Actions",
-    "AnyUI",
     "Choice",
     "Form",
     "FormField",
@@ -113,7 +113,7 @@ class SeatInfo:
     stands_in_for: str = ""
 
     @classmethod
-    def of(cls, record: Any, *, markdown: bool = True) -> SeatInfo:
+    def of(cls, record: SeatRecord, *, markdown: bool = True) -> SeatInfo:
         """Return how a stored seat (a ``SeatRecord``) is shown, names escaped for
         Discord's markdown (not for a picture: ``markdown=False``)."""
         escape = discord.utils.escape_markdown if markdown else str
@@ -497,7 +497,3 @@ class GameUI(Protocol[StateT, ViewT, ActionT, OptionsT]):
         """Hook: return commands of the game's own for its ``/<game>`` group (whist:
         ``duplicate``), given the bot. Default: none."""
         return []
-
-
-AnyUI = GameUI[Any, Any, Any, Any]
-"""Some game's Discord side (the registry lists every game's)."""
