@@ -1,7 +1,9 @@
 """One live table, as :mod:`bot.tables` keeps it: its record, seats, engine state and
 computer players (:class:`Table`); what a change did (:class:`Outcome`); the refusals a
-request gets (:class:`UserError` and its kin); and where a player sits among the engine's
-hands (:func:`own_hand`, :func:`player_view`, :func:`decider`).
+request gets (:class:`UserError` and its kin); where a player sits among the engine's hands
+(:func:`own_hand`, :func:`player_view`, :func:`decider`); and what the game's hooks make of
+a decision's time and a game's end (:func:`deadline_for`, :func:`decision_seconds`,
+:func:`seat_results`, :func:`final_posts`).
 
 A module of its own so that the tables and the computer players (:mod:`bot.computers`),
 which both need these, import them without importing each other. It knows no game and
