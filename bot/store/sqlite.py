@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.ratings import Rating
+from bot.store.aiosqlite_internals import run_in_thread
 from bot.store.base import ShardSlice
 from bot.store.common import (
     GAME_COLUMNS,
@@ -264,7 +265,8 @@ class SQLiteStore:
         """Run ``fn(connection, *args)`` in the database thread and return its result.
 
         Each method of the store is one such call: a transaction (or a read of several
-        statements) runs from start to end in the thread, in one hop from the event loop.
+        statements) runs from start to end in the thread, in one hop from the event loop
+        (:mod:`bot.store.aiosqlite_internals` says why, with the measured figures).
         The thread runs one call at a time, in order, so transactions never interleave and
         need no lock on the loop; a transaction made of one await per statement would hold
         the write lock across as many turns of a busy loop, and every other write would
@@ -273,7 +275,7 @@ class SQLiteStore:
         if self._closed:
             raise StoreWriteError(CLOSED)
         try:
-            result: _T = await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call]
+            result: _T = await run_in_thread(self._db, fn, *args)
         except sqlite3.IntegrityError as error:
             raise _SQLiteConstraintError(
                 f"The database refused a write that breaks its rules: {error}."
