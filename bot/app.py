@@ -12,10 +12,9 @@ from typing import Any
 
 import aiohttp
 import discord
-import yarl
 from discord.ext import commands
 
-from bot import buttons, details, games, ids, pictures, suits
+from bot import buttons, details, discord_internals, games, ids, pictures, suits
 from bot.commands import Translator, game_group
 from bot.community import Community
 from bot.config import Settings
@@ -184,8 +183,7 @@ class Bot(commands.Bot):
 
     async def login(self, token: str) -> None:
         # Before discord.py makes its HTTP session (in ``login``), on the running loop.
-        if self.http.connector is discord.utils.MISSING:
-            self.http.connector = http_connector()
+        discord_internals.use_connector(self, http_connector)
         await super().login(token)
 
     def _stamp_interactions(self) -> None:
@@ -196,8 +194,6 @@ class Bot(commands.Bot):
         A click arrives with the whole message its button is on (a hand: a dozen buttons
         and more), which discord.py would rebuild into objects for every click; the bot
         reads only that message's id and flags (and answers from what it keeps itself)."""
-        parsers = self._connection.parsers
-        parse = parsers["INTERACTION_CREATE"]
 
         def stamped(data: dict[str, Any]) -> None:
             with contextlib.suppress(KeyError, TypeError, ValueError):
@@ -205,9 +201,8 @@ class Bot(commands.Bot):
             message = data.get("message")
             if isinstance(message, dict) and (message.get("components") or message.get("embeds")):
                 data["message"] = {**message, "components": [], "embeds": []}
-            parse(data)
 
-        parsers["INTERACTION_CREATE"] = stamped
+        discord_internals.intercept_interactions(self, stamped)
 
     @property
     def shard_slice(self) -> ShardSlice | None:
@@ -430,8 +425,7 @@ def use_endpoints(settings: Settings) -> None:
     """Point discord.py at the configured HTTP API and gateway (Discord's by default).
 
     discord.py keeps both as class attributes, so they hold for the whole process."""
-    discord.http.Route.BASE = settings.api_base_url
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+    discord_internals.point_at(settings.api_base_url, settings.gateway_url)
 
 
 def create_bot(settings: Settings) -> Bot:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import details, edits, ids, pictures, render, suits
+from bot import details, discord_internals, ids, pictures, render, suits
 from bot.errors import answer_error, on_time, reply_private
 from bot.game import Form, GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
 from bot.i18n import Lang, Text, TextList, lang_of, t
@@ -103,7 +103,7 @@ def release(interaction: discord.Interaction) -> None:
 
 @dataclass(slots=True)
 class _HandHandle:
-    token: edits.ResponseToken  # edits the hand message for the 15 minutes it is valid
+    token: discord_internals.ResponseToken  # edits the hand message for the 15 minutes it is valid
     created: float
 
 
@@ -264,7 +264,7 @@ async def _send_response(
 
 
 async def _edit_response(interaction: discord.Interaction, shown: Rendered) -> None:
-    await edits.update_in_place(
+    await discord_internals.update_in_place(
         interaction, content=shown.content, embeds=shown.embeds, view=shown.buttons()
     )
 
@@ -274,7 +274,7 @@ async def _mark_replaced(table: Table, seat: int, older: _HandHandle) -> None:
     linked to: the newer one is below it), without buttons."""
     text = t(lang_of(older.token.locale), "table.hand_replaced")
     try:
-        await edits.edit_original(
+        await discord_internals.edit_original(
             older.token, content=text, embeds=[], view=Rendered(content=text).buttons()
         )
     except discord.HTTPException as error:
@@ -287,8 +287,8 @@ async def _edit_after_answer(
     """Show ``shown`` for an interaction acknowledged already: its message edited in place
     through its token, or a new private message."""
     if private:
-        await edits.edit_original(
-            edits.ResponseToken.of(interaction),
+        await discord_internals.edit_original(
+            discord_internals.ResponseToken.of(interaction),
             content=shown.content,
             embeds=shown.embeds,
             view=shown.buttons(),
@@ -396,7 +396,9 @@ class Controller:
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
         # Only the token is needed to edit the message later, not the interaction (which
         # holds the pressed message, the member and the payload it came with).
-        self._hands[table.id, seat] = _HandHandle(edits.ResponseToken.of(interaction), self._now())
+        self._hands[table.id, seat] = _HandHandle(
+            discord_internals.ResponseToken.of(interaction), self._now()
+        )
         self._hand_lost.discard((table.id, seat))
 
     async def _answer_with_hand(
@@ -1165,7 +1167,7 @@ class Controller:
                 else:
                     shown = self._hand(table, seat, lang, notice=notice)
                 try:
-                    await edits.edit_original(
+                    await discord_internals.edit_original(
                         handle.token,
                         content=shown.content,
                         embeds=shown.embeds,
@@ -1301,7 +1303,7 @@ class Controller:
             return SENT
         self._shown.pop(table.id, None)  # unknown until Discord took the edit
         try:
-            await edits.edit_channel_message(
+            await discord_internals.edit_channel_message(
                 self.bot,
                 table.channel_id,
                 message_id,

@@ -1,31 +1,58 @@
-"""The message writes every click makes, without reading Discord's echo of the message.
+"""The bot's one seam into discord.py's private names: everything else uses its public API.
 
-A move is answered by editing the presser's hand in place (an interaction callback), and
-it changes other members' hands (edits through their interaction tokens) and, a moment
-later, the table message. discord.py answers each of those calls with the whole message
-rebuilt as objects (a ``Message`` with its components, author, attachments, and for the
-callback an ``InteractionCallbackResponse``), which the bot never looks at: it keeps what
-it sent (:mod:`bot.controller`). At 1,000 tables that parsing was about a tenth of the
-bot's CPU per click (``bench/load.py --py-spy``).
+discord.py is pinned below its next minor version (``pyproject.toml``), and
+``tests/bot/test_discord_internals.py`` checks every name used here against the installed
+discord.py, failing with the version and the name that changed: run it before lifting the
+pin, and mend this module (only this one) if it fails. What each part uses, and why:
 
-These functions send exactly what discord.py's ``InteractionResponse.edit_message``,
-``Interaction.edit_original_response`` and ``PartialMessage.edit`` send, through
-discord.py's own request machinery (rate limits, retries, its ``HTTPException`` family
-on errors), and return nothing. The interaction callback goes without ``with_response``:
-Discord then answers 204 No Content (Discord API: "Create Interaction Response").
+**Lean message writes** (``interaction._state``, ``interaction._session``,
+``InteractionResponse._response_type``, ``client._connection``, ``discord.http.Route`` and
+``handle_message_parameters``, ``discord.webhook.async_``'s ``async_context`` and
+``interaction_message_response_params``). A move is answered by editing the presser's hand
+in place (an interaction callback), and it changes other members' hands (edits through
+their interaction tokens) and, a moment later, the table message. discord.py answers each
+of those calls with the whole message rebuilt as objects (a ``Message`` with its
+components, author, attachments, and for the callback an ``InteractionCallbackResponse``),
+which the bot never looks at: it keeps what it sent (:mod:`bot.controller`). At 1,000
+tables that parsing was about a tenth of the bot's CPU per click (``bench/load.py
+--py-spy``). These functions send exactly what discord.py's
+``InteractionResponse.edit_message``, ``Interaction.edit_original_response`` and
+``PartialMessage.edit`` send, through discord.py's own request machinery (rate limits,
+retries, its ``HTTPException`` family on errors), and return nothing. The interaction
+callback goes without ``with_response``: Discord then answers 204 No Content (Discord API:
+"Create Interaction Response").
+
+**The pressed message, stripped** (``client._connection.parsers``): see
+:func:`intercept_interactions`.
+
+**The HTTP session's connector and the endpoints** (``client.http.connector``,
+``Route.BASE``, ``DiscordWebSocket.DEFAULT_GATEWAY``): discord.py takes a connector only
+when the client is built, which is before the bot's event loop runs, and keeps the API's
+and gateway's addresses as class attributes with no setting for them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
+import yarl
+from discord.gateway import DiscordWebSocket
 from discord.http import Route, handle_message_parameters
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
-__all__ = ["ResponseToken", "edit_channel_message", "edit_original", "update_in_place"]
+__all__ = [
+    "ResponseToken",
+    "edit_channel_message",
+    "edit_original",
+    "intercept_interactions",
+    "point_at",
+    "update_in_place",
+    "use_connector",
+]
 
 
 async def update_in_place(
@@ -142,3 +169,35 @@ async def edit_channel_message(
         previous_allowed_mentions=state.allowed_mentions,
     ) as params:
         await state.http.edit_message(channel_id, message_id, params=params)
+
+
+def intercept_interactions(client: discord.Client, before: Callable[[dict[str, Any]], Any]) -> None:
+    """Have ``before(data)`` see, and may change, each INTERACTION_CREATE payload as the
+    gateway hands it over, before discord.py parses it.
+
+    A click arrives with the whole message its button is on (a hand: a dozen buttons and
+    more), which discord.py would rebuild into objects for every click; the bot strips it
+    first (:meth:`bot.app.Bot`'s ``_stamp_interactions``). discord.py offers no public hook
+    that runs before its parser: ``on_socket_raw_receive`` sees the payload as text, to
+    read only."""
+    parsers = client._connection.parsers
+    parse = parsers["INTERACTION_CREATE"]
+
+    def intercepted(data: dict[str, Any]) -> None:
+        before(data)
+        parse(data)
+
+    parsers["INTERACTION_CREATE"] = intercepted
+
+
+def use_connector(client: discord.Client, make: Callable[[], aiohttp.BaseConnector]) -> None:
+    """Give the client's HTTP session the connector ``make()`` returns, unless it has one:
+    call it in ``login``, on the running loop, before discord.py makes the session."""
+    if client.http.connector is discord.utils.MISSING:
+        client.http.connector = make()
+
+
+def point_at(api_base_url: str, gateway_url: str) -> None:
+    """Point discord.py at an HTTP API and a gateway for the whole process."""
+    Route.BASE = api_base_url
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
