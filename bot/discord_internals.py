@@ -176,10 +176,11 @@ def intercept_interactions(client: discord.Client, before: Callable[[dict[str, A
     gateway hands it over, before discord.py parses it.
 
     A click arrives with the whole message its button is on (a hand: a dozen buttons and
-    more), which discord.py would rebuild into objects for every click; the bot strips it
-    first (:meth:`bot.app.Bot`'s ``_stamp_interactions``). discord.py offers no public hook
-    that runs before its parser: ``on_socket_raw_receive`` sees the payload as text, to
-    read only."""
+    more), which discord.py would rebuild into objects for every click: about 5 % of the
+    bot's loop time in ``bench/load.py``'s profile. The bot strips it first (and notes the
+    click's arrival: :class:`bot.app.Bot`'s ``_stamp_interactions``). discord.py offers no
+    public hook that runs before its parser: ``on_socket_raw_receive`` sees the payload as
+    text, to read only."""
     parsers = client._connection.parsers
     parse = parsers["INTERACTION_CREATE"]
 
