@@ -18,7 +18,7 @@ from bot import buttons, details, discord_internals, games, ids, pictures, suits
 from bot.commands import Translator, game_group
 from bot.community import Community
 from bot.config import Settings
-from bot.controller import Controller, release
+from bot.controller import Controller
 from bot.errors import answer_error, too_late
 from bot.lateness import Lateness
 from bot.matches import Matches
@@ -51,7 +51,7 @@ class _Collections:
     READY (:meth:`start`), and after every full collection, what is alive is moved out of
     the collector's reach (``gc.freeze``): the next full collection walks only what was made
     since. Reference counting still frees what dies later; only garbage in reference cycles
-    among frozen objects stays (a click makes none: :func:`bot.controller.release`,
+    among frozen objects stays (a click makes none: :func:`bot.discord_internals.release`,
     :class:`bot.game.SentComponents`; a slash command's interaction still is one), so every
     ``_FULL_SCAN_SECONDS`` the frozen objects are handed back (``gc.unfreeze``) and the next
     full collection walks everything once. And the youngest generation is collected every
@@ -354,7 +354,7 @@ class Bot(commands.Bot):
                 await self._press(interaction, pressed)
         finally:
             self.lateness.forget(interaction.id)
-            release(interaction)
+            discord_internals.release(interaction)
 
     # Channels, threads and servers that go away, and servers that come back.
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

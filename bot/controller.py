@@ -92,15 +92,6 @@ def _fate(error: discord.HTTPException, *, with_file: bool) -> str:
     return SENT
 
 
-def release(interaction: discord.Interaction) -> None:
-    """Let a handled interaction go: it and its response object point at each other, so
-    it, the pressed message and that message's components would wait for the cycle
-    collector (tens of objects a click; see :class:`bot.game.SentComponents`). Dropping
-    the response breaks the cycle, and reference counting frees them at once."""
-    with contextlib.suppress(AttributeError):
-        delattr(interaction, "_cs_response")
-
-
 @dataclass(slots=True)
 class _HandHandle:
     token: discord_internals.ResponseToken  # edits the hand message for the 15 minutes it is valid

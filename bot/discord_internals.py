@@ -25,6 +25,9 @@ callback goes without ``with_response``: Discord then answers 204 No Content (Di
 **The pressed message, stripped** (``client._connection.parsers``): see
 :func:`intercept_interactions`.
 
+**A handled interaction let go** (``Interaction._cs_response``, the slot where discord.py
+caches ``interaction.response``): see :func:`release`.
+
 **The HTTP session's connector and the endpoints** (``client.http.connector``,
 ``Route.BASE``, ``DiscordWebSocket.DEFAULT_GATEWAY``): discord.py takes a connector only
 when the client is built, which is before the bot's event loop runs, and keeps the API's
@@ -33,6 +36,7 @@ and gateway's addresses as class attributes with no setting for them.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +54,7 @@ __all__ = [
     "edit_original",
     "intercept_interactions",
     "point_at",
+    "release",
     "update_in_place",
     "use_connector",
 ]
@@ -189,6 +194,17 @@ def intercept_interactions(client: discord.Client, before: Callable[[dict[str, A
         parse(data)
 
     parsers["INTERACTION_CREATE"] = intercepted
+
+
+def release(interaction: discord.Interaction) -> None:
+    """Let a handled interaction go: it and its response object point at each other, so
+    it, the pressed message and that message's components would wait for the cycle
+    collector (tens of objects a click; see :class:`bot.game.SentComponents`). Dropping
+    the response breaks the cycle, and reference counting frees them at once: with the
+    components sent as their payload, 284,000 cyclic objects in 3,700 clicks became 5,000,
+    and at 1,000 tables the click p99 fell from 391 to 42 ms (``bench/load.py``)."""
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")
 
 
 def use_connector(client: discord.Client, make: Callable[[], aiohttp.BaseConnector]) -> None:

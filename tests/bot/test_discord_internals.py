@@ -49,9 +49,14 @@ def test_an_interaction_keeps_its_state_session_and_response_type() -> None:
     for owner, name in (
         (discord.Interaction, "_state"),
         (discord.Interaction, "_session"),
+        (discord.Interaction, "_cs_response"),
         (discord.InteractionResponse, "_response_type"),
     ):
         assert name in owner.__slots__, changed(f"{owner.__name__}.{name}", "no such slot")
+    cached = getattr(vars(discord.Interaction).get("response"), "name", None)
+    assert cached == "_cs_response", changed(
+        "Interaction.response", f"it is no longer cached in _cs_response ({cached})"
+    )
 
 
 async def test_the_client_keeps_its_state_parsers_and_http_client() -> None:
@@ -190,3 +195,28 @@ async def test_the_http_session_keeps_at_most_a_hundred_connections(
 
 async def _nothing(*args: Any) -> None:
     return None
+
+
+async def test_a_released_interaction_no_longer_holds_its_response() -> None:
+    """The interaction and its response point at each other; released, the interaction
+    drops its side, so reference counting frees both once the bot lets go."""
+    client = discord.Client(intents=discord.Intents.none())
+    interaction = discord.Interaction(
+        data={
+            "id": "1",
+            "application_id": "2",
+            "type": 3,
+            "token": "token",
+            "version": 1,
+            "channel_id": "3",
+            "attachment_size_limit": 8_000_000,
+            "data": {"custom_id": "x", "component_type": 2},
+        },
+        state=client._connection,
+    )
+    response = interaction.response
+    assert interaction.response is response and response._parent is interaction
+    discord_internals.release(interaction)
+    assert interaction.response is not response, changed(
+        "Interaction._cs_response", "releasing it no longer drops the cached response"
+    )
