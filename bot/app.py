@@ -431,10 +431,7 @@ def use_endpoints(settings: Settings) -> None:
 def create_bot(settings: Settings) -> Bot:
     """Return the bot built from ``settings`` (not started; ``setup_hook`` opens the store)."""
     use_endpoints(settings)
-    # The bot joins no voice channel: discord.py's warnings that its voice libraries
-    # (PyNaCl, davey) are missing would only alarm the admin reading the start.
-    discord.VoiceClient.warn_nacl = False
-    discord.VoiceClient.warn_dave = False
+    discord_internals.quiet_voice_warnings()
     if settings.shard_count is not None:
         return ShardedBot(settings, shard_count=settings.shard_count, shard_ids=settings.shard_ids)
     return Bot(settings)

@@ -28,10 +28,12 @@ callback goes without ``with_response``: Discord then answers 204 No Content (Di
 **A handled interaction let go** (``Interaction._cs_response``, the slot where discord.py
 caches ``interaction.response``): see :func:`release`.
 
-**The HTTP session's connector and the endpoints** (``client.http.connector``,
-``Route.BASE``, ``DiscordWebSocket.DEFAULT_GATEWAY``): discord.py takes a connector only
-when the client is built, which is before the bot's event loop runs, and keeps the API's
-and gateway's addresses as class attributes with no setting for them.
+**The HTTP session's connector, the endpoints, the voice warnings**
+(``client.http.connector``, ``Route.BASE``, ``DiscordWebSocket.DEFAULT_GATEWAY``,
+``VoiceClient.warn_nacl`` and ``warn_dave``): discord.py takes a connector only when the
+client is built, which is before the bot's event loop runs, and keeps the API's and
+gateway's addresses and whether to warn of missing voice libraries as class attributes
+with no setting for them.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ __all__ = [
     "edit_original",
     "intercept_interactions",
     "point_at",
+    "quiet_voice_warnings",
     "release",
     "update_in_place",
     "use_connector",
@@ -218,3 +221,10 @@ def point_at(api_base_url: str, gateway_url: str) -> None:
     """Point discord.py at an HTTP API and a gateway for the whole process."""
     Route.BASE = api_base_url
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def quiet_voice_warnings() -> None:
+    """Silence discord.py's warnings that its voice libraries (PyNaCl, davey) are missing:
+    the bot joins no voice channel, and they would only alarm the admin reading the start."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False

@@ -100,6 +100,10 @@ def test_a_route_builds_the_interaction_callback_url() -> None:
     assert isinstance(DiscordWebSocket.DEFAULT_GATEWAY, yarl.URL), changed(
         "DiscordWebSocket.DEFAULT_GATEWAY", "not a URL"
     )
+    for name in ("warn_nacl", "warn_dave"):
+        assert isinstance(vars(discord.VoiceClient).get(name), bool), changed(
+            f"VoiceClient.{name}", "no such class attribute"
+        )
 
 
 def test_the_request_helpers_take_what_the_seam_passes() -> None:
