@@ -1,4 +1,4 @@
-"""The bot's one seam into discord.py's private names: everything else uses its public API.
+"""The bot's one seam into discord.py's private names: no other module of the bot uses one.
 
 discord.py is pinned below its next minor version (``pyproject.toml``), and
 ``tests/bot/test_discord_internals.py`` checks every name used here against the installed
@@ -180,7 +180,7 @@ async def edit_channel_message(
 
 
 def intercept_interactions(client: discord.Client, before: Callable[[dict[str, Any]], Any]) -> None:
-    """Have ``before(data)`` see, and may change, each INTERACTION_CREATE payload as the
+    """Have ``before(data)`` see (and change) each INTERACTION_CREATE payload as the
     gateway hands it over, before discord.py parses it.
 
     A click arrives with the whole message its button is on (a hand: a dozen buttons and
