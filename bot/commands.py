@@ -24,7 +24,7 @@ from bot.tables import TableOptions, UserError, engine_options, game_fields
 from engine.errors import OptionsError
 
 if TYPE_CHECKING:
-    from bot.app import Bot
+    from bot.host import Host
 
 __all__ = ["Translator", "command_text", "compose_defaults", "game_group", "shared_options"]
 
@@ -178,14 +178,14 @@ def _plain(
     )
 
 
-async def table_defaults(bot: Bot, ui: GameUI, guild_id: int | None) -> dict[str, Any]:
+async def table_defaults(bot: Host, ui: GameUI, guild_id: int | None) -> dict[str, Any]:
     """Return the options a new table of ``ui``'s game gets when ``start`` chooses none:
     this bot's settings, overridden by the server's defaults for the game."""
     server = await bot.store.defaults(guild_id, ui.name) if guild_id is not None else {}
     return compose_defaults(bot, ui, server)
 
 
-def compose_defaults(bot: Bot, ui: GameUI, server: Mapping[str, Any]) -> dict[str, Any]:
+def compose_defaults(bot: Host, ui: GameUI, server: Mapping[str, Any]) -> dict[str, Any]:
     """Return the bot's settings overridden by a server's stored defaults, as stored."""
     settings = bot.settings
     level = settings.level_for(ui.name)
@@ -206,7 +206,7 @@ def compose_defaults(bot: Bot, ui: GameUI, server: Mapping[str, Any]) -> dict[st
     return options
 
 
-def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
+def game_group(bot: Host, ui: GameUI) -> app_commands.Group:
     """Return the ``/<game>`` command group of ``ui``'s game."""
     controller = bot.controller
     name = ui.name
