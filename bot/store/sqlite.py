@@ -50,7 +50,7 @@ from bot.store.records import (
 )
 from bot.store.sql import INSERT_MOVE, INSERT_SEAT, Batch, Query, SQLStore, seat_rows
 
-__all__ = ["SQLiteStore"]
+__all__ = ["SQLiteStore", "rating_statements"]
 
 
 _T = TypeVar("_T")
@@ -383,7 +383,7 @@ class SQLiteStore(SQLStore):
             return
         await self._write(
             statements,
-            then=lambda conn: _rating_statements(
+            then=lambda conn: rating_statements(
                 conn, _game_name(conn, game_id), guild_id, rows, now
             ),
         )
@@ -393,7 +393,7 @@ class SQLiteStore(SQLStore):
     ) -> None:
         """Move the ratings in ``game`` of an event's players, ranked by their scores."""
         rows = [SeatResult(*row) for row in results]
-        await self._write([], then=lambda conn: _rating_statements(conn, game, guild_id, rows, now))
+        await self._write([], then=lambda conn: rating_statements(conn, game, guild_id, rows, now))
 
     async def create_match(self, game: str, guild_id: int, data: dict[str, Any], now: float) -> int:
         """Store a new event over several tables (status ``open``); return its id."""
@@ -626,7 +626,7 @@ def _game_name(conn: sqlite3.Connection, game_id: int) -> str:
     return str(found[0])
 
 
-def _rating_statements(
+def rating_statements(
     conn: sqlite3.Connection,
     game: str,
     guild_id: int,
