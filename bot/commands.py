@@ -147,18 +147,21 @@ def _with_options(
             )
         )
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
-        spec.name: [
-            app_commands.Choice(name=command_text(c.key), value=c.value) for c in spec.choices
-        ]
-        for spec in specs
-    }
-    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
-        spec.name: command_text(spec.name_key) for spec in specs
-    }
-    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        spec.name: command_text(spec.description_key) for spec in specs
-    }
+    # The options are known only at run time: ``@app_commands.choices``, ``rename`` and
+    # ``describe`` called on the callback built here.
+    choose = app_commands.choices(
+        **{
+            spec.name: [
+                app_commands.Choice(name=command_text(c.key), value=c.value) for c in spec.choices
+            ]
+            for spec in specs
+        }
+    )
+    rename = app_commands.rename(**{spec.name: command_text(spec.name_key) for spec in specs})
+    describe = app_commands.describe(
+        **{spec.name: command_text(spec.description_key) for spec in specs}
+    )
+    callback = describe(rename(choose(callback)))
     return app_commands.Command(
         name=command_text(name), description=command_text(description), callback=callback
     )

@@ -34,8 +34,10 @@ _warned = False  # without endplay the expert says so once per process, not per 
 
 def _expert(seed: int) -> Player:
     """Return an ``expert``; without endplay (its double-dummy solver) a ``basic`` player."""
+    from engine.whist.players.dds import load_solver
+
     try:
-        import endplay._dds  # noqa: F401  (the double-dummy solver the expert needs)
+        load_solver()
     except (ImportError, OSError) as error:
         global _warned
         if not _warned:
