@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import edits, ids, pictures, render, suits
+from bot import discord_internals, ids, pictures, render, suits
 from bot.delivery import CHANNEL_GONE, Courier
 from bot.errors import answer_error, on_time, reply_private
 from bot.game import Form, GameUI, Rendered, Step
@@ -52,18 +52,9 @@ TOKEN_LIFETIME = 14 * 60
 _REFUSAL_KEPT = 10.0  # seconds a refusal stays on its hand message through refreshes
 
 
-def release(interaction: discord.Interaction) -> None:
-    """Let a handled interaction go: it and its response object point at each other, so
-    it, the pressed message and that message's components would wait for the cycle
-    collector (tens of objects a click; see :class:`bot.game.SentComponents`). Dropping
-    the response breaks the cycle, and reference counting frees them at once."""
-    with contextlib.suppress(AttributeError):
-        delattr(interaction, "_cs_response")
-
-
 @dataclass(slots=True)
 class _HandHandle:
-    token: edits.ResponseToken  # edits the hand message for the 15 minutes it is valid
+    token: discord_internals.ResponseToken  # edits the hand message for the 15 minutes it is valid
     created: float
 
 
@@ -134,7 +125,7 @@ async def _send_response(
 
 
 async def _edit_response(interaction: discord.Interaction, shown: Rendered) -> None:
-    await edits.update_in_place(
+    await discord_internals.update_in_place(
         interaction, content=shown.content, embeds=shown.embeds, view=shown.buttons()
     )
 
@@ -144,7 +135,7 @@ async def _mark_replaced(table: Table, seat: int, older: _HandHandle) -> None:
     linked to: the newer one is below it), without buttons."""
     text = t(lang_of(older.token.locale), "table.hand_replaced")
     try:
-        await edits.edit_original(
+        await discord_internals.edit_original(
             older.token, content=text, embeds=[], view=Rendered(content=text).buttons()
         )
     except discord.HTTPException as error:
@@ -157,8 +148,8 @@ async def _edit_after_answer(
     """Show ``shown`` for an interaction acknowledged already: its message edited in place
     through its token, or a new private message."""
     if private:
-        await edits.edit_original(
-            edits.ResponseToken.of(interaction),
+        await discord_internals.edit_original(
+            discord_internals.ResponseToken.of(interaction),
             content=shown.content,
             embeds=shown.embeds,
             view=shown.buttons(),
@@ -261,7 +252,9 @@ class Controller:
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
         # Only the token is needed to edit the message later, not the interaction (which
         # holds the pressed message, the member and the payload it came with).
-        self._hands[table.id, seat] = _HandHandle(edits.ResponseToken.of(interaction), self._now())
+        self._hands[table.id, seat] = _HandHandle(
+            discord_internals.ResponseToken.of(interaction), self._now()
+        )
         self._hand_lost.discard((table.id, seat))
 
     async def _answer_with_hand(
@@ -814,7 +807,7 @@ class Controller:
                 else:
                     shown = self._hand(table, seat, lang, notice=notice)
                 try:
-                    await edits.edit_original(
+                    await discord_internals.edit_original(
                         handle.token,
                         content=shown.content,
                         embeds=shown.embeds,

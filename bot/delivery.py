@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from bot import details, edits, pictures, render, suits, table_message
+from bot import details, discord_internals, pictures, render, suits, table_message
 from bot.game import Rendered
 from bot.i18n import Lang
 from bot.store import MatchPost, StoreWriteError
@@ -260,7 +260,7 @@ class Courier:
             return SENT
         self._shown.pop(table.id, None)  # unknown until Discord took the edit
         try:
-            await edits.edit_channel_message(
+            await discord_internals.edit_channel_message(
                 self.bot,
                 table.channel_id,
                 message_id,

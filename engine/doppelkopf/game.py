@@ -20,12 +20,12 @@ from engine.doppelkopf.rules import (
     replay,
 )
 from engine.errors import OptionsError
-from engine.game import Player, Terminal
+from engine.game import Game, Player, Terminal
 
 __all__ = ["GAME", "DoppelkopfGame"]
 
 
-class DoppelkopfGame:
+class DoppelkopfGame(Game[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOptions]):
     """Doppelkopf as ``engine.game.Game``: 4 players (5 in the house preset)."""
 
     name = "doppelkopf"
@@ -34,13 +34,13 @@ class DoppelkopfGame:
     default_level = "basic"
 
     @property
-    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+    def levels(self) -> Mapping[str, Callable[[int], Player[DoppelkopfView, Action]]]:
         """Return the computer players by level, weakest first."""
         from engine.doppelkopf.players import LEVELS
 
         return LEVELS
 
-    def player_counts(self, options: Any) -> tuple[int, ...]:
+    def player_counts(self, options: DoppelkopfOptions | None) -> tuple[int, ...]:
         """Return the allowed numbers of players: 4; in the house preset 4 or 5, or only 5
         when the options ask for 5 (a table of five with computers filling seats)."""
         options = options or DoppelkopfOptions()
@@ -48,7 +48,7 @@ class DoppelkopfGame:
             return (4,)
         return (5,) if options.players == 5 else (4, 5)
 
-    def seated(self, options: Any, players: int) -> Any:
+    def seated(self, options: DoppelkopfOptions | None, players: int) -> DoppelkopfOptions:
         """Return ``options`` for ``players`` players."""
         options = options or DoppelkopfOptions()
         if players not in self.player_counts(options):
@@ -59,11 +59,13 @@ class DoppelkopfGame:
             )
         return dataclasses.replace(options, players=players)
 
-    def new_game(self, seed: int, options: Any = None) -> DoppelkopfState:
+    def new_game(self, seed: int, options: DoppelkopfOptions | None = None) -> DoppelkopfState:
         """Return a new table dealt from ``seed``."""
         return new_game(seed, options)
 
-    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> DoppelkopfState:
+    def replay(
+        self, seed: int, options: DoppelkopfOptions | None, moves: Iterable[Any]
+    ) -> DoppelkopfState:
         """Return the table reached by ``moves`` (objects or ``"1:QC"`` strings)."""
         return replay(seed, options, moves)
 

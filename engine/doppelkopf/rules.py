@@ -36,6 +36,7 @@ from engine.errors import (
     ParseError,
 )
 from engine.game import GameResult as TableResult
+from engine.game import State
 
 __all__ = [
     "Action",
@@ -312,8 +313,11 @@ class _Announcement:
     late: bool = False  # a Re/Contra made after the first-announcement limit (tournament)
 
 
-class DoppelkopfState:
+class DoppelkopfState(State["DoppelkopfView", Action, DoppelkopfOptions]):
     """One moment of a Doppelkopf table (see the module)."""
+
+    options: DoppelkopfOptions
+    is_over: bool
 
     def __init__(self, seed: int, options: DoppelkopfOptions) -> None:
         self.seed = seed

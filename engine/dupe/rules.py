@@ -39,7 +39,7 @@ from engine.errors import (
     OptionsError,
     ParseError,
 )
-from engine.game import GameResult
+from engine.game import GameResult, State
 
 __all__ = [
     "DEALS",
@@ -530,7 +530,7 @@ def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
 # The state
 
 
-class DupeState:
+class DupeState(State[DupeView, Action, DupeOptions]):
     """One game of Dupe in progress. Change it only with :meth:`apply`.
 
     Seats that must act are :attr:`to_act`: during :attr:`Phase.CHOOSE` every seat that

@@ -70,7 +70,7 @@ def _spec(name: str, choices: tuple[Choice, ...]) -> OptionSpec:
 _VARIANTS = tuple(Choice(f"whist.variant_{v}", v) for v in VARIANT_NAMES)
 
 
-class WhistUI(GameUI):
+class WhistUI(GameUI[WhistState, WhistView, Action, WhistOptions]):
     """Whist's messages, controls, posts, pictures and replays."""
 
     name = "whist"
