@@ -215,20 +215,6 @@ def trick_taker(cards: Sequence[Card]) -> int | None:
     return None
 
 
-_TAKERS: dict[tuple[Rank, ...], int | None] = {}
-
-
-def _taker(cards: tuple[Card, ...]) -> int | None:
-    """Return :func:`trick_taker` of a trick of four, remembered by its ranks: there are at
-    most 13⁴ patterns, and a game resolves 52 tricks."""
-    a, b, c, d = cards
-    ranks = (a[0], b[0], c[0], d[0])
-    taker = _TAKERS.get(ranks, -1)
-    if taker == -1:
-        taker = _TAKERS[ranks] = trick_taker(cards)
-    return taker
-
-
 _ORDER: Callable[[Card], int] = {card: i for i, card in enumerate(sorted(DECK))}.__getitem__
 """A card's place in the sorted pack: sorting by it orders cards as ``sorted`` does, without
 comparing two enum members per step."""
@@ -863,7 +849,9 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         # The hot paths take only what is certainly legal: the seat's own (interned) card
         # object while it may choose; a bijection of the revealed card objects by the taker.
         # Anything else, legal or not, goes through _check(), which raises and explains, or
-        # finds it legal after all (say an equal card that is another object).
+        # finds it legal after all (say an equal card that is another object). The reveal,
+        # the distribution and the trick's end are written inline: a call costs as much as
+        # the work, and this runs on every decision.
         if type(action) is Play:
             card = action[0]
             hand: tuple[Card, ...] = ()
@@ -879,7 +867,8 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 hand = self._hands[seat]
                 i = hand.index(card)
             self._moves.append((seat, action))
-            self._choices[seat] = hand[i]  # the hand's own (interned) card
+            choices = self._choices
+            choices[seat] = hand[i]  # the hand's own (interned) card
             self._hands[seat] = hand[:i] + hand[i + 1 :]
             mask = self._mask | 1 << seat
             if mask != 15:
@@ -887,60 +876,60 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 self._to_act = _TO_ACT[mask]
                 self._chosen = _CHOSEN[mask]
                 return
-            self._reveal()
-            return
-        if not self._certainly_distributes(seat, action):
-            self._check(seat, action)
-        self._moves.append((seat, action))
-        self._distribute(cast(Distribute, action).cards)  # _check() let only these pass
-
-    def _certainly_distributes(self, seat: int, action: object) -> bool:
-        """Return whether ``action`` is the taker's bijection of the revealed card objects."""
-        if type(action) is not Distribute or self._phase is not _DISTRIBUTE:
-            return False
-        cards = action[0]
-        revealed = self._revealed
-        if seat != self._taker or type(cards) is not tuple or len(cards) != 4 or not revealed:
-            return False
-        a, b, c, d = cards
-        w, x, y, z = revealed
-        return {id(a), id(b), id(c), id(d)} == {id(w), id(x), id(y), id(z)}
-
-    def _reveal(self) -> None:
-        """Reveal the trick all four have chosen: its taker distributes it next, or each
-        player keeps their own card."""
-        cards: tuple[Card, ...] = tuple(self._choices)  # type: ignore[arg-type]
-        self._turn += 1
-        self._choices = [None, None, None, None]
-        self._mask = 0
-        self._chosen = _NONE_CHOSEN
-        taker = _taker(cards)
-        if taker is None:
+            # All four have chosen: reveal the trick.
+            cards: tuple[Card, ...] = tuple(choices)  # type: ignore[arg-type]
+            self._turn += 1
+            self._choices = [None, None, None, None]
+            self._mask = 0
+            self._chosen = _NONE_CHOSEN
+            # trick_taker(), inline
+            a, b, c, d = cards
+            ranks = (a[0], b[0], c[0], d[0])
+            high = max(ranks)
+            if ranks.count(high) == 1:
+                taker: int | None = ranks.index(high)
+            else:
+                low = min(ranks)
+                taker = ranks.index(low) if ranks.count(low) == 1 else None
+            if taker is not None:
+                self._phase = _DISTRIBUTE
+                self._taker = taker
+                self._to_act = (taker,)
+                self._revealed = cards
+                return
             self._to_act = SEATS
-            self._finish_trick(cards, None, cards)
+            received = cards  # each keeps their own
         else:
-            self._phase = _DISTRIBUTE
-            self._taker = taker
-            self._to_act = (taker,)
-            self._revealed = cards
-
-    def _distribute(self, received: tuple[Card, ...]) -> None:
-        cards = self._revealed
-        assert cards is not None
-        taker = self._taker
-        self._turn += 1
-        self._phase = _CHOOSE
-        self._taker = None
-        self._revealed = None
-        self._to_act = SEATS
-        self._finish_trick(cards, taker, received)
-
-    def _finish_trick(
-        self, cards: tuple[Card, ...], taker: int | None, received: tuple[Card, ...]
-    ) -> None:
+            # the taker's bijection of the revealed card objects, certainly legal
+            cards = self._revealed  # type: ignore[assignment]
+            if (
+                type(action) is Distribute
+                and cards is not None
+                and type(seat) is int
+                and seat == self._taker
+                and type(received := action[0]) is tuple
+                and len(received) == 4
+            ):
+                a, b, c, d = received
+                w, x, y, z = cards
+                if {id(a), id(b), id(c), id(d)} != {id(w), id(x), id(y), id(z)}:
+                    self._check(seat, action)
+            else:
+                self._check(seat, action)
+                received = cast(Distribute, action).cards  # _check() let only these pass
+            self._moves.append((seat, action))
+            taker = self._taker
+            self._turn += 1
+            self._phase = _CHOOSE
+            self._taker = None
+            self._revealed = None
+            self._to_act = SEATS
+        # The trick is over: everyone's received card goes onto their won cards.
         won = self._won
-        for seat in SEATS:
-            won[seat].append(received[seat])
+        won[0].append(received[0])
+        won[1].append(received[1])
+        won[2].append(received[2])
+        won[3].append(received[3])
         self._last = tuple.__new__(TrickRecord, (self._deal, self._trick, cards, taker, received))
         if self._trick < TRICKS:
             self._trick += 1
