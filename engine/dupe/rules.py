@@ -23,12 +23,13 @@ and ``seed``; text that is not a card, an action or a move is a ``parse`` error 
 from __future__ import annotations
 
 import copy
+import operator
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import permutations
-from typing import Any, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from engine.cards import DECK, Card, Rank, Suit, format_cards, parse_card, shuffled_deck
 from engine.errors import (
@@ -219,6 +220,9 @@ _ORDER: Callable[[Card], int] = {card: i for i, card in enumerate(sorted(DECK))}
 """A card's place in the sorted pack: sorting by it orders cards as ``sorted`` does, without
 comparing two enum members per step."""
 
+_new_tuple = tuple.__new__
+"""Builds a named tuple from a tuple of its fields, unchecked: the hot path builds views,
+tricks and scores this way, and ``tuple.__new__`` looked up each time costs as much again."""
 _SET_BONUS = (0, 0, 0, 6, 8)
 _LONGEST_SUIT_ORDER = SEAT_SUITS  # ties for the longest suit are shown in seat order
 
@@ -290,7 +294,7 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
         candidates = _CANDIDATES[present] = _longest_sequences(present)
     if not candidates:
         sets = tuple((_RANKS[v], row[v]) for v in reversed(sets_at)) if sets_at else ()
-        return tuple.__new__(
+        return _new_tuple(
             HandScore, (longest, suit_length, (), 1, sets, full_bonus, suit_length + full_bonus)
         )
     sequence, used = candidates[0]  # ties keep the highest sequence
@@ -312,7 +316,7 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
             if row[v] - (v in used) >= 3
         )
     length = len(sequence)
-    return tuple.__new__(
+    return _new_tuple(
         HandScore,
         (
             longest,
@@ -607,13 +611,19 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         rounds = tuple(tuple(r.credited[s] for r in self._results) for s in SEATS)
         return GameResult(self._totals, self._winners, rounds)
 
-    def controller(self, seat: int) -> int | None:
-        """Return the seat that decides for ``seat``: itself."""
-        return seat
+    if TYPE_CHECKING:
 
-    def player_at(self, seat: int) -> int | None:
-        """Return the player at ``seat``: the seat itself."""
-        return seat
+        def controller(self, seat: int) -> int | None:
+            """Return the seat that decides for ``seat``: itself."""
+
+        def player_at(self, seat: int) -> int | None:
+            """Return the player at ``seat``: the seat itself."""
+
+    else:
+        # Every seat decides for itself and is its own player: both answers are the seat,
+        # given by the builtin ``operator.index``, which costs no Python call where a game
+        # loop asks them on every decision (engine.simulate).
+        controller = player_at = staticmethod(operator.index)
 
     @property
     def to_act(self) -> tuple[int, ...]:
@@ -707,7 +717,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         memory = self.options.memory
         # Built straight as the tuple it is, the public part inline: a view is made for
         # every decision (``_view`` builds the same for the public view).
-        return tuple.__new__(
+        return _new_tuple(
             DupeView,
             (
                 seat,
@@ -743,7 +753,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         won: tuple[Card, ...] | None,
     ) -> DupeView:
         """Return a view: the public part of the state and one seat's own part."""
-        return tuple.__new__(
+        return _new_tuple(
             DupeView,
             (
                 seat,
@@ -930,7 +940,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         won[1].append(received[1])
         won[2].append(received[2])
         won[3].append(received[3])
-        self._last = tuple.__new__(TrickRecord, (self._deal, self._trick, cards, taker, received))
+        self._last = _new_tuple(TrickRecord, (self._deal, self._trick, cards, taker, received))
         if self._trick < TRICKS:
             self._trick += 1
             return
