@@ -120,7 +120,10 @@ class Tables:
         self._owns = owns or (lambda guild_id: True)
         # The configured level of a game's computers, by game (``Settings.level_for``).
         self.default_level = default_level or (lambda game: None)
-        self._seed_source = seed_source or (lambda: random.SystemRandom().randrange(1 << 62))
+        # Where a new game's seed comes from (tests fix it; a duplicate match draws its own).
+        self.new_seed: Callable[[], int] = seed_source or (
+            lambda: random.SystemRandom().randrange(1 << 62)
+        )
         self.tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
         # Finished games whose last public posts were not sent before the process ended.
@@ -284,7 +287,7 @@ class Tables:
         self._check_lobby_limits(guild_id, host_id)
         host = SeatRecord(host_seat, host_id, host_name, None)
         table = await self._create(
-            ui, guild_id, channel_id, host_id, self._seed_source(), options, host
+            ui, guild_id, channel_id, host_id, self.new_seed(), options, host
         )
         self._schedule_expiry(table)
         return table
@@ -351,7 +354,7 @@ class Tables:
             raise UserError.of(ui.refusal(error)) from error
         if self.table_in(channel_id) is not None:
             raise UserError("errors.channel_has_table")
-        seed = self._seed_source() if seed is None else seed
+        seed = self.new_seed() if seed is None else seed
         table = await self._create(
             ui, guild_id, channel_id, host_id, seed, options, seats[min(seats)]
         )

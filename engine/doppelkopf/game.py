@@ -13,11 +13,11 @@ from engine.doppelkopf.rules import (
     DoppelkopfState,
     DoppelkopfView,
     Move,
-    _public_parties,
-    _view,
     new_game,
     parse_action,
+    public_parties,
     replay,
+    view_of,
 )
 from engine.errors import OptionsError
 from engine.game import Game, Player, Terminal
@@ -86,8 +86,8 @@ class DoppelkopfGame(Game[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOpt
         if state.is_over or seat == state.sitting_out:
             return frozenset()
         tokens: set[str] = set()
-        public = _public_parties(state)
-        own = set(_view(state, seat).data["parties"])
+        public = public_parties(state)
+        own = set(view_of(state, seat).data["parties"])
         tokens |= {t for t in own if t.startswith(f"{seat}:") and t not in public}
         choice = state._choices.get(seat)
         if state.preset == "tournament" and choice is not None and choice.text != "healthy":

@@ -86,7 +86,7 @@ async def do_create(
     mine = [r for r in live if r.guild_id == guild_id and r.data["creator"] == interaction.user.id]
     if most and len(mine) >= most:
         raise UserError("whist.dup_too_many", n=most)
-    seed = controller.tables._seed_source()
+    seed = controller.tables.new_seed()
     declared = None if trump in (None, "turned") else trump
     if fmt == "mnemonic" and declared is None:
         declared = mnemonic_trump(seed).letter
