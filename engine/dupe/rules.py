@@ -537,6 +537,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         "_logged",
         "_mask",
         "_moves",
+        "_over",
         "_phase",
         "_results",
         "_revealed",
@@ -565,6 +566,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     _trick: int
     _turn: int
     _phase: Phase
+    _over: bool
     _taker: int | None
     _revealed: tuple[Card, ...] | None
     _last: TrickRecord | None
@@ -589,11 +591,6 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     def trick(self) -> int:
         """Return the current trick of the deal, 1 to 13."""
         return self._trick
-
-    @property
-    def is_over(self) -> bool:
-        """Return whether the fourth deal has been scored."""
-        return self._phase is _OVER
 
     @property
     def turn(self) -> int:
@@ -625,10 +622,25 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         # loop asks them on every decision (engine.simulate).
         controller = player_at = staticmethod(operator.index)
 
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        """Return the seats that must act now, in seat order."""
-        return self._to_act
+    if TYPE_CHECKING:
+
+        @property
+        def to_act(self) -> tuple[int, ...]:
+            """Return the seats that must act now, in seat order."""
+
+        @property
+        def is_over(self) -> bool:
+            """Return whether the fourth deal has been scored."""
+
+    else:
+        # A game loop reads both on every step: a property whose getter is the builtin
+        # ``attrgetter`` reads the slot without a Python call.
+        to_act = property(
+            operator.attrgetter("_to_act"), doc="Return the seats that must act now, in seat order."
+        )
+        is_over = property(
+            operator.attrgetter("_over"), doc="Return whether the fourth deal has been scored."
+        )
 
     @property
     def taker(self) -> int | None:
@@ -958,6 +970,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         )
         if self._deal == DEALS:
             self._phase = _OVER
+            self._over = True
             self._to_act = ()
             top = max(self._totals)
             self._winners = tuple(s for s in SEATS if self._totals[s] == top)
@@ -1001,6 +1014,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state._trick = 1
     state._turn = 0
     state._phase = _CHOOSE
+    state._over = False
     state._taker = None
     state._revealed = None
     state._last = None

@@ -9,17 +9,19 @@ from engine.cards import DECK, Card
 from engine.dupe.rules import Action, Distribute, DupeView, Play, play
 
 _ORDERS = tuple(permutations(range(4)))
+_new_tuple = tuple.__new__  # a Distribute from its one field, without a Python call
 _PLAYS: dict[Card, Play] = {card: play(card) for card in DECK}
 
 
 class RandomPlayer:
     """Plays a uniformly random card; as taker, a uniformly random distribution."""
 
+    __slots__ = ("_random",)
+
     name = "random"
 
     def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-        self._random = self._rng.random
+        self._random = random.Random(seed).random
 
     def observe(self, view: DupeView) -> None:
         """Take in a view without acting: a random player remembers nothing."""
@@ -31,9 +33,12 @@ class RandomPlayer:
         exactly the set ``view.legal_actions()`` lists, without building all 24
         distributions every time.
         """
+        # A slot read into a local, then called: ``self._random()`` would look the name up
+        # as a method first, on every decision.
+        draw = self._random
         cards = view.revealed
         if cards is not None:  # revealed only while they wait for this seat, the taker
-            a, b, c, d = _ORDERS[int(self._random() * 24)]
-            return Distribute((cards[a], cards[b], cards[c], cards[d]))
+            a, b, c, d = _ORDERS[int(draw() * 24)]
+            return _new_tuple(Distribute, ((cards[a], cards[b], cards[c], cards[d]),))
         hand = view.hand
-        return _PLAYS[hand[int(self._random() * len(hand))]]
+        return _PLAYS[hand[int(draw() * len(hand))]]
