@@ -511,6 +511,12 @@ _TO_ACT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+# The two parts of a hand around its card ``i``, as ready slice objects: ``hand[:i]`` would
+# build two slices every time a card is played.
+_BEFORE: tuple[slice, ...] = tuple(slice(None, i) for i in range(TRICKS))
+_AFTER: tuple[slice, ...] = tuple(slice(i + 1, None) for i in range(TRICKS))
+
+
 def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
     ordered = sorted(cards)
     return tuple(Distribute(p) for p in permutations(ordered))
@@ -533,6 +539,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         "_deal",
         "_hands",
         "_identities",
+        "_identity",
         "_last",
         "_logged",
         "_mask",
@@ -562,6 +569,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     _to_act: tuple[int, ...]
     _winners: tuple[int, ...]
     _identities: tuple[tuple[Suit, ...], ...]
+    _identity: tuple[Suit, ...]  # this deal's: _identities[_deal - 1]
     _deal: int
     _trick: int
     _turn: int
@@ -738,7 +746,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 self._deal,
                 self._trick,
                 self._hands[seat],
-                self._identities[self._deal - 1][seat],
+                self._identity[seat],
                 self._choices[seat],
                 self._chosen,
                 self._to_act,
@@ -891,7 +899,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             self._moves.append((seat, action))
             choices = self._choices
             choices[seat] = hand[i]  # the hand's own (interned) card
-            self._hands[seat] = hand[:i] + hand[i + 1 :]
+            self._hands[seat] = hand[_BEFORE[i]] + hand[_AFTER[i]]
             mask = self._mask | 1 << seat
             if mask != 15:
                 self._mask = mask
@@ -976,6 +984,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             self._winners = tuple(s for s in SEATS if self._totals[s] == top)
             return
         self._deal += 1
+        self._identity = self._identities[self._deal - 1]
         self._trick = 1
         self._hands = list(won)
         self._won = [[], [], [], []]
@@ -1010,6 +1019,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state._to_act = SEATS
     state._winners = ()
     state._identities = tuple(identities)
+    state._identity = state._identities[0]
     state._deal = 1
     state._trick = 1
     state._turn = 0
