@@ -20,7 +20,7 @@ import dataclasses
 import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -804,19 +804,7 @@ class Tables:
         seating = table.seats if seats is None else seats
         before = table.state
         assert before is not None
-        stage = before.clone()
-        slow = table.ui.game.slow_action
-        for seat, action, _ in actions:
-            try:
-                if slow(action):
-                    # A search the engine runs (Doppelkopf's claim check) goes to a worker
-                    # thread: the stage is this table's private copy, under its lock.
-                    await asyncio.to_thread(stage.apply, seat, action)
-                else:
-                    stage.apply(seat, action)
-            except EngineError as error:
-                raise StaleError.of(table.ui.refusal(error)) from None
-        await computers_act(table.ui.game, seating, stage, table.players)
+        stage = await self._staged(table, before, actions, seating)
         applied = list(stage.moves[before.move_count :])
         by_computer = [computer for _, _, computer in actions]
         by_computer += [True] * (len(applied) - len(actions))
@@ -843,30 +831,17 @@ class Tables:
             # Computers may have taken a while: the presser would never hear of it.
             self._rebuild_players(table)
             raise TooLateError
-        try:
-            await self.store.append_moves(
-                table.id,
-                before.move_count,
-                moves,
-                now,
-                deadline,
-                warned,
-                results=results,
-                guild_id=table.guild_id,
-                owed=posts,
-                rated=table.ui.rated,
-                seats=None if seats is None else seating.values(),
-            )
-        except StoreWriteError as error:  # the store logs the episode once
-            self._rebuild_players(table)
-            table.unsure = isinstance(error, StoreUnreachableError)
-            raise UserError("errors.store_unwritable") from None
-        except Exception:
-            log.exception(
-                "game %s: could not save %d move(s); nothing changed", table.id, len(moves)
-            )
-            self._rebuild_players(table)
-            raise UserError("errors.save_failed") from None
+        await self._save_moves(
+            table,
+            before.move_count,
+            moves,
+            now,
+            deadline,
+            warned,
+            results=results,
+            owed=posts,
+            seats=None if seats is None else seating.values(),
+        )
         table.seats = seating
         table.state = stage
         table.deadline = deadline
@@ -880,6 +855,70 @@ class Tables:
         elif not same_decision:
             self._schedule(table)
         return outcome
+
+    async def _staged(
+        self,
+        table: Table,
+        before: Any,
+        actions: list[tuple[int, Any, bool]],
+        seating: dict[int, SeatRecord],
+    ) -> Any:
+        """Return a copy of ``before`` with the actions applied and the computers' moves
+        after them (``StaleError`` if the engine refuses an action)."""
+        stage = before.clone()
+        slow = table.ui.game.slow_action
+        for seat, action, _ in actions:
+            try:
+                if slow(action):
+                    # A search the engine runs (Doppelkopf's claim check) goes to a worker
+                    # thread: the stage is this table's private copy, under its lock.
+                    await asyncio.to_thread(stage.apply, seat, action)
+                else:
+                    stage.apply(seat, action)
+            except EngineError as error:
+                raise StaleError.of(table.ui.refusal(error)) from None
+        await computers_act(table.ui.game, seating, stage, table.players)
+        return stage
+
+    async def _save_moves(
+        self,
+        table: Table,
+        move_count: int,
+        moves: list[tuple[int, str, bool]],
+        now: float,
+        deadline: float | None,
+        warned: bool,
+        *,
+        results: Sequence[Any] | None,
+        owed: Sequence[str],
+        seats: Iterable[SeatRecord] | None,
+    ) -> None:
+        """Commit the moves in one transaction; if that fails, rebuild the table's players
+        (their memory saw moves that did not happen) and raise the member's ``UserError``."""
+        try:
+            await self.store.append_moves(
+                table.id,
+                move_count,
+                moves,
+                now,
+                deadline,
+                warned,
+                results=results,
+                guild_id=table.guild_id,
+                owed=owed,
+                rated=table.ui.rated,
+                seats=seats,
+            )
+        except StoreWriteError as error:  # the store logs the episode once
+            self._rebuild_players(table)
+            table.unsure = isinstance(error, StoreUnreachableError)
+            raise UserError("errors.store_unwritable") from None
+        except Exception:
+            log.exception(
+                "game %s: could not save %d move(s); nothing changed", table.id, len(moves)
+            )
+            self._rebuild_players(table)
+            raise UserError("errors.save_failed") from None
 
     # --- timers --------------------------------------------------------------------
 
