@@ -20,7 +20,7 @@ import dataclasses
 import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +46,7 @@ from bot.table import (
     engine_options,
     final_posts,
     game_fields,
+    next_deadline,
     own_hand,
     player_view,
     seat_results,
@@ -814,12 +815,7 @@ class Tables:
         ]
         now = self.clock()
         same_decision = stage.turn == before.turn
-        deadline: float | None
-        if same_decision and table.deadline is not None:
-            deadline, warned = table.deadline, table.warned
-        else:
-            deadline = deadline_for(seating, stage, now, decision_seconds(table, stage))
-            warned = False
+        deadline, warned = next_deadline(table, seating, stage, now, same_decision)
         results = None
         if stage.is_over:
             deadline = None
@@ -831,17 +827,30 @@ class Tables:
             # Computers may have taken a while: the presser would never hear of it.
             self._rebuild_players(table)
             raise TooLateError
-        await self._save_moves(
-            table,
-            before.move_count,
-            moves,
-            now,
-            deadline,
-            warned,
-            results=results,
-            owed=posts,
-            seats=None if seats is None else seating.values(),
-        )
+        try:
+            await self.store.append_moves(
+                table.id,
+                before.move_count,
+                moves,
+                now,
+                deadline,
+                warned,
+                results=results,
+                guild_id=table.guild_id,
+                owed=posts,
+                rated=table.ui.rated,
+                seats=None if seats is None else seating.values(),
+            )
+        except StoreWriteError as error:  # the store logs the episode once
+            self._rebuild_players(table)
+            table.unsure = isinstance(error, StoreUnreachableError)
+            raise UserError("errors.store_unwritable") from None
+        except Exception:
+            log.exception(
+                "game %s: could not save %d move(s); nothing changed", table.id, len(moves)
+            )
+            self._rebuild_players(table)
+            raise UserError("errors.save_failed") from None
         table.seats = seating
         table.state = stage
         table.deadline = deadline
@@ -879,46 +888,6 @@ class Tables:
                 raise StaleError.of(table.ui.refusal(error)) from None
         await computers_act(table.ui.game, seating, stage, table.players)
         return stage
-
-    async def _save_moves(
-        self,
-        table: Table,
-        move_count: int,
-        moves: list[tuple[int, str, bool]],
-        now: float,
-        deadline: float | None,
-        warned: bool,
-        *,
-        results: Sequence[Any] | None,
-        owed: Sequence[str],
-        seats: Iterable[SeatRecord] | None,
-    ) -> None:
-        """Commit the moves in one transaction; if that fails, rebuild the table's players
-        (their memory saw moves that did not happen) and raise the member's ``UserError``."""
-        try:
-            await self.store.append_moves(
-                table.id,
-                move_count,
-                moves,
-                now,
-                deadline,
-                warned,
-                results=results,
-                guild_id=table.guild_id,
-                owed=owed,
-                rated=table.ui.rated,
-                seats=seats,
-            )
-        except StoreWriteError as error:  # the store logs the episode once
-            self._rebuild_players(table)
-            table.unsure = isinstance(error, StoreUnreachableError)
-            raise UserError("errors.store_unwritable") from None
-        except Exception:
-            log.exception(
-                "game %s: could not save %d move(s); nothing changed", table.id, len(moves)
-            )
-            self._rebuild_players(table)
-            raise UserError("errors.save_failed") from None
 
     # --- timers --------------------------------------------------------------------
 
