@@ -14,6 +14,10 @@
 Every action dispatches one interaction and returns a :class:`Reply` once the bot has
 answered it (its callback arrived), or raises ``TimeoutError`` after ``action_timeout``
 seconds. Messages are read back as :class:`MessageView` snapshots of the server's state.
+
+Every wait here counts seconds of the server's pace (:mod:`tests.loopback.pace`): time the
+machine kept the bot or the server waiting for a core, busy with other work, does not
+count, so a test waits for the bot's progress, not for a quiet machine's wall-clock time.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from bot import ids
 from tests.loopback.fake_discord import (
     EPHEMERAL,
     INTERACTION_DEADLINE,
+    WALL_CAP,
     Channel,
     FakeDiscord,
     Guild,
@@ -55,6 +60,7 @@ __all__ = [
 ]
 
 REPO = Path(__file__).resolve().parents[2]
+GIVEN_UP = INTERACTION_DEADLINE + 1.0  # Discord's deadline, and a moment for a late answer
 
 
 # --- what members see -----------------------------------------------------------------
@@ -248,19 +254,23 @@ class LoopbackDiscord:
             raise TimeoutError(f"{error}{logs}") from None
 
     async def settle(self, quiet: float = 0.15, *, timeout: float | None = None) -> None:
-        """Wait until the bot has made no request for ``quiet`` seconds (what it does after
-        answering an interaction — fetching its response, editing the table — is done)."""
+        """Wait until the bot has made no request for ``quiet`` seconds from now on (what it
+        does after answering an interaction — fetching its response, editing the table —
+        is done). A bot kept off the CPU is not quiet: only the pace counts."""
         limit = self.action_timeout if timeout is None else timeout
-        deadline = time.monotonic() + limit
+        server = self.server
+        started = last = server.pace()
+        wall_limit = time.monotonic() + limit * WALL_CAP
+        seen = len(server.requests)
         while True:
-            requests = self.server.requests
-            last = requests[-1].at if requests else 0.0
-            now = time.monotonic()
+            now = server.pace()
+            if len(server.requests) != seen:
+                seen, last = len(server.requests), now
             if now - last >= quiet:
                 return
-            if now >= deadline:
+            if now - started >= limit or time.monotonic() >= wall_limit:
                 raise TimeoutError(f"the bot was still busy after {limit} s")
-            await asyncio.sleep(min(quiet - (now - last), deadline - now) + 0.001)
+            await asyncio.sleep(min(quiet / 4, 0.05))
 
     def bot_process(
         self,
@@ -393,15 +403,17 @@ class MemberActor:
         command it got to too late alone (``late_interaction_seconds``), and the test waits
         for the bot's progress rather than for one try within a quiet machine's time."""
         limit = self.discord.action_timeout if timeout is None else timeout
+        server = self.discord.server
         tries = 3 if again is not None else 1
         for attempt in range(1, tries + 1):
             await self._dispatch(interaction, limit)
             if again is None or attempt == tries:
                 break
             with contextlib.suppress(TimeoutError):
-                # Discord's deadline, and a moment for an answer sent just before it.
-                await asyncio.wait_for(
-                    asyncio.shield(interaction.answered), timeout=INTERACTION_DEADLINE + 1.0
+                await server.wait_for(
+                    lambda sent=interaction: sent.responded or server.age(sent) > GIVEN_UP,
+                    timeout=GIVEN_UP + 1.0,
+                    what=f"the answer to {interaction.describe()}",
                 )
             if interaction.responded:
                 break
@@ -424,7 +436,11 @@ class MemberActor:
     async def _answer(self, interaction: Interaction, limit: float) -> Reply:
         server = self.discord.server
         try:
-            await asyncio.wait_for(asyncio.shield(interaction.answered), timeout=limit)
+            await server.wait_for(
+                lambda: interaction.responded,
+                timeout=limit,
+                what=f"the answer to {interaction.describe()}",
+            )
         except TimeoutError:
             logs = "".join(
                 f"\n--- {p.name} log tail ---\n{p.log_tail()}" for p in self.discord.processes
@@ -461,7 +477,12 @@ def _message_id(message: Clickable) -> int:
 class BotProcess:
     """``python -m bot`` against a loopback Discord, configured by environment variables
     only, in a working directory without a config.toml; stdout and stderr go to
-    ``log_path``. ``async with`` starts it and waits until it is ready, then stops it."""
+    ``log_path``. ``async with`` starts it and waits until it is ready, then stops it.
+
+    ``late_interaction_seconds`` is 0 unless given (the bot answers every click, however
+    late): the bot measures a click's age on the wall clock, and on a machine busy with
+    other work would rightly leave clicks alone that the loopback Discord, counting its 3 s
+    on the pace, still waits for. A test of that shedding gives the setting."""
 
     _count = 0
 
@@ -475,6 +496,7 @@ class BotProcess:
         shard_ids: Sequence[int] | None = None,
         turn_seconds: int = 60,
         table_edit_seconds: float = 0.05,
+        late_interaction_seconds: float = 0.0,
         dev_guild_id: int | None = None,
         log_level: str = "INFO",
         drawing_process: bool = True,
@@ -501,6 +523,7 @@ class BotProcess:
             "PARLOUR_DATABASE": str(self.database),
             "PARLOUR_TURN_SECONDS": str(turn_seconds),
             "PARLOUR_TABLE_EDIT_SECONDS": str(table_edit_seconds),
+            "PARLOUR_LATE_INTERACTION_SECONDS": str(late_interaction_seconds),
             "PARLOUR_LOG_LEVEL": log_level,
             "PARLOUR_DRAWING_PROCESS": "true" if drawing_process else "false",
             "PARLOUR_SUIT_EMOJIS": "false",  # the harnesses read cards as written (10♠)
@@ -585,9 +608,17 @@ class BotProcess:
             self.process.terminate()
 
     async def wait(self, timeout: float = 10.0) -> int:
-        """Wait for the process to exit; return its exit code."""
+        """Wait for the process to exit (``timeout``: seconds of the server's pace); return
+        its exit code."""
         assert self.process is not None
-        return await asyncio.wait_for(self.process.wait(), timeout=timeout)
+        exited = asyncio.ensure_future(self.process.wait())
+        try:
+            await self.discord.server.wait_for(
+                exited.done, timeout=timeout, what=f"the exit of {self.name}"
+            )
+        finally:
+            exited.cancel()
+        return exited.result()
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Terminate the process, and kill it if it does not exit within ``timeout``."""

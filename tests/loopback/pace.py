@@ -1,0 +1,96 @@
+"""The pace of a busy machine: seconds as the machine lets the bot have them.
+
+On a machine whose cores are busy with other work, a runnable process waits for a core:
+the bot gets to a click seconds after it arrived, and the loopback server reads the bot's
+answer seconds after it was sent, though neither did anything slowly. A deadline sized
+for a quiet machine (Discord's 3 s, a test's 10 s for an answer) then fails a bot that did
+nothing wrong. :class:`Pace` is the monotonic clock less the time the kernel kept this
+test process and its descendants (the bots it started, their drawing processes) waiting
+for a core,
+read from ``/proc/<pid>/task/<tid>/schedstat`` (its second field, ``run_delay``): the
+deadlines and the tests' waits count on it, so they hold the bot to the same 3 s of its
+own time on a quiet machine and a busy one. Time the bot spends working, sleeping or
+waiting for the server still counts in full; a hung bot still times out.
+
+Where the kernel does not say (no ``schedstat``), the pace is the monotonic clock.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = ["Pace"]
+
+_PROC = Path("/proc")
+
+
+class Pace:
+    """A clock (``pace()`` returns seconds) that stops while this process or one of its
+    descendants waits for a core."""
+
+    def __init__(self) -> None:
+        self._seen: dict[int, tuple[float, float]] = {}  # tid → (ran, waited) so far
+        self._wall = time.monotonic()
+        self._now = 0.0
+        self.waited = 0.0  # seconds left out: how long the machine kept us waiting
+        self.enabled = (_PROC / "self" / "schedstat").exists()
+        self()
+
+    def __call__(self) -> float:
+        wall = time.monotonic()
+        elapsed, self._wall = wall - self._wall, wall
+        if self.enabled:
+            waited, worked = self._since_last()
+            # At least the work done counts: while one thread waited another may have worked.
+            paced = min(elapsed, max(elapsed - waited, worked))
+        else:
+            paced = elapsed
+        self.waited += elapsed - paced
+        self._now += paced
+        return self._now
+
+    def _since_last(self) -> tuple[float, float]:
+        """Return, since the last reading, the longest wait for a core of one thread (not
+        the sum: two threads kept waiting at once lose the same time, not twice as much)
+        and the time all threads ran on a core. A thread first seen counts from now."""
+        waited = worked = 0.0
+        seen: dict[int, tuple[float, float]] = {}
+        for task in _tasks(os.getpid()):
+            stat = _schedstat(task)
+            if stat is None:
+                continue
+            seen[task[1]] = stat
+            ran, delay = self._seen.get(task[1], stat)
+            waited = max(waited, stat[1] - delay)
+            worked += stat[0] - ran
+        self._seen = seen
+        return waited, worked
+
+
+def _tasks(pid: int) -> Iterator[tuple[int, int]]:
+    """Yield ``(pid, tid)`` of every thread of ``pid`` and of its descendants."""
+    try:
+        tids = [int(tid) for tid in os.listdir(_PROC / str(pid) / "task")]
+    except (OSError, ValueError):
+        return
+    for tid in tids:
+        yield pid, tid
+        try:
+            children = (_PROC / str(pid) / "task" / str(tid) / "children").read_text()
+        except OSError:
+            continue
+        for child in children.split():
+            yield from _tasks(int(child))
+
+
+def _schedstat(task: tuple[int, int]) -> tuple[float, float] | None:
+    """Return the seconds ``task`` ran on a core and waited for one, or None if gone."""
+    pid, tid = task
+    try:
+        fields = (_PROC / str(pid) / "task" / str(tid) / "schedstat").read_text().split()
+        return int(fields[0]) / 1e9, int(fields[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
