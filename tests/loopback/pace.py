@@ -6,11 +6,10 @@ answer seconds after it was sent, though neither did anything slowly. A deadline
 for a quiet machine (Discord's 3 s, a test's 10 s for an answer) then fails a bot that did
 nothing wrong. :class:`Pace` is the monotonic clock less the time the kernel kept this
 test process and its descendants (the bots it started, their drawing processes) waiting
-for a core,
-read from ``/proc/<pid>/task/<tid>/schedstat`` (its second field, ``run_delay``): the
-deadlines and the tests' waits count on it, so they hold the bot to the same 3 s of its
-own time on a quiet machine and a busy one. Time the bot spends working, sleeping or
-waiting for the server still counts in full; a hung bot still times out.
+for a core, as ``/proc/<pid>/task/<tid>/schedstat`` says (``run_delay``, its second
+field). The loopback Discord's deadlines and the tests' waits count on it: the bot has 3 s
+of its own time on a quiet machine and on a busy one. Time it spends working, sleeping or
+waiting for the server counts in full, so a hung bot still times out.
 
 Where the kernel does not say (no ``schedstat``), the pace is the monotonic clock.
 """
@@ -25,6 +24,7 @@ from pathlib import Path
 __all__ = ["Pace"]
 
 _PROC = Path("/proc")
+_READ_EVERY = 0.005  # seconds: readings closer than this return the last one
 
 
 class Pace:
@@ -37,14 +37,19 @@ class Pace:
         self._now = 0.0
         self.waited = 0.0  # seconds left out: how long the machine kept us waiting
         self.enabled = (_PROC / "self" / "schedstat").exists()
-        self()
+        if self.enabled:
+            self._since_last()  # what the threads ran and waited so far: counted from here
 
     def __call__(self) -> float:
         wall = time.monotonic()
+        if wall - self._wall < _READ_EVERY:  # many waiters poll: one reading serves them
+            return self._now
         elapsed, self._wall = wall - self._wall, wall
         if self.enabled:
             waited, worked = self._since_last()
-            # At least the work done counts: while one thread waited another may have worked.
+            # The waits are summed: a click handed from the server to the bot and back waits
+            # in each in turn. But the busiest thread's work counts in full: its waits may
+            # have been another thread's turns.
             paced = min(elapsed, max(elapsed - waited, worked))
         else:
             paced = elapsed
@@ -53,9 +58,9 @@ class Pace:
         return self._now
 
     def _since_last(self) -> tuple[float, float]:
-        """Return, since the last reading, the longest wait for a core of one thread (not
-        the sum: two threads kept waiting at once lose the same time, not twice as much)
-        and the time all threads ran on a core. A thread first seen counts from now."""
+        """Return, since the last reading, the seconds the threads waited for a core (all
+        of them, summed) and the seconds the busiest thread ran on one. A thread first
+        seen counts from now."""
         waited = worked = 0.0
         seen: dict[int, tuple[float, float]] = {}
         for task in _tasks(os.getpid()):
@@ -64,8 +69,8 @@ class Pace:
                 continue
             seen[task[1]] = stat
             ran, delay = self._seen.get(task[1], stat)
-            waited = max(waited, stat[1] - delay)
-            worked += stat[0] - ran
+            waited += stat[1] - delay
+            worked = max(worked, stat[0] - ran)
         self._seen = seen
         return waited, worked
 
