@@ -46,6 +46,7 @@ from tests.loopback.fake_discord import (
     Member,
     Message,
 )
+from tests.loopback.pace import Pace
 from tests.support.buttons import id_kind
 
 __all__ = [
@@ -176,23 +177,47 @@ class Reply:
 
 
 class LoopbackDiscord:
-    """The loopback Discord for a test: the server plus guilds, members and bot processes."""
+    """The loopback Discord for a test: the server plus guilds, members and bot processes.
 
-    def __init__(self, server: FakeDiscord, *, action_timeout: float = 10.0) -> None:
+    ``late_interaction_seconds`` is the setting of the bots it starts (None: the bot's
+    own)."""
+
+    def __init__(
+        self,
+        server: FakeDiscord,
+        *,
+        action_timeout: float = 10.0,
+        late_interaction_seconds: float | None = None,
+    ) -> None:
         self.server = server
         self.action_timeout = action_timeout
+        self.late_interaction_seconds = late_interaction_seconds
         self.processes: list[BotProcess] = []
 
     @classmethod
     @contextlib.asynccontextmanager
     async def start(
-        cls, *, action_timeout: float = 10.0, **server_options: Any
+        cls,
+        *,
+        action_timeout: float = 10.0,
+        late_interaction_seconds: float | None = 0.0,
+        **server_options: Any,
     ) -> AsyncIterator[LoopbackDiscord]:
         """Run a server (``server_options`` go to :class:`FakeDiscord`) for the block; bot
-        processes started through it are stopped at the end."""
-        server = FakeDiscord(**server_options)
+        processes started through it are stopped at the end.
+
+        For a test that must pass on a machine busy with other work, the server counts on
+        the :class:`~tests.loopback.pace.Pace` (unless ``pace`` is given), and the bots
+        answer every click however late (``late_interaction_seconds`` 0): a bot measures a
+        click's age on the wall clock, and would rightly leave clicks alone that the
+        server, on the pace, still waits for. A test of that shedding gives the setting."""
+        server = FakeDiscord(**{"pace": Pace(), **server_options})
         await server.start()
-        discord = cls(server, action_timeout=action_timeout)
+        discord = cls(
+            server,
+            action_timeout=action_timeout,
+            late_interaction_seconds=late_interaction_seconds,
+        )
         try:
             yield discord
         finally:
@@ -279,6 +304,7 @@ class LoopbackDiscord:
     ) -> BotProcess:
         """Return a :class:`BotProcess` against this server (not started), run in
         ``workdir`` (a new temporary directory by default); ``settings`` as for it."""
+        settings.setdefault("late_interaction_seconds", self.late_interaction_seconds)
         process = BotProcess(self, workdir=workdir, **settings)
         self.processes.append(process)
         return process
@@ -478,11 +504,7 @@ class BotProcess:
     """``python -m bot`` against a loopback Discord, configured by environment variables
     only, in a working directory without a config.toml; stdout and stderr go to
     ``log_path``. ``async with`` starts it and waits until it is ready, then stops it.
-
-    ``late_interaction_seconds`` is 0 unless given (the bot answers every click, however
-    late): the bot measures a click's age on the wall clock, and on a machine busy with
-    other work would rightly leave clicks alone that the loopback Discord, counting its 3 s
-    on the pace, still waits for. A test of that shedding gives the setting."""
+    ``late_interaction_seconds`` None leaves the bot's own setting."""
 
     _count = 0
 
@@ -496,7 +518,7 @@ class BotProcess:
         shard_ids: Sequence[int] | None = None,
         turn_seconds: int = 60,
         table_edit_seconds: float = 0.05,
-        late_interaction_seconds: float = 0.0,
+        late_interaction_seconds: float | None = None,
         dev_guild_id: int | None = None,
         log_level: str = "INFO",
         drawing_process: bool = True,
@@ -523,13 +545,14 @@ class BotProcess:
             "PARLOUR_DATABASE": str(self.database),
             "PARLOUR_TURN_SECONDS": str(turn_seconds),
             "PARLOUR_TABLE_EDIT_SECONDS": str(table_edit_seconds),
-            "PARLOUR_LATE_INTERACTION_SECONDS": str(late_interaction_seconds),
             "PARLOUR_LOG_LEVEL": log_level,
             "PARLOUR_DRAWING_PROCESS": "true" if drawing_process else "false",
             "PARLOUR_SUIT_EMOJIS": "false",  # the harnesses read cards as written (10♠)
         }
         if dev_guild_id is not None:
             settings["PARLOUR_DEV_GUILD_ID"] = str(dev_guild_id)
+        if late_interaction_seconds is not None:
+            settings["PARLOUR_LATE_INTERACTION_SECONDS"] = str(late_interaction_seconds)
         if shard_count is not None:
             settings["PARLOUR_SHARD_COUNT"] = str(shard_count)
             settings["PARLOUR_SHARD_IDS"] = str(self.shard_ids)

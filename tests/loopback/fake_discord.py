@@ -24,11 +24,11 @@ fake would miss:
 The clock (``clock``, seconds since the epoch) decides snowflakes, timestamps and the
 token lifetime, so a test can age a token with :class:`ManualClock` instead of sleeping.
 The 3 s to answer an interaction (unless ``clock`` is given: then that clock), and every
-wait of :meth:`FakeDiscord.wait_for`, count on ``pace``: by default
-:class:`~tests.loopback.pace.Pace`, the monotonic clock less the time the machine kept the
-bot or this server waiting for a core, so that other work on a busy machine does not fail
-a bot that answered in 3 s of its own time. Rate-limit windows and latencies use the
-monotonic wall clock.
+wait of :meth:`FakeDiscord.wait_for`, count on ``pace``: the monotonic clock unless given;
+the tests give :class:`~tests.loopback.pace.Pace` (the monotonic clock less the time the
+machine kept the bot or this server waiting for a core), so that other work on a busy
+machine does not fail a bot that answered in 3 s of its own time. Rate-limit windows and
+latencies use the monotonic wall clock.
 
 Scripted members live in :mod:`tests.loopback.driver`; this module is the server.
 """
@@ -56,7 +56,6 @@ import orjson
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.discord_api_rules import check_request
-from tests.loopback.pace import Pace
 
 __all__ = [
     "DEFAULT_TOKEN",
@@ -597,7 +596,7 @@ class FakeDiscord:
     ) -> None:
         self.token = token
         self.clock = clock
-        self.pace: Clock = pace or Pace()
+        self.pace: Clock = pace or time.monotonic
         # A test that moves the clock by hand ages interactions with it.
         self._answer_clock = self.pace if clock is time.time else clock
         self.heartbeat_interval = heartbeat_interval

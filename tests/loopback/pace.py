@@ -33,12 +33,17 @@ class Pace:
 
     def __init__(self) -> None:
         self._seen: dict[int, tuple[float, float]] = {}  # tid → (ran, waited) so far
+        # The kernel adds a wait to ``run_delay`` only once the thread gets its core: a
+        # thread runnable but not running since the last reading is counted as waiting
+        # already, and that much of its next report is not counted again.
+        self._pending: dict[int, float] = {}
+        self._debt = 0.0  # waits reported beyond the time they could still be taken from
         self._wall = time.monotonic()
         self._now = 0.0
         self.waited = 0.0  # seconds left out: how long the machine kept us waiting
         self.enabled = (_PROC / "self" / "schedstat").exists()
         if self.enabled:
-            self._since_last()  # what the threads ran and waited so far: counted from here
+            self._since_last(0.0)  # what the threads ran and waited so far: counted from here
 
     def __call__(self) -> float:
         wall = time.monotonic()
@@ -46,32 +51,38 @@ class Pace:
             return self._now
         elapsed, self._wall = wall - self._wall, wall
         if self.enabled:
-            waited, worked = self._since_last()
-            # The waits are summed: a click handed from the server to the bot and back waits
-            # in each in turn. But the busiest thread's work counts in full: its waits may
-            # have been another thread's turns.
-            paced = min(elapsed, max(elapsed - waited, worked))
+            waited, worked = self._since_last(elapsed)
+            # The busiest thread's work counts in full; the rest of the waits is owed.
+            owed = self._debt + waited
+            taken = min(owed, elapsed - min(worked, elapsed))
+            self._debt = owed - taken
+            paced = elapsed - taken
         else:
             paced = elapsed
         self.waited += elapsed - paced
         self._now += paced
         return self._now
 
-    def _since_last(self) -> tuple[float, float]:
-        """Return, since the last reading, the seconds the threads waited for a core (all
-        of them, summed) and the seconds the busiest thread ran on one. A thread first
-        seen counts from now."""
+    def _since_last(self, elapsed: float) -> tuple[float, float]:
+        """Return, since the last reading, the longest wait for a core of one thread (not
+        the sum: threads kept waiting at once lose the same time, not more) and the time
+        the busiest thread ran on one. A thread first seen counts from now."""
         waited = worked = 0.0
         seen: dict[int, tuple[float, float]] = {}
+        pending: dict[int, float] = {}
         for task in _tasks(os.getpid()):
             stat = _schedstat(task)
             if stat is None:
                 continue
-            seen[task[1]] = stat
-            ran, delay = self._seen.get(task[1], stat)
-            waited += stat[1] - delay
+            tid = task[1]
+            seen[tid] = stat
+            ran, delay = self._seen.get(tid, stat)
+            reported, before = stat[1] - delay, self._pending.get(tid, 0.0)
+            waiting = elapsed if stat[0] == ran and _runnable(task) else 0.0
+            pending[tid] = max(0.0, before - reported) + waiting
+            waited = max(waited, max(0.0, reported - before) + waiting)
             worked = max(worked, stat[0] - ran)
-        self._seen = seen
+        self._seen, self._pending = seen, pending
         return waited, worked
 
 
@@ -99,3 +110,13 @@ def _schedstat(task: tuple[int, int]) -> tuple[float, float] | None:
         return int(fields[0]) / 1e9, int(fields[1]) / 1e9
     except (OSError, IndexError, ValueError):
         return None
+
+
+def _runnable(task: tuple[int, int]) -> bool:
+    """Return whether ``task`` is runnable (running, or waiting for a core)."""
+    pid, tid = task
+    try:
+        stat = (_PROC / str(pid) / "task" / str(tid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["R"]

@@ -16,6 +16,7 @@ from bot import ids
 from bot.config import Settings
 from tests.loopback.driver import BotProcess, ChannelHandle, LoopbackDiscord, MemberActor
 from tests.loopback.fake_discord import DEFERRED_UPDATE, UPDATE_MESSAGE, FakeDiscord, Interaction
+from tests.loopback.pace import Pace
 
 FLOOD = 300
 LATE = Settings.model_fields["late_interaction_seconds"].default  # the bot's own: 2.5 s
@@ -81,7 +82,7 @@ async def test_a_flood_on_one_table_leaves_no_move_unanswered_at_another(
 ) -> None:
     # Bodies are checked by every other loopback test: unchecked here, the server's share
     # of the two cores stays small (other tests run beside this one).
-    server = _BusyDiscord(validate=False)
+    server = _BusyDiscord(validate=False, pace=Pace())
     await server.start()
     discord = LoopbackDiscord(server, action_timeout=60.0)
     try:
