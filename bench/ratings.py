@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ratings import player_key, rate_game
 from bot.store import SeatResult, SQLiteStore
-from bot.store.sqlite import _rating_statements
+from bot.store.sqlite import rating_statements
 
 GUILD = 1
 
@@ -94,7 +94,7 @@ def bench_store(games: int, players: int, rng: random.Random) -> None:
             rows = _game(rng, players)
             start = time.perf_counter()
             conn.execute("BEGIN IMMEDIATE")
-            for sql, params in _rating_statements(conn, "dupe", GUILD, rows, time.time()):
+            for sql, params in rating_statements(conn, "dupe", GUILD, rows, time.time()):
                 conn.execute(sql, params)
             middle = time.perf_counter()
             conn.execute("COMMIT")

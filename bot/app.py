@@ -12,14 +12,13 @@ from typing import Any
 
 import aiohttp
 import discord
-import yarl
 from discord.ext import commands
 
-from bot import buttons, details, games, ids, pictures, suits
+from bot import buttons, details, discord_internals, games, ids, pictures, suits
 from bot.commands import Translator, game_group
 from bot.community import Community
 from bot.config import Settings
-from bot.controller import Controller, release
+from bot.controller import Controller
 from bot.errors import answer_error, too_late
 from bot.lateness import Lateness
 from bot.matches import Matches
@@ -52,7 +51,7 @@ class _Collections:
     READY (:meth:`start`), and after every full collection, what is alive is moved out of
     the collector's reach (``gc.freeze``): the next full collection walks only what was made
     since. Reference counting still frees what dies later; only garbage in reference cycles
-    among frozen objects stays (a click makes none: :func:`bot.controller.release`,
+    among frozen objects stays (a click makes none: :func:`bot.discord_internals.release`,
     :class:`bot.game.SentComponents`; a slash command's interaction still is one), so every
     ``_FULL_SCAN_SECONDS`` the frozen objects are handed back (``gc.unfreeze``) and the next
     full collection walks everything once. And the youngest generation is collected every
@@ -184,8 +183,7 @@ class Bot(commands.Bot):
 
     async def login(self, token: str) -> None:
         # Before discord.py makes its HTTP session (in ``login``), on the running loop.
-        if self.http.connector is discord.utils.MISSING:
-            self.http.connector = http_connector()
+        discord_internals.use_connector(self, http_connector)
         await super().login(token)
 
     def _stamp_interactions(self) -> None:
@@ -196,8 +194,6 @@ class Bot(commands.Bot):
         A click arrives with the whole message its button is on (a hand: a dozen buttons
         and more), which discord.py would rebuild into objects for every click; the bot
         reads only that message's id and flags (and answers from what it keeps itself)."""
-        parsers = self._connection.parsers
-        parse = parsers["INTERACTION_CREATE"]
 
         def stamped(data: dict[str, Any]) -> None:
             with contextlib.suppress(KeyError, TypeError, ValueError):
@@ -205,9 +201,8 @@ class Bot(commands.Bot):
             message = data.get("message")
             if isinstance(message, dict) and (message.get("components") or message.get("embeds")):
                 data["message"] = {**message, "components": [], "embeds": []}
-            parse(data)
 
-        parsers["INTERACTION_CREATE"] = stamped
+        discord_internals.intercept_interactions(self, stamped)
 
     @property
     def shard_slice(self) -> ShardSlice | None:
@@ -260,7 +255,7 @@ class Bot(commands.Bot):
         self.community = Community(self, lambda: games.GAMES)
         # Events over several tables (a duplicate whist match): the games whose GameUI
         # has ``match_rules``; the live ones catch up with what their tables did.
-        rules = {ui.name: ui.match_rules for ui in games.GAMES if hasattr(ui, "match_rules")}
+        rules = {ui.name: ui.match_rules for ui in games.GAMES if ui.match_rules is not None}
         self.matches = Matches(self.controller, self.store, rules, self.controller.public_lang_of)
         self.controller.matches = self.matches
         await self.matches.load()
@@ -359,7 +354,7 @@ class Bot(commands.Bot):
                 await self._press(interaction, pressed)
         finally:
             self.lateness.forget(interaction.id)
-            release(interaction)
+            discord_internals.release(interaction)
 
     # Channels, threads and servers that go away, and servers that come back.
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
@@ -430,17 +425,13 @@ def use_endpoints(settings: Settings) -> None:
     """Point discord.py at the configured HTTP API and gateway (Discord's by default).
 
     discord.py keeps both as class attributes, so they hold for the whole process."""
-    discord.http.Route.BASE = settings.api_base_url
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+    discord_internals.point_at(settings.api_base_url, settings.gateway_url)
 
 
 def create_bot(settings: Settings) -> Bot:
     """Return the bot built from ``settings`` (not started; ``setup_hook`` opens the store)."""
     use_endpoints(settings)
-    # The bot joins no voice channel: discord.py's warnings that its voice libraries
-    # (PyNaCl, davey) are missing would only alarm the admin reading the start.
-    discord.VoiceClient.warn_nacl = False
-    discord.VoiceClient.warn_dave = False
+    discord_internals.quiet_voice_warnings()
     if settings.shard_count is not None:
         return ShardedBot(settings, shard_count=settings.shard_count, shard_ids=settings.shard_ids)
     return Bot(settings)

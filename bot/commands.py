@@ -24,7 +24,7 @@ from bot.tables import TableOptions, UserError, engine_options, game_fields
 from engine.errors import OptionsError
 
 if TYPE_CHECKING:
-    from bot.app import Bot
+    from bot.host import Host
 
 __all__ = ["Translator", "command_text", "compose_defaults", "game_group", "shared_options"]
 
@@ -58,7 +58,7 @@ def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
     """Return the options every game's ``start`` has, before the game's own (``pictures``
     only for a game that draws any)."""
     # the game's levels, strongest first (each described in its catalogue), then none
-    levels = [(f"{ui.name}.computers_{level}", level) for level in reversed(ui.game.levels)]
+    levels = [(f"{ui.name}.computers_{level}", level) for level in reversed(list(ui.game.levels))]
     return (
         OptionSpec(
             "turn_time",
@@ -147,18 +147,21 @@ def _with_options(
             )
         )
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
-        spec.name: [
-            app_commands.Choice(name=command_text(c.key), value=c.value) for c in spec.choices
-        ]
-        for spec in specs
-    }
-    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
-        spec.name: command_text(spec.name_key) for spec in specs
-    }
-    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        spec.name: command_text(spec.description_key) for spec in specs
-    }
+    # The options are known only at run time: ``@app_commands.choices``, ``rename`` and
+    # ``describe`` called on the callback built here.
+    choose = app_commands.choices(
+        **{
+            spec.name: [
+                app_commands.Choice(name=command_text(c.key), value=c.value) for c in spec.choices
+            ]
+            for spec in specs
+        }
+    )
+    rename = app_commands.rename(**{spec.name: command_text(spec.name_key) for spec in specs})
+    describe = app_commands.describe(
+        **{spec.name: command_text(spec.description_key) for spec in specs}
+    )
+    callback = describe(rename(choose(callback)))
     return app_commands.Command(
         name=command_text(name), description=command_text(description), callback=callback
     )
@@ -175,14 +178,14 @@ def _plain(
     )
 
 
-async def table_defaults(bot: Bot, ui: GameUI, guild_id: int | None) -> dict[str, Any]:
+async def table_defaults(bot: Host, ui: GameUI, guild_id: int | None) -> dict[str, Any]:
     """Return the options a new table of ``ui``'s game gets when ``start`` chooses none:
     this bot's settings, overridden by the server's defaults for the game."""
     server = await bot.store.defaults(guild_id, ui.name) if guild_id is not None else {}
     return compose_defaults(bot, ui, server)
 
 
-def compose_defaults(bot: Bot, ui: GameUI, server: Mapping[str, Any]) -> dict[str, Any]:
+def compose_defaults(bot: Host, ui: GameUI, server: Mapping[str, Any]) -> dict[str, Any]:
     """Return the bot's settings overridden by a server's stored defaults, as stored."""
     settings = bot.settings
     level = settings.level_for(ui.name)
@@ -203,7 +206,7 @@ def compose_defaults(bot: Bot, ui: GameUI, server: Mapping[str, Any]) -> dict[st
     return options
 
 
-def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
+def game_group(bot: Host, ui: GameUI) -> app_commands.Group:
     """Return the ``/<game>`` command group of ``ui``'s game."""
     controller = bot.controller
     name = ui.name
@@ -307,9 +310,7 @@ def game_group(bot: Bot, ui: GameUI) -> app_commands.Group:
     ):
         group.add_command(command)
     # A game may add commands of its own to its group (whist: ``duplicate``, the matches
-    # over several tables): ``subcommands(bot)``, optional.
-    extra = getattr(ui, "subcommands", None)
-    if extra is not None:
-        for command in extra(bot):
-            group.add_command(command)
+    # over several tables): ``GameUI.subcommands``.
+    for extra in ui.subcommands(bot):
+        group.add_command(extra)
     return group

@@ -24,7 +24,7 @@ from bot.store import GameRecord
 from bot.tables import TableOptions, UserError, engine_options, game_fields
 
 if TYPE_CHECKING:
-    from bot.app import Bot
+    from bot.host import Host
 
 __all__ = ["PAGE_SIZE", "Community", "command_lines"]
 
@@ -40,7 +40,7 @@ def _seats(record: GameRecord) -> dict[int, SeatInfo]:
 class Community:
     """The shared commands and the pages their buttons turn."""
 
-    def __init__(self, bot: Bot, games: Callable[[], Sequence[GameUI]]) -> None:
+    def __init__(self, bot: Host, games: Callable[[], Sequence[GameUI]]) -> None:
         self.bot = bot
         self._games = games
 

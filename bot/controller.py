@@ -4,20 +4,17 @@ It knows no game: what a table shows comes from its game's ``GameUI`` (``table.u
 
 Order of work for every click: check who pressed what, let :mod:`bot.tables` apply and
 commit the move, answer the presser (the interaction response), then update what others
-see: the public table message (edited in place, changes combined over ``edit_interval``), each
-seated member's private hand message (through that member's own latest interaction token,
-so nobody else's message can ever receive it), and a public message when a deal is scored
-or the game ends.
+see: each seated member's private hand message (through that member's own latest
+interaction token, so nobody else's message can ever receive it), and, through the courier
+(:mod:`bot.delivery`), the public table message (edited in place, changes combined over
+``edit_interval``) and the public posts the change made due (a deal's scoring, the end).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
-import hashlib
 import io
-import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -26,11 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import details, edits, ids, pictures, render, suits
+from bot import discord_internals, ids, pictures, render, suits
+from bot.delivery import CHANNEL_GONE, Courier
 from bot.errors import answer_error, on_time, reply_private
-from bot.game import Form, GameUI, Picture, Rendered, SeatInfo, Step, TableInfo
+from bot.game import Form, GameUI, Rendered, Step
 from bot.i18n import Lang, Text, TextList, lang_of, t
-from bot.store import Store, StoreWriteError
+from bot.store import Store
+from bot.table_message import render_table, seat_infos, table_info
 from bot.tables import (
     Outcome,
     StaleError,
@@ -38,7 +37,6 @@ from bot.tables import (
     TableOptions,
     Tables,
     UserError,
-    engine_options,
     player_view,
 )
 
@@ -51,59 +49,12 @@ log = logging.getLogger(__name__)
 
 # An interaction token lives 15 minutes; stop using one a little before that.
 TOKEN_LIFETIME = 14 * 60
-# After a restart, stale table messages are edited from this long after the start (the
-# members' first clicks, which a restart has kept waiting, come first), this far apart
-# (Discord allows a bot about 50 requests a second in all).
-_STALE_EDIT_AFTER = 5.0
-_OWED_AT_ONCE = 8  # tables whose owed posts are sent side by side after a restart
-_STALE_EDIT_SPACING = 0.025
 _REFUSAL_KEPT = 10.0  # seconds a refusal stays on its hand message through refreshes
-_RETRY_FIRST = 5.0  # a post or table edit refused by a busy or failing Discord: again in 5 s,
-_RETRY_MAX = 300.0  # then 10, 20, … up to 5 minutes apart
-
-
-# Discord's JSON error codes that decide what becomes of a refused post or edit
-# (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json).
-_UNKNOWN_CHANNEL = 10003
-_UNKNOWN_MESSAGE = 10008
-_MISSING_PERMISSIONS = 50013
-_NO_FILES_FOR = 3600.0  # a channel refusing pictures gets text only, then is tried again
-
-
-# What became of a post or an edit.
-SENT = "sent"  # done (or refused for a reason no retry can change: a bad body, logged)
-RETRY = "retry"  # Discord busy or failing, or the bot lacks access for now: try again later
-CHANNEL_GONE = "channel-gone"  # the channel no longer exists: nothing can be sent there
-MESSAGE_GONE = "message-gone"  # the message to edit was deleted
-NO_FILES = "no-files"  # refused for its picture (no Attach Files): send it without
-
-
-def _fate(error: discord.HTTPException, *, with_file: bool) -> str:
-    """Return what becomes of a post or edit Discord refused with ``error``."""
-    if error.status == 404 and error.code == _UNKNOWN_CHANNEL:
-        return CHANNEL_GONE
-    if error.status == 404 and error.code == _UNKNOWN_MESSAGE:
-        return MESSAGE_GONE
-    if error.status == 403 and error.code == _MISSING_PERMISSIONS and with_file:
-        return NO_FILES
-    if error.status in (403, 429) or error.status >= 500:
-        return RETRY  # a moderator may give the permission back, the bot be added back
-    log.error("Discord refused a post or edit for good: %s", error)
-    return SENT
-
-
-def release(interaction: discord.Interaction) -> None:
-    """Let a handled interaction go: it and its response object point at each other, so
-    it, the pressed message and that message's components would wait for the cycle
-    collector (tens of objects a click; see :class:`bot.game.SentComponents`). Dropping
-    the response breaks the cycle, and reference counting frees them at once."""
-    with contextlib.suppress(AttributeError):
-        delattr(interaction, "_cs_response")
 
 
 @dataclass(slots=True)
 class _HandHandle:
-    token: edits.ResponseToken  # edits the hand message for the 15 minutes it is valid
+    token: discord_internals.ResponseToken  # edits the hand message for the 15 minutes it is valid
     created: float
 
 
@@ -131,84 +82,6 @@ def missing_permissions(interaction: discord.Interaction, *, pictures: bool) -> 
     if pictures:
         needed.append("attach_files")
     return [name for name in needed if not getattr(have, name)]
-
-
-def _moves_made(table: Table) -> int:
-    """Return how far the game has got (its move count): what a table edit shows."""
-    return -1 if table.state is None else int(table.state.move_count)
-
-
-_SEAT_INFOS: dict[int, tuple[object, dict[int, SeatInfo]]] = {}
-
-
-def seat_infos(table: Table) -> dict[int, SeatInfo]:
-    """Return how each seat is shown (kept while the table's seating is the same object:
-    every change of seats replaces it, and every message of the table needs it)."""
-    cached = _SEAT_INFOS.get(table.id)
-    if cached is not None and cached[0] is table.seats:
-        return cached[1]
-    infos = {seat: SeatInfo.of(record) for seat, record in table.seats.items()}
-    _SEAT_INFOS[table.id] = (table.seats, infos)
-    return infos
-
-
-def picture_names(table: Table, lang: Lang) -> list[str]:
-    """Return who sits in each seat, as pictures write it."""
-    names = []
-    players = len(table.seats) if table.state is not None else table.max_seats
-    for seat in range(players):
-        record = table.seats.get(seat)
-        if record is None:
-            names.append(table.ui.seat_name(lang, seat, players))
-        else:
-            names.append(SeatInfo.of(record, markdown=False).shown(lang, seat, picture=True))
-    return names
-
-
-def table_info(table: Table) -> TableInfo:
-    """Return what a table's messages need besides the view."""
-    warned: list[int] = []
-    if table.warned:
-        warned = table.humans_to_act()
-    state = table.state
-    options = state.options if state is not None else engine_options(table.ui, table.options)
-    return TableInfo(
-        game_id=table.id,
-        host_id=table.host_id,
-        seats=seat_infos(table),
-        game_options=options,
-        turn_seconds=table.options.turn_seconds,
-        level=table.options.level,
-        warned=warned,
-        deadline=table.deadline,
-        status=table.status,
-        pictures=table.options.pictures,
-        seating=table.options.seating,
-        rematch_of=table.options.rematch_of,
-        invited=table.options.invited,
-    )
-
-
-def render_table(table: Table, lang: Lang = "en") -> Rendered:
-    """Return the public table message as it should look now, in ``lang``."""
-    if table.status == "lobby":
-        return render.lobby_message(table.ui, table_info(table), table.max_seats, lang=lang)
-    if table.status == "cancelled":
-        return render.cancelled_message(table.ui, lang=lang)
-    if table.status in ("expired", "abandoned"):
-        return render.cancelled_message(table.ui, lang=lang, reason=table.status)
-    assert table.state is not None
-    return table.ui.table_message(table_info(table), table.state.public_view(), lang)
-
-
-def _table_picture(table: Table, lang: Lang) -> tuple[object, Picture] | None:
-    """Return the picture the table message carries now: its key and its thunk."""
-    state = table.state
-    if not table.options.pictures or state is None or table.status != "playing":
-        return None
-    return table.ui.table_picture(
-        table_info(table), state.public_view(), picture_names(table, lang), lang
-    )
 
 
 def _values(interaction: discord.Interaction) -> list[str]:
@@ -243,18 +116,6 @@ def _modal(form: Form, custom_id: str, lang: Lang) -> discord.ui.Modal:
     return modal
 
 
-def _fingerprint(shown: Rendered) -> bytes:
-    """Return a digest of everything a message edit of ``shown`` sends (content, embeds,
-    components), to tell an edit that would change nothing."""
-    body = json.dumps(
-        [shown.content, [e.to_dict() for e in shown.embeds], shown.buttons().to_components()],
-        sort_keys=True,
-        separators=(",", ":"),
-        default=str,
-    )
-    return hashlib.blake2b(body.encode(), digest_size=16).digest()
-
-
 async def _send_response(
     interaction: discord.Interaction, shown: Rendered, *, ephemeral: bool = False
 ) -> discord.InteractionCallbackResponse[discord.Client]:
@@ -264,7 +125,7 @@ async def _send_response(
 
 
 async def _edit_response(interaction: discord.Interaction, shown: Rendered) -> None:
-    await edits.update_in_place(
+    await discord_internals.update_in_place(
         interaction, content=shown.content, embeds=shown.embeds, view=shown.buttons()
     )
 
@@ -274,7 +135,7 @@ async def _mark_replaced(table: Table, seat: int, older: _HandHandle) -> None:
     linked to: the newer one is below it), without buttons."""
     text = t(lang_of(older.token.locale), "table.hand_replaced")
     try:
-        await edits.edit_original(
+        await discord_internals.edit_original(
             older.token, content=text, embeds=[], view=Rendered(content=text).buttons()
         )
     except discord.HTTPException as error:
@@ -287,8 +148,8 @@ async def _edit_after_answer(
     """Show ``shown`` for an interaction acknowledged already: its message edited in place
     through its token, or a new private message."""
     if private:
-        await edits.edit_original(
-            edits.ResponseToken.of(interaction),
+        await discord_internals.edit_original(
+            discord_internals.ResponseToken.of(interaction),
             content=shown.content,
             embeds=shown.embeds,
             view=shown.buttons(),
@@ -311,14 +172,28 @@ class Controller:
         clock: Callable[[], float],
         edit_interval: float,
         removed_grace: float = 3600.0,
+        owns: Callable[[int], bool] | None = None,
         **tables: Any,
     ) -> None:
-        """Build the controller and its live tables (``tables``: the rest of
-        :class:`~bot.tables.Tables`' keyword arguments); committed changes that nobody
-        pressed for (a timer's) are shown through :meth:`on_outcome`."""
+        """Build the controller, its live tables (``tables``: the rest of
+        :class:`~bot.tables.Tables`' keyword arguments) and the courier of their posts and
+        edits; committed changes that nobody pressed for (a timer's) are shown through
+        :meth:`on_outcome`. ``owns``: whether this process runs a server (its shard)."""
         self.bot = bot
-        self.tables = Tables(store, games, clock=clock, notify=self.on_outcome, **tables)
-        self.edit_interval = edit_interval
+        self.owns = owns or (lambda guild_id: True)
+        self.tables = Tables(
+            store, games, clock=clock, notify=self.on_outcome, owns=self.owns, **tables
+        )
+        self.courier = Courier(
+            bot,
+            self.tables,
+            edit_interval=edit_interval,
+            removed_grace=removed_grace,
+            owns=self.owns,
+            lang=self.public_lang_of,
+            shown=self._table_shown,
+            abandon=self._abandon,
+        )
         self._now = clock
         self._hands: dict[tuple[int, int], _HandHandle] = {}
         # Edits of a seat's hand message in flight (answers and refreshes), and the seats
@@ -326,11 +201,6 @@ class Controller:
         # of changes makes one more edit at the end, not one each.
         self._hand_busy: Counter[tuple[int, int]] = Counter()
         self._hand_dirty: set[tuple[int, int]] = set()
-        self.scheduler = self.tables.scheduler
-        self._pictured: dict[int, object] = {}  # table → the picture its message carries
-        # table → a digest of what its message shows (:func:`_fingerprint`), when the bot
-        # made it so: an edit that would show the same is skipped.
-        self._shown: dict[int, bytes] = {}
         self._stood_in: dict[tuple[int, int], list[object]] = {}  # seat → a computer's moves
         # seat → the refusal its hand message shows, and when it was made: a refresh of the
         # hand soon after (the move that overtook the press, shown to everyone while the
@@ -339,24 +209,10 @@ class Controller:
         # Seats whose hand message can no longer be edited (sent before a restart, or its
         # token expired or refused): the table message tells them when it is their turn.
         self._hand_lost: set[tuple[int, int]] = set()
-        self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
-        self._editing: dict[int, asyncio.Lock] = {}  # table → its message's edit in flight
-        self._tasks: set[asyncio.Task[None]] = set()
-        # Posts waiting to be sent again, by their scheduler key: sent at once when their
-        # server is back (the bot added again, an outage over).
-        self._waiting: dict[tuple[object, ...], Table] = {}
-        self._no_files: dict[int, float] = {}  # channel → until when it gets text only
-        self._gone: set[int] = set()  # deleted channels
         # Events over several tables (duplicate matches), set by the bot once loaded.
         self.matches: Matches | None = None
-        self.removed_grace = removed_grace
 
     # --- helpers -------------------------------------------------------------------
-
-    def _spawn(self, coro: object, name: str) -> None:
-        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro, name=name)  # type: ignore[arg-type]
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     def jump_url(self, table: Table) -> str:
         """Return a link to the table message (or its channel)."""
@@ -396,7 +252,9 @@ class Controller:
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
         # Only the token is needed to edit the message later, not the interaction (which
         # holds the pressed message, the member and the payload it came with).
-        self._hands[table.id, seat] = _HandHandle(edits.ResponseToken.of(interaction), self._now())
+        self._hands[table.id, seat] = _HandHandle(
+            discord_internals.ResponseToken.of(interaction), self._now()
+        )
         self._hand_lost.discard((table.id, seat))
 
     async def _answer_with_hand(
@@ -466,7 +324,7 @@ class Controller:
             raise UserError("errors.bot_lacks_permissions", names=names)
         existing = self.tables.table_in(interaction.channel_id)
         if existing is not None:
-            await self._ensure_message(existing)
+            await self.courier.ensure_message(existing)
             raise UserError(
                 "table.channel_has_table",
                 game=Text(f"{existing.ui.name}.title"),
@@ -518,7 +376,7 @@ class Controller:
     async def status(self, interaction: discord.Interaction, game: str) -> None:
         """``/<game> status``: the table as everyone sees it, privately."""
         table = self._channel_table(interaction, game)
-        await self._ensure_message(table)
+        await self.courier.ensure_message(table)
         lang = lang_of(interaction.locale)
         shown = render_table(table, lang)
         await interaction.response.send_message(
@@ -540,7 +398,7 @@ class Controller:
         if table.status == "lobby":
             await self.tables.leave(table.id, interaction.user.id)
             await reply_private(interaction, t(lang, "table.left_lobby"))
-            self.refresh_table(table)
+            self.courier.refresh_table(table)
             return
         table, _seat = self._seat_playing(interaction, table.id)
         await _send_response(
@@ -621,12 +479,11 @@ class Controller:
             # the public message carrying this table's lobby buttons is the table message.
             await self.tables.set_message(table, message.id)
         if message is not None and message.id == table.message_id:
-            self._shown.pop(table.id, None)
-            await _edit_response(interaction, shown)
-            self.scheduler.cancel(("edit", table.id))  # this answer already shows it all
+            with self.courier.answered_on_message(table):  # this answer shows it all
+                await _edit_response(interaction, shown)
         else:
             await interaction.response.defer(ephemeral=True, thinking=False)
-            self.refresh_table(table)
+            self.courier.refresh_table(table)
 
     async def _cancel(
         self, interaction: discord.Interaction, game_id: int, *, from_table: bool
@@ -647,7 +504,7 @@ class Controller:
         else:
             text = t(lang_of(interaction.locale), "table.cancelled_reply")
             await interaction.response.send_message(text, ephemeral=True)
-            await self._edit_table_now(table)
+            await self.courier.edit_now(table)
 
     # --- hands and moves -------------------------------------------------------------
 
@@ -672,7 +529,7 @@ class Controller:
         if older is not None and self._now() - older.created <= TOKEN_LIFETIME:
             # Only the newest hand message is kept current: the older one says so and
             # loses its buttons, rather than offering a hand that no longer changes.
-            self._spawn(_mark_replaced(table, seat, older), f"replaced-{table.id}-{seat}")
+            self.courier.spawn(_mark_replaced(table, seat, older), f"replaced-{table.id}-{seat}")
         await self._catch_up(table, seat)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -695,7 +552,7 @@ class Controller:
         else:
             key = "table.in_rematch_starts" if outcome is not None else "table.in_rematch"
             await reply_private(interaction, t(lang_of(interaction.locale), key))
-            self.refresh_table(table)
+            self.courier.refresh_table(table)
         if outcome is not None:
             log.info("game %s: started", table.id)
             await self.on_outcome(outcome)
@@ -810,12 +667,12 @@ class Controller:
         table = outcome.table
         if outcome.closed:  # an idle lobby expired: its message says so
             self._forget(table)
-            await self._post(table, "table")
+            await self.courier.post(table, "table")
             return
         for post in outcome.posts:
             if post == "end":
                 log.info("game %s: finished", table.id)
-            await self._post(table, post)
+            await self.courier.post(table, post)
         if outcome.finished:
             for seat in table.human_seats():
                 if seat not in answered:  # “The game is over.”, no buttons
@@ -823,12 +680,12 @@ class Controller:
             self._forget(table)
             await self._committed(outcome)
             return
-        self.refresh_table(table)
+        self.courier.refresh_table(table)
         if outcome.turn_changed or outcome.timed_out or outcome.others_changed:
             for seat in table.human_seats():
                 if seat not in answered:
                     coro = self._refresh_hand(table, seat, outcome.timed_out.get(seat))
-                    self._spawn(coro, f"hand-{table.id}-{seat}")
+                    self.courier.spawn(coro, f"hand-{table.id}-{seat}")
         await self._committed(outcome)
 
     async def _committed(self, outcome: Outcome) -> None:
@@ -846,13 +703,12 @@ class Controller:
     async def open_started(self, **arranged: Any) -> Table:
         """Open a table with every seat taken and start it (``Tables.open_started``'s
         arguments), post its table message in its channel and show the start."""
-        if arranged["channel_id"] in self._gone:
+        if self.courier.is_gone(arranged["channel_id"]):
             raise UserError("errors.game_gone")
         outcome = await self.tables.open_started(**arranged)
         table = outcome.table
         log.info("game %s: opened and started in channel %s", table.id, table.channel_id)
-        async with self._editing.setdefault(table.id, asyncio.Lock()):
-            fate = await self._repost_table(table, fresh=True)
+        fate = await self.courier.post_table_message(table, fresh=True)
         if fate == CHANNEL_GONE:  # deleted meanwhile: the table is abandoned at once
             await self.channel_gone(table.channel_id)
             raise UserError("errors.game_gone")
@@ -861,37 +717,38 @@ class Controller:
 
     # --- channels and servers that go away ---------------------------------------------
 
-    async def _ensure_message(self, table: Table) -> None:
-        """Post the table message again if it was deleted (Discord sends the bot no
-        message deletions: it has no message intents), so that the table can go on and the
-        channel is not blocked by a table nobody can see."""
-        if table.message_id is None or table.channel_id in self._gone:
+    async def close_table(self, game_id: int) -> None:
+        """Close a live table without a result (its event's deadline), as a server
+        manager would, and show it closed."""
+        table = self.tables.tables.get(game_id)
+        if table is None:
             return
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
-            await channel.fetch_message(table.message_id)
-        except discord.NotFound as error:
-            if error.code == _UNKNOWN_MESSAGE:
-                async with self._editing.setdefault(table.id, asyncio.Lock()):
-                    await self._repost_table(table)
-        except discord.HTTPException as error:
-            log.debug("game %s: table message not checked: %s", table.id, error)
+            await self.tables.cancel(game_id, table.host_id, can_manage=True)
+        except UserError:
+            return
+        self._forget(table)
+        await self.courier.edit_now(table)
+
+    # --- channels and servers that go away ---------------------------------------------
 
     async def channel_gone(self, channel_id: int) -> None:
-        """The channel (or thread) was deleted: its table is abandoned (no stand-ins, no
-        scores, no ratings; ``/history`` lists a started one as abandoned), and the posts
-        still owed to it are struck off."""
-        self._gone.add(channel_id)
-        table = self.tables.table_in(channel_id)
-        if table is not None:
-            await self._abandon(table)
-        for key, waiting in list(self._waiting.items()):
-            if waiting.channel_id == channel_id:
-                await self._strike_waiting(key, waiting)
-        if self.matches is not None:
-            await self.matches.channel_gone(channel_id)
+        """The channel (or thread) was deleted: its table is abandoned, and the posts
+        still owed to it are struck off (:meth:`bot.delivery.Courier.channel_gone`)."""
+        await self.courier.channel_gone(channel_id)
+
+    def guild_left(self, guild_id: int) -> None:
+        """The bot was removed from the server: its tables wait, then are abandoned
+        unless it is back (:meth:`bot.delivery.Courier.guild_left`)."""
+        self.courier.guild_left(guild_id)
+
+    def guild_back(self, guild_id: int) -> None:
+        """The server is there for the bot again: what it owes there is sent now."""
+        self.courier.guild_back(guild_id)
 
     async def _abandon(self, table: Table) -> None:
+        """Close a live table whose channel or server is gone (no stand-ins, no scores,
+        no ratings; ``/history`` lists a started one as abandoned); its event hears of it."""
         try:
             abandoned = await self.tables.abandon(table)
         except Exception:  # a database that refuses writes: the store has said so
@@ -901,229 +758,14 @@ class Controller:
             self._forget(table)
             await self._committed(Outcome(table, closed=True))
 
-    async def _strike_waiting(self, key: tuple[object, ...], table: Table) -> None:
-        """Strike off a post waiting to be sent again: there is nowhere to send it."""
-        self.scheduler.cancel(key)
-        self._waiting.pop(key, None)
-        self._retries.pop(key, None)
-        if table.status == "abandoned":
-            return  # struck off with the table
-        try:
-            await self.tables.store.drop_owed(table.id)
-        except Exception:
-            log.warning("game %s: owed posts not struck off; a restart tries them", table.id)
-
-    def guild_left(self, guild_id: int) -> None:
-        """The bot was removed from the server: its tables wait (their timers stopped) for
-        ``removed_grace`` seconds, then are abandoned unless it is back."""
-        owing = any(t.guild_id == guild_id for t in self._waiting.values())
-        owing = owing or (self.matches is not None and self.matches.owes(guild_id))
-        if self.tables.is_away(guild_id) or not (self.tables.in_guild(guild_id) or owing):
-            return
-        self.tables.away(guild_id)
-        self.scheduler.at(
-            ("away", guild_id),
-            self._now() + self.removed_grace,
-            functools.partial(self._abandon_guild, guild_id),
-        )
-        log.info("removed from server %s: its tables wait for the bot to be back", guild_id)
-
-    async def _abandon_guild(self, guild_id: int) -> None:
-        for table in self.tables.in_guild(guild_id):
-            await self._abandon(table)
-        for key, waiting in list(self._waiting.items()):
-            if waiting.guild_id == guild_id:
-                await self._strike_waiting(key, waiting)
-        if self.matches is not None:
-            await self.matches.guild_gone(guild_id)
-        self.tables.back(guild_id)  # nothing of it is left to wait
-
-    def guild_back(self, guild_id: int) -> None:
-        """The server is there for the bot (added again, or back after an outage): timers
-        run again, and what it owes there is sent now."""
-        self.scheduler.cancel(("away", guild_id))
-        was_away = self.tables.is_away(guild_id)
-        if was_away:
-            log.info("back in server %s: its tables go on", guild_id)
-        self.tables.back(guild_id)
-        now = self._now()
-        for key, waiting in list(self._waiting.items()):
-            if waiting.guild_id == guild_id:
-                self._retries.pop(key, None)
-                post = str(key[2])
-                self.scheduler.at(key, now, functools.partial(self._post, waiting, post))
-        if self.matches is not None:
-            self.matches.guild_back(guild_id)
-        if not was_away:
-            return  # a server available at start or after an outage: nothing went stale
-        for table in self.tables.in_guild(guild_id):
-            if table.status in ("lobby", "playing"):
-                self._retries.pop(("edit", table.id), None)
-                self._edit_by(table, now)
-
-    # --- public posts that must not be lost ------------------------------------------
-
-    async def _post(self, table: Table, post: str) -> None:
-        """Send one public post the game owes its channel — a game's own (a deal's
-        scoring, ``deal<n>``), ``end`` (the final standings) or ``table`` (the table
-        message's last edit) — then strike it from the outbox, where it was written in the same
-        transaction as the moves that made it due. A process killed in between sends it
-        after its restart; Discord's ``enforce_nonce`` makes a repeated post return the
-        first instead of appearing twice."""
-        key = ("post", table.id, post)
-        self._waiting.pop(key, None)
-        if table.status == "abandoned":
-            return  # struck off with the table
-        if table.channel_id in self._gone:
-            fate = CHANNEL_GONE
-        else:
-            try:
-                if post == "table":
-                    fate = await self._edit_table_now(table)
-                else:
-                    fate = await self._send_post(table, post)
-            except Exception:
-                log.exception("game %s: could not send %s; it is sent again later", table.id, post)
-                fate = RETRY
-        if fate == RETRY:
-            # Discord busy or failing, or the bot without access for now: the post stays
-            # owed, and is sent again later, when its server is back, or after a restart.
-            self._waiting[key] = table
-            self.scheduler.at(
-                key,
-                self._now() + self._backoff(key),
-                functools.partial(self._post, table, post),
-            )
-            return
-        self._retries.pop(key, None)
-        if fate == CHANNEL_GONE:
-            await self.channel_gone(table.channel_id)
-            if table.status != "finished":
-                return  # abandoned: its posts went with it
-            log.info("game %s: %s struck off: its channel is gone", table.id, post)
-        if post == "table" and table.id not in self.tables.tables:
-            self._editing.pop(table.id, None)  # the game's last edit is made
-        try:
-            await self.tables.store.posted(table.id, post)
-        except StoreWriteError:  # sent again at a restart; the store logs the episode once
-            pass
-        except Exception:
-            log.exception("game %s: %s sent, but not struck from the outbox", table.id, post)
-
-    async def _send_post(self, table: Table, post: str) -> str:
-        state = table.state
-        assert state is not None
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        lang = self.public_lang(table)
-        file = None
-        if post == "end":
-            result = state.result()
-            shown = render.final_standings(
-                table.ui, result.scores, result.winners, seat_infos(table), table.id, lang=lang
-            )
-        elif post.startswith("left"):  # a member left; a computer plays their seat
-            seat = int(post.removeprefix("left"))
-            shown = render.handed_over(
-                table.ui, seat, len(table.seats), seat_infos(table), lang=lang
-            )
-        else:
-            owed = table.ui.post(table_info(table), state, post, picture_names(table, lang), lang)
-            shown = owed.message
-            if owed.details:
-                shown = details.with_button(shown, table.id, post, lang)
-            if owed.picture is not None and self._files_ok(table):
-                data = await pictures.render_off_loop(owed.picture)
-                file = discord.File(io.BytesIO(data), filename=owed.filename)
-        fate = await self._send(channel, shown, file, nonce=f"{table.id}:{post}")
-        if fate == NO_FILES:
-            fate = await self._send(channel, shown, None, nonce=f"{table.id}:{post}")
-            if fate == SENT:
-                self._text_only(table)
-            elif fate == NO_FILES:
-                fate = RETRY  # refused without a picture too: not the picture's fault
-        return fate
-
-    def _files_ok(self, table: Table) -> bool:
-        """Whether the table's posts and message carry pictures now: they are on, and its
-        channel has not refused one lately (no Attach Files permission)."""
-        if not table.options.pictures:
-            return False
-        until = self._no_files.get(table.channel_id)
-        if until is None:
-            return True
-        if self._now() >= until:
-            del self._no_files[table.channel_id]  # try pictures again
-            return True
-        return False
-
-    def _text_only(self, table: Table) -> None:
-        """The channel refused a picture but took the text: text only there for a while."""
-        if table.channel_id not in self._no_files:
-            log.warning(
-                "channel %s refuses pictures (no Attach Files permission): text only there",
-                table.channel_id,
-            )
-        self._no_files[table.channel_id] = self._now() + _NO_FILES_FOR
-
     def start_delivering_owed(self) -> None:
-        """Start :meth:`deliver_owed` in the background (it must not hold up the start).
-        Called once the live tables are loaded: their members' hand messages were sent
-        before this start and cannot be edited by it."""
+        """Start :meth:`bot.delivery.Courier.deliver_owed` in the background (it must not
+        hold up the start). Called once the live tables are loaded: their members' hand
+        messages were sent before this start and cannot be edited by it."""
         for table in self.tables.tables.values():
             if table.status == "playing":
                 self._hand_lost.update((table.id, s) for s in table.human_seats())
-        self._spawn(self.deliver_owed(), "deliver-owed")
-
-    async def deliver_owed(self) -> None:
-        """After a restart: send what the previous process owed the channels — posts of
-        finished games and of live ones — and bring stale table messages up to date,
-        spread out so that a thousand of them do not all go at once."""
-        owing = [t for t in self.tables.finished_owing if t.owed]
-        owing += [t for t in self.tables.tables.values() if t.owed]
-        self.tables.finished_owing.clear()
-        # Each table's posts in order, the tables side by side (a few at a time): a game's
-        # channel gets its posts in sequence however many other games owe some.
-        gate = asyncio.Semaphore(_OWED_AT_ONCE)
-
-        async def deliver(table: Table) -> None:
-            async with gate:
-                owed, table.owed = table.owed, []
-                for post in owed:
-                    await self._post(table, post)
-                log.info("game %s: sent %s after the restart", table.id, ", ".join(owed))
-
-        await asyncio.gather(*(deliver(table) for table in sorted(owing, key=lambda t: t.id)))
-        stale = 0
-        for table in list(self.tables.tables.values()):
-            if table.message_stale and table.status == "playing":
-                table.message_stale = False
-                when = self._now() + _STALE_EDIT_AFTER + stale * _STALE_EDIT_SPACING
-                stale += self._edit_by(table, when)
-        if stale:
-            log.info("%d table message(s) are brought up to date after the restart", stale)
-
-    async def _send(
-        self,
-        channel: discord.abc.Messageable,
-        shown: Rendered,
-        file: discord.File | None = None,
-        *,
-        nonce: str | None = None,
-    ) -> str:
-        """Post a public message; return what became of it (see :func:`_fate`)."""
-        try:
-            extra: dict[str, Any] = {}
-            if file is not None:
-                extra["file"] = file
-            if shown.view is not None:
-                extra["view"] = shown.buttons()
-            if nonce is not None:
-                extra["nonce"] = nonce
-            await channel.send(content=shown.content, embeds=shown.embeds, **extra)
-        except discord.HTTPException as error:
-            log.warning("could not post to channel: %s", error)
-            return _fate(error, with_file=file is not None)
-        return SENT
+        self.courier.spawn(self.courier.deliver_owed(), "deliver-owed")
 
     async def _refresh_hand(
         self, table: Table, seat: int, stood_in: Sequence[object] | None = None
@@ -1165,7 +807,7 @@ class Controller:
                 else:
                     shown = self._hand(table, seat, lang, notice=notice)
                 try:
-                    await edits.edit_original(
+                    await discord_internals.edit_original(
                         handle.token,
                         content=shown.content,
                         embeds=shown.embeds,
@@ -1186,7 +828,7 @@ class Controller:
         later, the table message says so (it may say "Waiting for …" still)."""
         self._hand_lost.add(key)
         if table.status == "playing" and key[1] in table.humans_to_act():
-            self.refresh_table(table)
+            self.courier.refresh_table(table)
 
     def _table_shown(self, table: Table, lang: Lang) -> Rendered:
         """Return the table message as :func:`render_table` has it, naming above it the
@@ -1204,172 +846,15 @@ class Controller:
         content = note if not shown.content else f"{note}\n{shown.content}"
         return Rendered(content=content, embeds=shown.embeds, view=shown.view)
 
-    def refresh_table(self, table: Table) -> None:
-        """Bring the public table message up to date ``edit_interval`` after this change,
-        together with every change made meanwhile: one edit for a burst of changes (four
-        plays and the reveal, say), and never more than one edit per interval."""
-        self._edit_by(table, self._now() + self.edit_interval)
-
-    def _edit_by(self, table: Table, when: float) -> bool:
-        """Have the table message edited at ``when`` unless an edit is due by then (a later
-        one, a restart's slow catch-up, moves up); return whether this planned one."""
-        key = ("edit", table.id)
-        due = self.scheduler.due(key)
-        if table.message_id is None or (due is not None and due <= when):
-            return False
-        self.scheduler.at(key, when, functools.partial(self._edit_job, table))
-        return True
-
     def _forget(self, table: Table) -> None:
         """Drop what is kept for a table that has ended."""
-        self.scheduler.cancel(("edit", table.id))
-        self._pictured.pop(table.id, None)
-        self._shown.pop(table.id, None)
-        self._retries.pop(("edit", table.id), None)
-        editing = self._editing.get(table.id)
-        if editing is not None and not editing.locked():
-            del self._editing[table.id]  # else the final edit, when it is done, drops it
-        _SEAT_INFOS.pop(table.id, None)
+        self.courier.forget(table)
         for seat in table.seats:
             self._hands.pop((table.id, seat), None)
             self._hand_dirty.discard((table.id, seat))
             self._stood_in.pop((table.id, seat), None)
             self._refused.pop((table.id, seat), None)
             self._hand_lost.discard((table.id, seat))
-
-    async def _edit_job(self, table: Table) -> None:
-        fate = await self._edit_table_now(table)
-        if fate == CHANNEL_GONE:
-            await self.channel_gone(table.channel_id)
-            return
-        if fate != RETRY:
-            self._retries.pop(("edit", table.id), None)
-            return
-        # Discord was busy or failing (a 503 discord.py does not retry, a 429 after its own
-        # retries): edit again later, waiting longer each time, until it settles.
-        if table.id in self.tables.tables:  # a finished table's last edit is in the outbox
-            self._edit_by(table, self._now() + self._backoff(("edit", table.id)))
-
-    def _backoff(self, key: tuple[object, ...]) -> float:
-        """Return how long to wait before trying ``key`` (a post or an edit) again: 5 s, then
-        twice as long each time, up to 5 minutes."""
-        delay = min(_RETRY_MAX, 2 * self._retries.get(key, _RETRY_FIRST / 2))
-        self._retries[key] = delay
-        return delay
-
-    async def _edit_table_now(self, table: Table) -> str:
-        """Edit the table message to show the table as it is (posting it again if it was
-        deleted); return what became of it (see :func:`_fate`). Edits of one message never
-        overlap: one that Discord kept waiting (429s) cannot land after a later one, such as
-        the game's last, with an older table."""
-        if table.message_id is None or table.channel_id in self._gone:
-            return SENT
-        lock = self._editing.setdefault(table.id, asyncio.Lock())
-        async with lock:
-            fate = await self._edit_table_message(table, table.message_id)
-            if fate == NO_FILES:
-                fate = await self._edit_table_message(table, table.message_id, files=False)
-                if fate == SENT:
-                    self._text_only(table)
-                elif fate == NO_FILES:
-                    fate = RETRY
-            if fate == MESSAGE_GONE:
-                fate = await self._repost_table(table)
-            return fate
-
-    async def _edit_table_message(self, table: Table, message_id: int, files: bool = True) -> str:
-        """Edit the table message once; with ``files`` false, without any picture."""
-        made = _moves_made(table)
-        lang = self.public_lang(table)
-        shown = self._table_shown(table, lang)
-        picture = _table_picture(table, lang) if files and self._files_ok(table) else None
-        key = None if picture is None else picture[0]
-        extra: dict[str, Any] = {}
-        fingerprint = _fingerprint(shown)
-        if key != self._pictured.get(table.id) or not files:
-            # The shown picture changed: attach it (or take the old one away).
-            attached = []
-            if picture is not None:
-                data = await pictures.render_off_loop(picture[1])
-                name = pictures.picture_filename("trick")
-                attached.append(discord.File(io.BytesIO(data), filename=name))
-            extra["attachments"] = attached
-        elif self._shown.get(table.id) == fingerprint:
-            # The message shows exactly this already (a move nobody else sees yet, such as
-            # a step of a Dukes Up! turn's working copy): no edit. A restart edits it once
-            # (it is not recorded as showing the move).
-            return SENT
-        self._shown.pop(table.id, None)  # unknown until Discord took the edit
-        try:
-            await edits.edit_channel_message(
-                self.bot,
-                table.channel_id,
-                message_id,
-                content=shown.content,
-                embeds=shown.embeds,
-                view=shown.buttons(),
-                **extra,
-            )
-        except discord.HTTPException as error:
-            log.warning("game %s: table message not updated: %s", table.id, error)
-            return _fate(error, with_file=picture is not None and "attachments" in extra)
-        if "attachments" in extra:
-            self._pictured[table.id] = key
-        self._remember_shown(table, fingerprint)
-        await self._record_shown(table, made)
-        return SENT
-
-    def _remember_shown(self, table: Table, fingerprint: bytes) -> None:
-        """Note what the table message shows now, while the table lives (an ended table's
-        last edit leaves nothing behind)."""
-        if table.id in self.tables.tables:
-            self._shown[table.id] = fingerprint
-
-    async def _repost_table(self, table: Table, *, fresh: bool = False) -> str:
-        """The table message was deleted: post it anew (the store keeps the new id), so
-        the table goes on, its lobby can be joined, and the channel is not blocked. With
-        ``fresh``, the table has no message yet (it started without a lobby)."""
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        made = _moves_made(table)
-        lang = self.public_lang(table)
-        shown = self._table_shown(table, lang)
-        picture = _table_picture(table, lang) if self._files_ok(table) else None
-        extra: dict[str, Any] = {}
-        if picture is not None:
-            data = await pictures.render_off_loop(picture[1])
-            name = pictures.picture_filename("trick")
-            extra["file"] = discord.File(io.BytesIO(data), filename=name)
-        self._shown.pop(table.id, None)
-        try:
-            message = await channel.send(
-                content=shown.content, embeds=shown.embeds, view=shown.buttons(), **extra
-            )
-        except discord.HTTPException as error:
-            log.warning("game %s: table message not posted again: %s", table.id, error)
-            fate = _fate(error, with_file=picture is not None)
-            return RETRY if fate in (NO_FILES, MESSAGE_GONE) else fate
-        self._pictured[table.id] = None if picture is None else picture[0]
-        self._remember_shown(table, _fingerprint(shown))
-        if table.status in ("lobby", "playing") or fresh:
-            await self.tables.set_message(table, message.id)
-        else:
-            table.message_id = message.id
-        if not fresh:
-            log.info("game %s: its table message was deleted; posted again", table.id)
-        await self._record_shown(table, made)
-        return SENT
-
-    async def _record_shown(self, table: Table, made: int) -> None:
-        """Record how far the table message shows the game (a restart edits only stale
-        ones); a failure only means one edit more after a restart."""
-        if table.status != "playing":
-            return
-        try:
-            await self.tables.store.shown(table.id, made)
-        except StoreWriteError:  # the store logs the episode once
-            pass
-        except Exception:
-            log.exception("game %s: could not record the edit", table.id)
 
     async def safely(self, interaction: discord.Interaction, coro: object) -> None:
         """Run a handler; any failure is answered privately through the error funnel."""
@@ -1380,7 +865,4 @@ class Controller:
 
     async def close(self) -> None:
         """Stop the hand updates in progress (the scheduler stops the table edits)."""
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.courier.close()

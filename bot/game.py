@@ -15,16 +15,22 @@ what the engine lets its audience know.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 import discord
+from discord import app_commands
+from typing_extensions import TypeVar
 
 from bot import suits
 from bot.controls import Controls
 from bot.i18n import Lang, Text, t
+from bot.ids import Parsed
+from bot.match_rules import MatchRules
+from bot.store import SeatRecord
+from engine.game import AnyState, Game, Move, Player
 
 __all__ = [
     "CATALOGUE_KEYS",
@@ -40,6 +46,7 @@ __all__ = [
     "SeatInfo",
     "SentComponents",
     "Step",
+    "Subcommand",
     "TableInfo",
     "computer_name",
     "computers_name",
@@ -106,7 +113,7 @@ class SeatInfo:
     stands_in_for: str = ""
 
     @classmethod
-    def of(cls, record: Any, *, markdown: bool = True) -> SeatInfo:
+    def of(cls, record: SeatRecord, *, markdown: bool = True) -> SeatInfo:
         """Return how a stored seat (a ``SeatRecord``) is shown, names escaped for
         Discord's markdown (not for a picture: ``markdown=False``)."""
         escape = discord.utils.escape_markdown if markdown else str
@@ -269,36 +276,72 @@ class OptionSpec:
     choices: tuple[Choice, ...]
 
 
-class GameUI(Protocol):
-    """A game's Discord side. See the module docstring. A game's class extends it (and so
-    has the defaults of the hooks declared here with one)."""
+# With defaults, a bare ``GameUI`` (a generic module's: it takes any game) means
+# ``GameUI[Any, Any, Any, Any]``; a game's class names its own types.
+StateT = TypeVar("StateT", bound=AnyState, default=Any)
+ViewT = TypeVar("ViewT", default=Any)
+ActionT = TypeVar("ActionT", default=Any)
+OptionsT = TypeVar("OptionsT", default=Any)
+
+Subcommand = app_commands.Command[Any, ..., Any] | app_commands.Group
+"""A command a game adds to its ``/<game>`` group (:meth:`GameUI.subcommands`)."""
+
+
+class GameUI(Protocol[StateT, ViewT, ActionT, OptionsT]):
+    """A game's Discord side, for states ``StateT``, views ``ViewT``, actions ``ActionT``
+    and options ``OptionsT`` (its engine ``Game``'s). See the module docstring.
+
+    A game's class extends it (``class DupeUI(GameUI[DupeState, DupeView, Action,
+    DupeOptions])``): the members without a body or value are what it must provide; the
+    ones with one are optional hooks, whose defaults it inherits. Generic code reads every
+    hook as a plain attribute, so mypy checks each game against this class, and
+    ``tests/bot/test_game_contract.py`` refuses a game attribute that is no hook (a
+    misspelt one). The hooks and their meanings are listed in ``docs/adding-a-game.md``.
+    """
 
     name: str
     """The registry name, as in ``engine.games`` (``dupe``)."""
-    game: Any
+    game: Game[StateT, ViewT, ActionT, OptionsT]
     """The engine's ``Game``."""
     colour: discord.Colour
     options: tuple[OptionSpec, ...]
     """The game's own options of ``/<game> start``, after the shared ones."""
-    draws_pictures: bool = True
-    """Whether the game draws any picture (Dukes Up! does not): without, what a table
-    says of its rules leaves the pictures setting out."""
     catalogue: Path | None
     """The game's catalogue file when it is not ``bot/locales/<name>.toml``."""
+
+    # --- optional hooks: attributes ---------------------------------------------------
+
+    draws_pictures: bool = True
+    """Hook: whether the game draws any picture (Dukes Up! does not): without, what a table
+    says of its rules leaves the pictures setting out."""
     default_turn_seconds: int | None = None
-    """The turn time a new table gets when neither ``/<game> start``, the server's defaults
-    nor the bot's configuration chooses one (Dukes Up!'s rules: 180 s); None: the
+    """Hook: the turn time a new table gets when neither ``/<game> start``, the server's
+    defaults nor the bot's configuration chooses one (Dukes Up!'s rules: 180 s); None: the
     configuration's default (120 s)."""
     command_group: bool = True
-    """Whether the game has a ``/<game>`` command group; false for a game whose tables
+    """Hook: whether the game has a ``/<game>`` command group; false for a game whose tables
     another game's commands open and act on (a duplicate whist match's, ``/whist``)."""
     rules_options: tuple[OptionSpec, ...] = ()
-    """Choices of ``/<game> rules`` (whist: which variant); the chosen values reach
+    """Hook: choices of ``/<game> rules`` (whist: which variant); the chosen values reach
     :meth:`rules` as keywords."""
-    # Games extend this class: the hooks with a body (:meth:`keeps_meaning`, :meth:`moved_on`,
-    # …) and the attributes above are their defaults. Still read with ``getattr`` (events over
-    # several tables, ``bot.matches``): ``subcommands(bot)``, ``standings_post``, ``rated``,
-    # ``scores_public`` and ``match_rules`` (see docs/architecture.md, "Adding a game").
+    rated: bool = True
+    """Hook: whether a finished table moves the members' ratings (a duplicate match's
+    table does not: the match rates its players once, over all its tables)."""
+    scores_public: bool = True
+    """Hook: whether a finished table stores its scores and winners; false where an event
+    over several tables tells them (a duplicate match's: tables still playing the same
+    trays compare with them)."""
+    standings_post: bool = True
+    """Hook: whether a finished table posts its final standings; false where an event over
+    several tables posts its own (a duplicate match)."""
+    played_out: bool = False
+    """Hook: whether the table plays on when its last member leaves it to a computer (a
+    duplicate match's table, whose result the match needs); else that member cancels it."""
+    match_rules: MatchRules | None = None
+    """Hook: the game's events over several tables (a duplicate whist match), run by
+    ``bot.matches``; None: the game has none."""
+
+    # --- required methods ---------------------------------------------------------------
 
     def seat_name(self, lang: Lang, seat: int, players: int) -> str:
         """Return the seat's name (``North``), in ``lang``."""
@@ -308,23 +351,18 @@ class GameUI(Protocol):
         """Return a short mark shown before the seat's name (Dupe: its suit), or ``""``."""
         ...
 
-    def options_text(self, options: Any, lang: Lang) -> str:
+    def options_text(self, options: OptionsT, lang: Lang) -> str:
         """Return the game's options in force, as the table's rules line shows them."""
         ...
 
-    def seats_drawn(self, options: Any) -> bool:
-        """Return whether the game's own ``options`` seat the players at random whatever
-        the table's seating (whist's random partners): the rules line then says so."""
-        return False
-
-    def table_message(self, info: TableInfo, view: Any, lang: Lang) -> Rendered:
+    def table_message(self, info: TableInfo, view: ViewT, lang: Lang) -> Rendered:
         """Return the public table message (no lobby, no cancelled table)."""
         ...
 
     def hand_message(
         self,
         info: TableInfo,
-        view: Any,
+        view: ViewT,
         turn: int,
         lang: Lang,
         *,
@@ -335,7 +373,7 @@ class GameUI(Protocol):
         ``bot.ids.control``); ``notice`` is already written in ``lang``."""
         ...
 
-    def control(self, view: Any, payload: str) -> Any:
+    def control(self, view: ViewT, payload: str) -> ActionT | Actions | Step | Form:
         """Return the action a private control means (or :class:`Actions`), a
         :class:`Step`, or a :class:`Form` to open; raise ``UserError`` for a payload that
         means nothing now. A select menu's chosen values and a form's typed texts follow
@@ -346,45 +384,38 @@ class GameUI(Protocol):
         """Return the sentence for an engine refusal (by its ``reason`` and ``params``)."""
         ...
 
-    def stand_in(self, action: Any, lang: Lang) -> str:
+    def stand_in(self, action: ActionT, lang: Lang) -> str:
         """Return what a computer did for an absent member (``chose 5♥``)."""
         ...
 
-    def owed(self, before: Any, after: Any) -> list[str]:
+    def owed(self, before: StateT, after: StateT) -> list[str]:
         """Return the public posts the change from ``before`` to ``after`` makes due, by
         key (``deal1``); the core adds the final standings and the last table edit."""
         ...
 
-    def post(self, info: TableInfo, state: Any, key: str, names: Sequence[str], lang: Lang) -> Post:
+    def post(
+        self, info: TableInfo, state: StateT, key: str, names: Sequence[str], lang: Lang
+    ) -> Post:
         """Return the public post ``key`` (see :meth:`owed`); the state is the table's."""
         ...
 
-    def details(
-        self, state: Any, key: str, seats: Mapping[int, SeatInfo], lang: Lang
-    ) -> Rendered | None:
-        """Return the full detail of public post ``key`` (every hand, every trick), public
-        to all once the post is made, or ``None`` (no such post yet, or none to give)."""
-        return None
-
     def table_picture(
-        self, info: TableInfo, view: Any, names: Sequence[str], lang: Lang
-    ) -> tuple[Any, Picture] | None:
+        self, info: TableInfo, view: ViewT, names: Sequence[str], lang: Lang
+    ) -> tuple[Hashable, Picture] | None:
         """Return the picture the table message carries, with a key that changes when the
         picture does, or ``None``."""
         ...
 
-    def hand_picture(self, view: Any, lang: Lang) -> tuple[str, Picture] | None:
+    def hand_picture(self, view: ViewT, lang: Lang) -> tuple[str, Picture] | None:
         """Return a caption and a picture of the seat's own cards, or ``None``."""
         ...
 
     def rules(self, lang: Lang, with_picture: bool) -> tuple[str, Picture | None]:
-        """Return the rules summary and, ``with_picture``, an optional picture. A game may
-        offer choices of its own on ``/<game> rules`` (whist: the variant) by an optional
-        ``rules_options`` attribute of :class:`OptionSpec` values; the chosen ones arrive
-        here as keyword arguments."""
+        """Return the rules summary and, ``with_picture``, an optional picture. The choices
+        of :attr:`rules_options` arrive here as keyword arguments."""
         ...
 
-    def replay_steps(self, seed: int, options: Any, moves: Sequence[str]) -> list[Any]:
+    def replay_steps(self, seed: int, options: OptionsT, moves: Sequence[str]) -> list[Any]:
         """Return a finished game's replay steps (each shown by :meth:`replay_page`)."""
         ...
 
@@ -399,24 +430,70 @@ class GameUI(Protocol):
         """Return the replay page of step ``index``."""
         ...
 
-    def legacy_id(self, custom_id: str) -> Any:
-        """Return what an id from before ``bot.ids`` means (``bot.ids.Parsed``), or ``None``."""
+    def legacy_id(self, custom_id: str) -> Parsed | None:
+        """Return what an id from before ``bot.ids`` means, or ``None``."""
         ...
 
-    def legacy_turn(self, state: Any) -> int:
+    def legacy_turn(self, state: StateT) -> int:
         """Return the decision point as legacy ids counted it."""
         ...
 
-    def keeps_meaning(self, state: Any, turn: int, seat: int, action: Any) -> bool:
-        """Return whether ``action``, pressed by ``seat``'s member at the earlier decision
-        point ``turn``, still means what they chose now that the table is at ``state`` (an
-        announcement while its window is open): then it is applied if still legal, in
-        arrival order. By default nothing keeps its meaning: a card pressed for an earlier
-        trick or turn is never played into a later one."""
+    # --- optional hooks: methods ------------------------------------------------------
+
+    def seats_drawn(self, options: OptionsT) -> bool:
+        """Hook: return whether the game's own ``options`` seat the players at random
+        whatever the table's seating (whist's random partners): the rules line then says
+        so. Default: no."""
         return False
 
-    def moved_on(self, state: Any, turn: int, seat: int, names: Mapping[int, str]) -> Text:
-        """Return what got there before ``seat``'s press made at the earlier decision point
-        ``turn`` (``names``: the members' names by seat), speaking to the presser as "you"
-        when it was their own move."""
+    def details(
+        self, state: StateT, key: str, seats: Mapping[int, SeatInfo], lang: Lang
+    ) -> Rendered | None:
+        """Hook: return the full detail of public post ``key`` (every hand, every trick),
+        public to all once the post is made, or ``None`` (no such post yet, or none to
+        give). Default: none."""
+        return None
+
+    def keeps_meaning(self, state: StateT, turn: int, seat: int, action: ActionT) -> bool:
+        """Hook: return whether ``action``, pressed by ``seat``'s member at the earlier
+        decision point ``turn``, still means what they chose now that the table is at
+        ``state`` (an announcement while its window is open): then it is applied if still
+        legal, in arrival order. Default: nothing keeps its meaning (a card pressed for an
+        earlier trick or turn is never played into a later one)."""
+        return False
+
+    def moved_on(self, state: StateT, turn: int, seat: int, names: Mapping[int, str]) -> Text:
+        """Hook: return what got there before ``seat``'s press made at the earlier decision
+        point ``turn`` (``names``: the members' names by seat), speaking to the presser as
+        "you" when it was their own move. Default: an earlier trick's."""
         return Text("errors.earlier_trick")
+
+    def decision_point(self, state: StateT) -> int:
+        """Hook: return the decision point the controls carry, where a turn takes several
+        actions (Dukes Up!); the turn timer still follows ``State.turn``. Default:
+        ``state.turn``."""
+        return state.turn
+
+    def decision_seconds(self, state: StateT, turn_seconds: int) -> int:
+        """Hook: return the time for the decision now due, given the table's turn time (a
+        shorter setup, say). Default: the turn time."""
+        return turn_seconds
+
+    def shown_at_once(self, moves: Sequence[Move[ActionT]]) -> bool:
+        """Hook: return whether ``moves`` change what the other seats' hands show though the
+        decision stays (Dukes Up!'s draw or revealed castle): they are edited at once.
+        Default: no."""
+        return False
+
+    def stand_in_actions(
+        self, state: StateT, hand: int, player: Player[ViewT, ActionT]
+    ) -> list[ActionT]:
+        """Hook: return what the computer ``player`` does for the member at ``hand`` whose
+        time ran out. Default: one decision, from the view the game shows a stand-in
+        (``Game.stand_in_view``); a game whose turn takes several actions completes it."""
+        return [player.act(self.game.stand_in_view(state.view(hand)))]
+
+    def subcommands(self, bot: Any) -> list[Subcommand]:
+        """Hook: return commands of the game's own for its ``/<game>`` group (whist:
+        ``duplicate``), given the bot. Default: none."""
+        return []

@@ -12,33 +12,25 @@ deadline). After a restart it gives each live event the states of its tables to 
 with what they did meanwhile.
 
 An event's public posts are its outbox, as a table's are: each is written in the same
-transaction as the document change that made it due (``match_posts``), sent in order per
-channel, and marked sent only once Discord took it — refused (no access for now, Discord
-busy or failing) it is sent again 5 s, 10 s, 20 s … up to 5 minutes later, at once when its
-server is back and after a restart; only a deleted channel's posts are struck off. A post
-the rules ask for again (a restart catching up) is owed once: its nonce is remembered.
+transaction as the document change that made it due (``match_posts``), then handed to the
+courier (:mod:`bot.delivery`), which sends a channel's posts in order and marks each sent
+only once Discord took it, retrying as it does a table's. A post the rules ask for again (a
+restart catching up) is owed once: its nonce is remembered.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-import discord
-
-from bot import suits
+from bot.delivery import Courier
 from bot.i18n import Lang
-from bot.store import MatchPost, MatchRecord, SeatRecord, SeatResult
-from bot.tables import Outcome, TableOptions, UserError, engine_options
-
-if TYPE_CHECKING:
-    from bot.controller import Controller
-    from bot.store import Store
+from bot.match_rules import Close, Effect, MatchRules, Open, Rate, Say, Status
+from bot.store import MatchPost, MatchRecord, Store
+from bot.tables import Outcome, Table, TableOptions, Tables, UserError, engine_options
 
 __all__ = [
     "Close",
@@ -49,6 +41,7 @@ __all__ = [
     "Rate",
     "Say",
     "Status",
+    "TableHost",
 ]
 
 log = logging.getLogger(__name__)
@@ -58,112 +51,22 @@ log = logging.getLogger(__name__)
 _RECENT = 50
 
 
-@dataclass(frozen=True, slots=True)
-class Say:
-    """A public post in a table's channel, written in the server's language. ``nonce``
-    (at most 25 characters, unique among the event's posts, so distinct per channel) makes
-    it one post however often the rules ask for it or the core sends it: the core owes it
-    from the moment the change that asked for it is stored until Discord took it."""
+class TableHost(Protocol):
+    """What the events need of the bot's tables (the controller provides it)."""
 
-    channel_id: int | None
-    text: Callable[[Lang], str]
-    nonce: str
+    tables: Tables
+    courier: Courier  # delivers the events' posts (their outbox) as it does the tables'
 
-
-@dataclass(frozen=True, slots=True)
-class Open:
-    """A table to open in ``channel_id`` with every seat taken, and start (``host_id``: who
-    may close it besides the server's managers); the rules hear of it through
-    :meth:`MatchRules.opened` with ``key``."""
-
-    key: str
-    channel_id: int
-    host_id: int
-    seats: Mapping[int, SeatRecord]
-    options: TableOptions
-    seed: int
-
-
-@dataclass(frozen=True, slots=True)
-class Close:
-    """A live table of the event to close without a result (the event's deadline)."""
-
-    game_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class Rate:
-    """Ratings to move in the table game, ranked by ``results``' scores."""
-
-    results: tuple[SeatResult, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """The event's new status: ``playing``, ``finished`` or ``closed``."""
-
-    status: str
-
-
-Effect = Say | Open | Close | Rate | Status
-
-
-class MatchRules(Protocol):
-    """A game's events over several tables, as pure functions of their document."""
-
-    game: str
-    """The game the event's tables play (its registry name; the store's ``matches.game``)."""
-
-    def games(self, data: dict[str, Any]) -> set[int]:
-        """Return the tables (game ids) the event has opened."""
+    def owns(self, guild_id: int) -> bool:
+        """Return whether this process runs the server (its shard)."""
         ...
 
-    def deadline(self, data: dict[str, Any]) -> float | None:
-        """Return when the event closes, if it does."""
+    async def open_started(self, **arranged: Any) -> Table:
+        """Open a table with every seat taken, start it and post its table message."""
         ...
 
-    def opened(
-        self, data: dict[str, Any], key: str, game_id: int | None, state: Any
-    ) -> list[Effect]:
-        """The table of :class:`Open` ``key`` is open (``game_id`` ``None``: it could not
-        be); ``state`` is its state (a table of computers may be over already)."""
-        ...
-
-    def changed(
-        self,
-        data: dict[str, Any],
-        game_id: int,
-        state: Any,
-        *,
-        ended: bool,
-        stood_in: int | None,
-        left: int | None = None,
-    ) -> list[Effect]:
-        """A table changed: ``state`` is its state now (``None``: abandoned or closed, and
-        ``ended``); ``stood_in`` the ply of the first move a computer made for an absent
-        member; ``left`` the ply from which a computer plays the seat of a member who left
-        the game (``/<game> leave``) for the rest of it."""
-        ...
-
-    def resume(
-        self,
-        data: dict[str, Any],
-        states: Mapping[int, Any],
-        live: Mapping[int, tuple[int, Mapping[str, Any], Any]],
-    ) -> list[Effect]:
-        """After a restart: ``states`` of the event's tables (``None``: closed without a
-        result); ``live`` the latest table of this game in each channel of the server —
-        the live one, else the last finished one not among the event's tables — as (game
-        id, engine options, state), so a table opened but not recorded is found again,
-        even one that has finished already (a table of computers plays out as it opens)."""
-        ...
-
-    def expired(self, data: dict[str, Any], states: Mapping[int, Any]) -> list[Effect]:
-        """The deadline: ``states`` of the tables still live (they are closed next)."""
-        ...
-
-    def summary(self, match_id: int, data: dict[str, Any], lang: Lang) -> str:
-        """Return a finished event's line in ``/history``: what it was and who won."""
+    async def close_table(self, game_id: int) -> None:
+        """Close a live table without a result and show it closed."""
         ...
 
 
@@ -180,23 +83,23 @@ class Matches:
 
     def __init__(
         self,
-        controller: Controller,
+        host: TableHost,
         store: Store,
         rules: Mapping[str, MatchRules],
         lang: Callable[[int], Lang],
     ) -> None:
-        self.controller = controller
+        self.host = host
+        self.tables = host.tables
+        self.courier = host.courier
         self.store = store
         self.rules = dict(rules)
         self._lang = lang
         self._locks: dict[int, asyncio.Lock] = {}
         self._by_game: dict[int, int] = {}  # a table → its event
         self._nonces: dict[int, set[str]] = {}  # event → every post it has owed
-        self._owed: dict[int, deque[MatchPost]] = {}  # channel → its posts still owed
-        self._sending: dict[int, asyncio.Lock] = {}  # channel → its posts being sent
 
     def _now(self) -> float:
-        return float(self.controller.tables.clock())
+        return float(self.tables.clock())
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
@@ -294,7 +197,7 @@ class Matches:
             effect = running.queue.pop(0)
             if isinstance(effect, Say):
                 if effect.nonce in running.owed and effect.channel_id is not None:
-                    await self._deliver(effect.channel_id)
+                    await self.courier.deliver_match_posts(effect.channel_id)
             elif isinstance(effect, Open):
                 running.queue += await self._open(record, effect, rules)
                 await self._save(running)
@@ -309,7 +212,7 @@ class Matches:
                 running.status = effect.status
                 await self._save(running)
                 if effect.status in ("finished", "closed"):
-                    self.controller.scheduler.cancel(("match", record.id))
+                    self.tables.scheduler.cancel(("match", record.id))
                     log.info("match %s: %s", record.id, effect.status)
 
     async def _save(self, running: _Running) -> None:
@@ -335,105 +238,15 @@ class Matches:
         for post in posts:
             nonces.add(post.nonce)
             running.owed.add(post.nonce)
-            self._owed.setdefault(post.channel_id, deque()).append(post)
-
-    # --- the outbox --------------------------------------------------------------------
-
-    async def _deliver(self, channel_id: int) -> None:
-        """Send the channel's owed posts in order; a refusal that may pass (no access
-        for now, Discord busy or failing) leaves it and the later ones owed, tried again
-        later; a deleted channel's are struck off."""
-        # Deferred: bot.controller imports this module.
-        from bot.controller import CHANNEL_GONE, RETRY, SENT, _fate
-
-        key = ("match-post", channel_id)
-        controller = self.controller
-        if controller.scheduler.due(key) is not None:
-            return  # refused lately: they go together at the next try, in order
-        async with self._sending.setdefault(channel_id, asyncio.Lock()):
-            if controller.scheduler.due(key) is not None:
-                return  # refused again while this waited for the send in flight
-            owed = self._owed.get(channel_id)
-            while owed:
-                post = owed[0]
-                if channel_id in controller._gone:
-                    fate = CHANNEL_GONE
-                else:
-                    channel = controller.bot.get_partial_messageable(
-                        channel_id, guild_id=post.guild_id
-                    )
-                    try:
-                        await channel.send(content=suits.rich(post.text), nonce=post.nonce)
-                        fate = SENT
-                    except discord.HTTPException as error:
-                        log.warning(
-                            "match %s: post to channel %s: %s", post.match_id, channel_id, error
-                        )
-                        fate = _fate(error, with_file=False)
-                    except Exception:
-                        log.exception(
-                            "match %s: post to channel %s failed", post.match_id, channel_id
-                        )
-                        fate = RETRY
-                if fate == RETRY:
-                    when = self._now() + controller._backoff(key)
-                    controller.scheduler.at(key, when, functools.partial(self._deliver, channel_id))
-                    return
-                if fate == CHANNEL_GONE:
-                    await self._strike(channel_id)
-                    return
-                owed.popleft()
-                await self._posted(post)
-            self._owed.pop(channel_id, None)
-            controller._retries.pop(key, None)
-
-    async def _posted(self, post: MatchPost) -> None:
-        try:
-            await self.store.match_posted(post.match_id, post.nonce)
-        except Exception:  # sent again after a restart: its nonce keeps it one post
-            log.warning("match %s: post %s not recorded as sent", post.match_id, post.nonce)
-
-    async def _strike(self, channel_id: int) -> None:
-        """Strike off the channel's owed posts: there is nowhere to send them."""
-        key = ("match-post", channel_id)
-        self.controller.scheduler.cancel(key)
-        self.controller._retries.pop(key, None)
-        for post in self._owed.pop(channel_id, ()):
-            log.info("match %s: post %s struck off: its channel is gone", post.match_id, post.nonce)
-            await self._posted(post)
-
-    async def channel_gone(self, channel_id: int) -> None:
-        """The channel was deleted: the posts owed to it are struck off."""
-        if channel_id in self._owed:
-            async with self._sending.setdefault(channel_id, asyncio.Lock()):
-                await self._strike(channel_id)
-
-    def owes(self, guild_id: int) -> bool:
-        """Return whether posts are owed to channels of the server."""
-        return guild_id in self.owing_guilds()
+            self.courier.owe_match_post(post)
 
     def owing_guilds(self) -> set[int]:
-        """Return the servers whose channels are owed posts."""
-        return {owed[0].guild_id for owed in self._owed.values() if owed}
-
-    def guild_back(self, guild_id: int) -> None:
-        """The server is there for the bot again: what it is owed there goes now."""
-        for channel_id, owed in list(self._owed.items()):
-            if owed and owed[0].guild_id == guild_id:
-                key = ("match-post", channel_id)
-                self.controller._retries.pop(key, None)
-                self.controller.scheduler.cancel(key)
-                self.controller._spawn(self._deliver(channel_id), f"match-posts-{channel_id}")
-
-    async def guild_gone(self, guild_id: int) -> None:
-        """The bot was removed from the server for good: what it owed there is struck off."""
-        for channel_id, owed in list(self._owed.items()):
-            if owed and owed[0].guild_id == guild_id:
-                await self.channel_gone(channel_id)
+        """Return the servers whose channels are owed the events' posts."""
+        return self.courier.match_post_guilds()
 
     async def _open(self, record: MatchRecord, effect: Open, rules: MatchRules) -> list[Effect]:
         try:
-            table = await self.controller.open_started(
+            table = await self.host.open_started(
                 game=rules.game,
                 guild_id=record.guild_id,
                 channel_id=effect.channel_id,
@@ -449,23 +262,14 @@ class Matches:
         return rules.opened(record.data, effect.key, table.id, table.state)
 
     async def _close(self, game_id: int) -> None:
-        tables = self.controller.tables
-        table = tables.tables.get(game_id)
-        if table is None:
-            return
-        try:
-            await tables.cancel(game_id, table.host_id, can_manage=True)
-        except UserError:
-            return
-        self.controller._forget(table)
-        await self.controller._edit_table_now(table)
+        await self.host.close_table(game_id)
 
     # --- time ------------------------------------------------------------------------
 
     def _schedule(self, match_id: int, game: str, data: dict[str, Any]) -> None:
         when = self.rules[game].deadline(data)
         if when is not None:
-            self.controller.scheduler.at(("match", match_id), when, lambda: self._expire(match_id))
+            self.tables.scheduler.at(("match", match_id), when, lambda: self._expire(match_id))
 
     async def _expire(self, match_id: int) -> None:
         async with self._lock(match_id):
@@ -475,7 +279,7 @@ class Matches:
             rules = self.rules[record.game]
             states = {}
             for game_id in sorted(rules.games(record.data)):
-                table = self.controller.tables.tables.get(game_id)
+                table = self.tables.tables.get(game_id)
                 if table is not None and table.state is not None:
                     states[game_id] = table.state
             effects: list[Effect] = rules.expired(record.data, states)
@@ -488,29 +292,24 @@ class Matches:
         """After a start: send what the events owed the channels; remember every live
         event's tables, set its deadline, and let its rules catch up with what its tables
         did while the bot was not watching."""
-        owns = self.controller.tables._owns
-        for post in await self.store.owed_match_posts():
-            if owns(post.guild_id):
-                self._owed.setdefault(post.channel_id, deque()).append(post)
-        for channel_id in list(self._owed):
-            self.controller._spawn(self._deliver(channel_id), f"match-posts-{channel_id}")
+        await self.courier.load_match_posts()
         for game, rules in self.rules.items():
             for record in await self.store.live_matches(game):
-                if not self.controller.tables._owns(record.guild_id):
+                if not self.host.owns(record.guild_id):
                     continue  # another process runs that server's shard
                 for game_id in rules.games(record.data):
                     self._by_game[game_id] = record.id
                 self._schedule(record.id, game, record.data)
                 if record.status == "playing":
                     coro = self._resume(record.id)
-                    self.controller._spawn(coro, f"match-{record.id}")
+                    self.courier.spawn(coro, f"match-{record.id}")
 
     async def _replayed(self, game_id: int) -> Any:
         """Return a stored table's state, replayed (``None``: closed without a result)."""
         stored = await self.store.game(game_id)
         if stored is None or stored.status == "cancelled":
             return None
-        ui = self.controller.tables.games(stored.game)
+        ui = self.tables.games(stored.game)
         options = engine_options(ui, TableOptions.from_json(stored.options))
         return ui.game.replay(stored.seed, options, stored.moves)
 
@@ -520,7 +319,7 @@ class Matches:
             if record is None or record.status != "playing":
                 return
             rules = self.rules[record.game]
-            tables = self.controller.tables
+            tables = self.tables
             known = rules.games(record.data)
             states: dict[int, Any] = {}
             for game_id in sorted(known):

@@ -16,33 +16,48 @@ member who has not acted, for that one decision.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import dataclasses
 import functools
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Self
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from bot.i18n import Text
+from bot.computers import SEARCH, computers_act, prime, stand_ins
 from bot.scheduler import Scheduler
 from bot.store import (
     GameRecord,
     LiveTableExistsError,
     SeatRecord,
-    SeatResult,
     ShardSlice,
     Store,
     StoreUnreachableError,
     StoreWriteError,
 )
+from bot.table import (
+    Outcome,
+    StaleError,
+    Table,
+    TooLateError,
+    UserError,
+    deadline_for,
+    decision_seconds,
+    engine_options,
+    final_posts,
+    game_fields,
+    own_hand,
+    player_view,
+    seat_results,
+)
+from bot.table_options import TableOptions
 from engine.errors import EngineError, OptionsError
-from engine.game import Player, options_from_json, seat_count
 
 if TYPE_CHECKING:
     from bot.game import GameUI
 
+# A table's pieces live in ``bot.table`` (and ``bot.table_options``); they are named here
+# too, where the rest of the bot has always imported them from.
 __all__ = [
     "LobbyLimits",
     "Outcome",
@@ -52,6 +67,8 @@ __all__ = [
     "Tables",
     "TooLateError",
     "UserError",
+    "engine_options",
+    "game_fields",
     "own_hand",
     "player_view",
 ]
@@ -60,210 +77,6 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 GameLookup = Callable[[str], "GameUI"]
-
-
-class UserError(Exception):
-    """A refused request: ``text`` is the private reply the member gets, in their own
-    language (a catalogue key and its parameters, see :mod:`bot.i18n`); ``str()`` is the
-    English sentence, for logs."""
-
-    def __init__(self, key: str, /, **params: Any) -> None:
-        self.text = Text(key, **params)
-        super().__init__(key)
-
-    @classmethod
-    def of(cls, text: Text) -> Self:
-        """Return the error that answers with ``text``."""
-        return cls(text.key, **text.params)
-
-    def __str__(self) -> str:
-        try:
-            return str(self.text)
-        except (KeyError, IndexError, ValueError):  # not in the catalogue: say what it is
-            return f"{self.text.key} {self.text.params}" if self.text.params else self.text.key
-
-
-class TooLateError(Exception):
-    """A press that can no longer be answered before Discord gives up on it (see
-    :mod:`bot.lateness`): nothing was applied, and it is left unanswered."""
-
-
-class StaleError(UserError):
-    """A refused control whose hand has moved on: the presser sees the hand as it is now,
-    with the reason on top."""
-
-
-@dataclass(slots=True, frozen=True)
-class TableOptions:
-    """A table's house rules, chosen at ``/<game> start``: the shared ones, and the game's
-    own (``game``: the engine's options, as stored)."""
-
-    game: Mapping[str, Any] = field(default_factory=dict)
-    turn_seconds: int = 120
-    level: str | None = "expert"
-    pictures: bool = True
-    seating: str = "join"  # "join": seats in the order members joined; "random": shuffled
-    rematch_of: int | None = None  # the finished game this table replays with a new deal
-    invited: tuple[tuple[int, int, str], ...] = ()  # a rematch's members: (seat, id, name)
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the options as stored."""
-        return {
-            "game": dict(self.game),
-            "turn_seconds": self.turn_seconds,
-            "level": self.level,
-            "pictures": self.pictures,
-            "seating": self.seating,
-            "rematch_of": self.rematch_of,
-            "invited": [list(entry) for entry in self.invited],
-        }
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any], game_fields: tuple[str, ...] = ()) -> TableOptions:
-        """Return options read back from the database. Rows written before tables had
-        several games keep the game's options at the top level: ``game_fields`` names them."""
-        game = data.get("game")
-        if not isinstance(game, Mapping):
-            game = {k: data[k] for k in game_fields if k in data}
-        return TableOptions(
-            game=dict(game),
-            turn_seconds=int(data.get("turn_seconds", 120)),
-            level=data.get("level"),
-            pictures=bool(data.get("pictures", True)),
-            seating="random" if data.get("seating") == "random" else "join",
-            rematch_of=data.get("rematch_of"),
-            invited=tuple(
-                (int(seat), int(user), str(name)) for seat, user, name in data.get("invited") or ()
-            ),
-        )
-
-
-def engine_options(ui: GameUI, options: TableOptions, players: int | None = None) -> Any:
-    """Return the engine's options for a table (fitted to ``players`` when given)."""
-    engine = options_from_json(ui.game.options_type, options.game)
-    return engine if players is None else ui.game.seated(engine, players)
-
-
-def game_fields(ui: GameUI) -> tuple[str, ...]:
-    """Return the names of the game's engine options."""
-    return tuple(f.name for f in dataclasses.fields(ui.game.options_type))
-
-
-@dataclass(eq=False)
-class Table:
-    """One table in memory: its record, seats, engine state and computer players."""
-
-    id: int
-    ui: GameUI
-    guild_id: int
-    channel_id: int
-    host_id: int
-    seed: int
-    options: TableOptions
-    status: str
-    message_id: int | None = None
-    deadline: float | None = None
-    warned: bool = False
-    seats: dict[int, SeatRecord] = field(default_factory=dict)
-    players: dict[int, Player] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    # Public posts owed to the channel (a game's own, e.g. ``deal<n>`` scorings; ``end``
-    # standings; the ``table`` message's last edit), and whether the table message shows
-    # fewer moves than were made, as the database had them at load: what a restart still
-    # has to send.
-    owed: list[str] = field(default_factory=list)
-    message_stale: bool = False
-    # When the lobby last changed (opened, a seat taken or freed): it expires when idle.
-    active_at: float = 0.0
-    # A move's write lost its connection after it went out: it may have been committed.
-    # The table reads its log again before its next move (:meth:`Tables._settle`).
-    unsure: bool = False
-    _state: Any = field(default=None, repr=False)
-    # Set for a table loaded at start: rebuilds its state and players on first use, so a
-    # restart with many live tables answers at once instead of replaying every game first.
-    _restore: Callable[[Table], None] | None = field(default=None, repr=False)
-
-    @property
-    def game(self) -> str:
-        """Return the game's registry name."""
-        return self.ui.name
-
-    @property
-    def state(self) -> Any:
-        """Return the engine state (``None`` in the lobby), replaying the log if needed."""
-        restore = self._restore
-        if restore is not None:
-            self._restore = None
-            restore(self)
-        return self._state
-
-    @state.setter
-    def state(self, value: Any) -> None:
-        self._restore = None
-        self._state = value
-
-    @property
-    def max_seats(self) -> int:
-        """Return how many seats the lobby offers: the most the game's options allow."""
-        counts: tuple[int, ...] = self.ui.game.player_counts(engine_options(self.ui, self.options))
-        return max(counts)
-
-    def seat_of(self, user_id: int) -> int | None:
-        """Return the seat the member holds at this table, if any."""
-        for seat, record in self.seats.items():
-            if record.user_id == user_id:
-                return seat
-        return None
-
-    def human_seats(self) -> list[int]:
-        """Return the seats members hold."""
-        return sorted(s for s, r in self.seats.items() if r.user_id is not None)
-
-    def decider(self, hand: int) -> int | None:
-        """Return the seat (player) that decides for the engine's ``hand`` now."""
-        return _decider(self.state, hand)
-
-    def humans_to_act(self) -> list[int]:
-        """Return the seats whose member must decide now (each once)."""
-        if self.state is None:
-            return []
-        seats = {self.decider(hand) for hand in self.state.to_act}
-        return sorted(
-            s for s in seats if s is not None and s in self.seats and not self.seats[s].is_computer
-        )
-
-    @property
-    def turn(self) -> int:
-        """Return the game's decision point (``State.turn``), -1 in the lobby. A game whose
-        turn takes several actions says what its controls carry (``GameUI.decision_point``,
-        optional), while its ``State.turn`` still sets the turn timer (see ``_advance``)."""
-        state = self.state
-        if state is None:
-            return -1
-        point = getattr(self.ui, "decision_point", None)
-        return int(state.turn if point is None else point(state))
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What a change did, for the Discord side to show."""
-
-    table: Table
-    moves: list[Any] = field(default_factory=list)
-    posts: list[str] = field(default_factory=list)
-    turn_changed: bool = False
-    # The decision stays, but the other seats' hands show the change at once (a game's
-    # ``GameUI.shown_at_once``: Dukes Up!'s draw or revealed castle).
-    others_changed: bool = False
-    finished: bool = False
-    warned: bool = False
-    # Seats whose member ran out of time, with what a computer did for them.
-    timed_out: dict[int, list[Any]] = field(default_factory=dict)
-    # The table closed without a result: an idle lobby expired (``status`` ``expired``).
-    closed: bool = False
-    # A member left the game in play (``/<game> leave``): a computer plays this seat now.
-    handed_over: int | None = None
-
 
 _RETRY_SECONDS = 10.0
 
@@ -307,7 +120,10 @@ class Tables:
         self._owns = owns or (lambda guild_id: True)
         # The configured level of a game's computers, by game (``Settings.level_for``).
         self.default_level = default_level or (lambda game: None)
-        self._seed_source = seed_source or (lambda: random.SystemRandom().randrange(1 << 62))
+        # Where a new game's seed comes from (tests fix it; a duplicate match draws its own).
+        self.new_seed: Callable[[], int] = seed_source or (
+            lambda: random.SystemRandom().randrange(1 << 62)
+        )
         self.tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
         # Finished games whose last public posts were not sent before the process ended.
@@ -426,7 +242,7 @@ class Tables:
             if record.is_computer
         }
         if table.players:
-            _prime(table, table.players)
+            prime(table, table.players)
 
     # --- finding -------------------------------------------------------------------
 
@@ -471,7 +287,7 @@ class Tables:
         self._check_lobby_limits(guild_id, host_id)
         host = SeatRecord(host_seat, host_id, host_name, None)
         table = await self._create(
-            ui, guild_id, channel_id, host_id, self._seed_source(), options, host
+            ui, guild_id, channel_id, host_id, self.new_seed(), options, host
         )
         self._schedule_expiry(table)
         return table
@@ -538,7 +354,7 @@ class Tables:
             raise UserError.of(ui.refusal(error)) from error
         if self.table_in(channel_id) is not None:
             raise UserError("errors.channel_has_table")
-        seed = self._seed_source() if seed is None else seed
+        seed = self.new_seed() if seed is None else seed
         table = await self._create(
             ui, guild_id, channel_id, host_id, seed, options, seats[min(seats)]
         )
@@ -742,27 +558,27 @@ class Tables:
                 for s, r in seats.items()
                 if r.is_computer
             }
-            await _computers_act(table.ui.game, seats, state, players)
+            await computers_act(table.ui.game, seats, state, players)
             moves = list(state.moves)
             now = self.clock()
-            deadline = _deadline_for(seats, state, now, _seconds(table, state))
+            deadline = deadline_for(seats, state, now, decision_seconds(table, state))
             logged = [(m.seat, str(m), True) for m in moves]
             if state.is_over:
                 # Computers in every seat played the whole game (a duplicate match's table
                 # of computers): it starts and finishes at once.
                 await self.store.start_game(table.id, seats.values(), now, None)
                 posts = table.ui.owed(table.ui.game.new_game(table.seed, state.options), state)
-                posts += _final_posts(table)
+                posts += final_posts(table)
                 await self.store.append_moves(
                     table.id,
                     0,
                     logged,
                     now,
                     None,
-                    results=_seat_results(table, seats, state),
+                    results=seat_results(table, seats, state),
                     guild_id=table.guild_id,
                     owed=posts,
-                    rated=getattr(table.ui, "rated", True),
+                    rated=table.ui.rated,
                 )
                 table.seats, table.state, table.players = seats, state, players
                 table.status = "finished"
@@ -864,13 +680,13 @@ class Tables:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise UserError("table.not_playing")
-            if table.human_seats() == [seat] and not getattr(table.ui, "played_out", False):
+            if table.human_seats() == [seat] and not table.ui.played_out:
                 raise UserError("errors.last_member_cancels")
             level = self._level(table)
             name = f"Computer ({level}) for {table.seats[seat].name}"
             seats = {**table.seats, seat: SeatRecord(seat, None, name, level)}
             player = table.ui.game.levels[level](self._player_seed(table, seat))
-            _prime(table, {seat: player})
+            prime(table, {seat: player})
             # (A failed write rebuilds the players from the seating as it was.)
             table.players = {**table.players, seat: player}
             outcome = await self._advance(table, [], seats=seats, owed=[f"left{seat}"])
@@ -989,10 +805,10 @@ class Tables:
         before = table.state
         assert before is not None
         stage = before.clone()
-        slow = getattr(table.ui.game, "slow_action", None)
+        slow = table.ui.game.slow_action
         for seat, action, _ in actions:
             try:
-                if slow is not None and slow(action):
+                if slow(action):
                     # A search the engine runs (Doppelkopf's claim check) goes to a worker
                     # thread: the stage is this table's private copy, under its lock.
                     await asyncio.to_thread(stage.apply, seat, action)
@@ -1000,7 +816,7 @@ class Tables:
                     stage.apply(seat, action)
             except EngineError as error:
                 raise StaleError.of(table.ui.refusal(error)) from None
-        await _computers_act(table.ui.game, seating, stage, table.players)
+        await computers_act(table.ui.game, seating, stage, table.players)
         applied = list(stage.moves[before.move_count :])
         by_computer = [computer for _, _, computer in actions]
         by_computer += [True] * (len(applied) - len(actions))
@@ -1014,15 +830,15 @@ class Tables:
         if same_decision and table.deadline is not None:
             deadline, warned = table.deadline, table.warned
         else:
-            deadline = _deadline_for(seating, stage, now, _seconds(table, stage))
+            deadline = deadline_for(seating, stage, now, decision_seconds(table, stage))
             warned = False
         results = None
         if stage.is_over:
             deadline = None
-            results = _seat_results(table, seating, stage)
+            results = seat_results(table, seating, stage)
         posts = [*owed, *table.ui.owed(before, stage)]
         if stage.is_over:
-            posts += _final_posts(table)
+            posts += final_posts(table)
         if on_time is not None and not await on_time():
             # Computers may have taken a while: the presser would never hear of it.
             self._rebuild_players(table)
@@ -1038,7 +854,7 @@ class Tables:
                 results=results,
                 guild_id=table.guild_id,
                 owed=posts,
-                rated=getattr(table.ui, "rated", True),
+                rated=table.ui.rated,
                 seats=None if seats is None else seating.values(),
             )
         except StoreWriteError as error:  # the store logs the episode once
@@ -1056,8 +872,7 @@ class Tables:
         table.deadline = deadline
         table.warned = warned
         outcome = Outcome(table, moves=applied, posts=posts, turn_changed=not same_decision)
-        at_once = getattr(table.ui, "shown_at_once", None)
-        outcome.others_changed = at_once is not None and at_once(applied)
+        outcome.others_changed = table.ui.shown_at_once(applied)
         if stage.is_over:
             table.status = "finished"
             outcome.finished = True
@@ -1124,11 +939,11 @@ class Tables:
                 return None
             level = self._level(table)
             decide = functools.partial(self._stand_ins, table, late, level)
-            if level in getattr(table.ui.game, "slow_levels", ()):
+            if level in table.ui.game.slow_levels:
                 # A searching level decides in the search thread (see ``_computers_act``):
                 # the table's state is only read there, under its lock.
                 loop = asyncio.get_running_loop()
-                actions, done = await loop.run_in_executor(_SEARCH, decide)
+                actions, done = await loop.run_in_executor(SEARCH, decide)
             else:
                 actions, done = decide()
             try:
@@ -1152,32 +967,9 @@ class Tables:
     def _stand_ins(
         self, table: Table, late: list[int], level: str
     ) -> tuple[list[tuple[int, Any, bool]], dict[int, list[Any]]]:
-        """Return what computers of ``level`` decide for the ``late`` seats now: the actions
-        (hand, action, by a computer) and each seat's actions."""
-        state = table.state
-        levels = table.ui.game.levels
-        actions: list[tuple[int, Any, bool]] = []
-        done: dict[int, list[Any]] = {}
-        for seat in late:
-            stand_in = levels[level](self._player_seed(table, seat) + 17 * table.turn)
-            _prime(table, {seat: stand_in})
-            # One decision: each hand the member must decide for now, the seat's own first.
-            narrow = getattr(table.ui.game, "stand_in_view", None)
-            # A game whose turn takes several actions (``GameUI.stand_in_actions``,
-            # optional) has the stand-in complete the whole turn.
-            whole = getattr(table.ui, "stand_in_actions", None)
-            for hand in state.to_act:
-                if table.decider(hand) == seat:
-                    if whole is not None:
-                        chosen = list(whole(state, hand, stand_in))
-                    else:
-                        view = state.view(hand)
-                        # A game with optional actions (Doppelkopf's announcements)
-                        # shows the stand-in only the decision the member owes.
-                        chosen = [stand_in.act(narrow(view) if narrow is not None else view)]
-                    actions += [(hand, action, True) for action in chosen]
-                    done.setdefault(seat, []).extend(chosen)
-        return actions, done
+        """Return what computers of ``level`` decide for the ``late`` seats now (see
+        :func:`bot.computers.stand_ins`), each seeded by its seat and the decision point."""
+        return stand_ins(table, late, level, lambda seat: self._player_seed(table, seat))
 
     def _forget(self, table: Table) -> None:
         self.scheduler.cancel(("turn", table.id))
@@ -1194,150 +986,6 @@ class Tables:
             self.scheduler.cancel(("lobby", table_id))
 
 
-def own_hand(state: Any, player: int) -> int | None:
-    """Return the engine hand ``player`` sits at (``None``: none, such as a player sitting
-    out a game). Where hands and players differ (whist's dummies, a rotation of roles),
-    the player's hand is found with :meth:`State.player_at`; elsewhere it is the seat."""
-    hands = seat_count(state)
-    if 0 <= player < hands and state.player_at(player) == player:
-        return player
-    for hand in range(hands):
-        if state.player_at(hand) == player:
-            return hand
-    return None
-
-
-def player_view(state: Any, player: int) -> Any:
-    """Return what ``player`` may know now: the view of the hand they sit at (which shows
-    the hands they decide for), or the public view when they sit at none."""
-    hand = own_hand(state, player)
-    return state.public_view() if hand is None else state.view(hand)
-
-
-def _decider(state: Any, hand: int) -> int | None:
-    """Return the seat (player) that decides for the engine's ``hand`` now."""
-    owner = state.controller(hand)
-    return None if owner is None else state.player_at(owner)
-
-
-def _seconds(table: Table, state: Any) -> int:
-    """Return the time for the decision now due: the table's turn time, or what the game
-    makes of it (``GameUI.decision_seconds``, optional: a shorter setup, say)."""
-    seconds = getattr(table.ui, "decision_seconds", None)
-    turn = table.options.turn_seconds
-    return turn if seconds is None else int(seconds(state, turn))
-
-
-def _seat_results(table: Table, seats: Mapping[int, SeatRecord], state: Any) -> list[SeatResult]:
-    """Return each seat's result of a finished game. A game whose tables' results are an
-    event's to tell (a duplicate match's, ``GameUI.scores_public`` false: they compare with
-    tables still playing the same trays) stores none: no score, no win, no rounds."""
-    if not getattr(table.ui, "scores_public", True):
-        return [SeatResult(seat, r.user_id, r.level, 0, 0.0) for seat, r in sorted(seats.items())]
-    result = state.result()
-    return [
-        SeatResult(
-            seat,
-            record.user_id,
-            record.level,
-            result.scores[seat],
-            result.share(seat),
-            tuple(result.rounds[seat]) if result.rounds else (),
-        )
-        for seat, record in sorted(seats.items())
-    ]
-
-
-def _final_posts(table: Table) -> list[str]:
-    """Return the posts a game's end makes due: the standings and the last table edit. A
-    game whose tables are part of an event over several tables (a duplicate match,
-    ``GameUI.standings_post`` false) posts no standings of its own."""
-    return ["end", "table"] if getattr(table.ui, "standings_post", True) else ["table"]
-
-
-def _deadline_for(
-    seats: Mapping[int, SeatRecord], state: Any, now: float, turn_seconds: int
-) -> float | None:
-    """Return when the decision now due times out: only a member's decision does."""
-    if state.is_over:
-        return None
-    for hand in state.to_act:
-        seat = _decider(state, hand)
-        if seat is not None and seat in seats and not seats[seat].is_computer:
-            return now + turn_seconds
-    return None
-
-
 def _refuse_in_rematch(table: Table) -> None:
     if table.options.rematch_of is not None:
         raise UserError("errors.rematch_table", game=table.options.rematch_of)
-
-
-# Computer players whose decisions search (whist's expert: double-dummy solves of tens of
-# milliseconds each) decide in this one worker thread, off the event loop. One thread, not
-# asyncio's pool: the tables wait their turn, and a solver library that keeps state per
-# thread (DDS) is never entered twice at once.
-_SEARCH = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="computers")
-
-
-async def _computers_act(
-    game: Any, seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
-) -> None:
-    """Let computer seats act (see :func:`_run_computers`): in the search thread when one
-    of them plays a level the game marks slow (``Game.slow_levels``, optional), else here.
-    ``state`` and ``players`` are the table's own, under its lock, so nothing else touches
-    them meanwhile."""
-    slow = getattr(game, "slow_levels", ())
-    if (
-        slow
-        and any(r.is_computer and r.level in slow for r in seats.values())
-        and _computer_due(seats, state, players)
-    ):
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(_SEARCH, _run_computers, seats, state, players)
-    else:
-        _run_computers(seats, state, players)
-
-
-def _computer_due(
-    seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
-) -> bool:
-    """Return whether a computer seat decides now."""
-    if state.is_over:
-        return False
-    for hand in state.to_act:
-        seat = _decider(state, hand)
-        if seat is not None and seat in players and seats[seat].is_computer:
-            return True
-    return False
-
-
-def _run_computers(
-    seats: Mapping[int, SeatRecord], state: Any, players: Mapping[int, Player]
-) -> None:
-    """Let computer seats act until a member must decide or the game ends."""
-    while not state.is_over:
-        for hand in state.to_act:
-            seat = _decider(state, hand)
-            if seat is not None and seat in players and seats[seat].is_computer:
-                break
-        else:
-            break
-        state.apply(hand, players[seat].act(state.view(hand)))
-
-
-def _prime(table: Table, players: Mapping[int, Player]) -> None:
-    """Show each player every view its seat had at each decision point so far."""
-    state = table.state
-    game = table.ui.game
-    options = state.options
-    replayed = game.new_game(table.seed, options)
-    last = None
-    for move in state.moves:
-        if replayed.turn != last:
-            for seat, player in players.items():
-                player.observe(player_view(replayed, seat))
-            last = replayed.turn
-        replayed.apply(move.seat, move.action)
-    for seat, player in players.items():
-        player.observe(player_view(replayed, seat))

@@ -12,8 +12,8 @@ Seats are ints ``0..n-1``. A *hand* seat is where cards are held; a *player* is 
 In most games they are the same; where they are not (whist's dummies, a dead hand),
 :meth:`State.controller` names the seat whose player decides for a hand, and
 :meth:`State.player_at` the player sitting at a seat. Such a game's state also says how
-many hand seats it has (``seats``; :func:`seat_count` reads it, defaulting to ``players``),
-and :func:`deciding_player` puts the two together.
+many hand seats it has (:attr:`State.seats`, a hook whose default is ``players``), and
+:func:`deciding_player` puts the two together.
 
 All chance comes from the seed given to :meth:`Game.new_game` (drawn at once, or later from
 the seed and a deal counter), so :meth:`Game.replay` rebuilds any game from its move log.
@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol, TextIO, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TextIO, TypeVar, runtime_checkable
 
 from engine.errors import OptionsError
 
 __all__ = [
     "Action",
+    "AnyGame",
+    "AnyPlayer",
+    "AnyState",
     "Game",
     "GameResult",
     "Move",
@@ -42,7 +45,14 @@ __all__ = [
     "seat_count",
 ]
 
+ActionT = TypeVar("ActionT")
+ActionT_co = TypeVar("ActionT_co", covariant=True)
+ViewT = TypeVar("ViewT")
+ViewT_co = TypeVar("ViewT_co", covariant=True)
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 OptionsT = TypeVar("OptionsT")
+OptionsT_co = TypeVar("OptionsT_co", covariant=True)
+StateT = TypeVar("StateT", bound="State[Any, Any, Any]")
 
 
 @runtime_checkable
@@ -54,14 +64,14 @@ class Action(Protocol):
     def __str__(self) -> str: ...
 
 
-class Move(Protocol):
+class Move(Protocol[ActionT_co]):
     """One entry of a move log: ``seat`` did ``action``; ``str(move)`` is its notation."""
 
     @property
     def seat(self) -> int: ...
 
     @property
-    def action(self) -> Any: ...
+    def action(self) -> ActionT_co: ...
 
     def __str__(self) -> str: ...
 
@@ -95,61 +105,79 @@ class GameResult(NamedTuple):
 
 
 @runtime_checkable
-class State(Protocol):
-    """One game in progress. It changes only through :meth:`apply`."""
+class State(Protocol[ViewT_co, ActionT, OptionsT_co]):
+    """One game in progress, of views ``ViewT``, actions ``ActionT`` and options
+    ``OptionsT``. It changes only through :meth:`apply`.
+
+    A game's state class extends it (``class DupeState(State[DupeView, Action,
+    DupeOptions])``): the members without a body are what it must have, and the one with a
+    body (:attr:`seats`) is an optional hook, whose default the state inherits.
+    """
+
+    __slots__ = ()
 
     seed: int
 
-    @property
-    def options(self) -> Any: ...
+    if TYPE_CHECKING:
+        # Read-only to generic code, but a state may keep any of these as a plain attribute:
+        # a property inherited at run time would refuse its assignment.
+
+        @property
+        def options(self) -> OptionsT_co: ...
+
+        @property
+        def to_act(self) -> tuple[int, ...]:
+            """Return the seats the game waits for, in seat order (several for a simultaneous
+            decision). Other seats may still have legal actions out of turn (an announcement):
+            :meth:`legal_actions` is the authority."""
+            ...
+
+        @property
+        def turn(self) -> int:
+            """Return the decision point: it rises each time the game starts waiting for a new
+            decision (buttons carry it, turn timers restart on it) and never falls."""
+            ...
+
+        @property
+        def moves(self) -> Sequence[Move[ActionT]]:
+            """Return the move log since the start of the game."""
+            ...
+
+        @property
+        def move_count(self) -> int:
+            """Return ``len(moves)``, cheaply."""
+            ...
+
+        @property
+        def is_over(self) -> bool:
+            """Return whether the game has ended."""
+            ...
+
+        @property
+        def players(self) -> int:
+            """Return the number of players."""
+            ...
 
     @property
-    def to_act(self) -> tuple[int, ...]:
-        """Return the seats the game waits for, in seat order (several for a simultaneous
-        decision). Other seats may still have legal actions out of turn (an announcement):
-        :meth:`legal_actions` is the authority."""
-        ...
+    def seats(self) -> int:
+        """Return the number of hand seats. Hook; default: :attr:`players` (override where
+        hands and players differ: whist's dummies and dead hands)."""
+        return self.players
 
-    @property
-    def turn(self) -> int:
-        """Return the decision point: it rises each time the game starts waiting for a new
-        decision (buttons carry it, turn timers restart on it) and never falls."""
-        ...
-
-    @property
-    def moves(self) -> tuple[Any, ...]:
-        """Return the move log since the start of the game."""
-        ...
-
-    @property
-    def move_count(self) -> int:
-        """Return ``len(moves)``, cheaply."""
-        ...
-
-    @property
-    def is_over(self) -> bool:
-        """Return whether the game has ended."""
-        ...
-
-    @property
-    def players(self) -> int:
-        """Return the number of players."""
-        ...
-
-    def legal_actions(self, seat: int) -> tuple[Any, ...]:
+    def legal_actions(self, seat: int) -> tuple[ActionT, ...]:
         """Return the seat's legal actions now, sorted; ``()`` when it has nothing to do."""
         ...
 
-    def apply(self, seat: int, action: Any) -> None:
+    def apply(self, seat: int, action: ActionT) -> None:
         """Let ``seat`` take ``action``; raise an ``EngineError`` and change nothing if it
         may not."""
         ...
 
-    def view(self, seat: int) -> Any:
+    def view(self, seat: int) -> ViewT_co:
         """Return everything ``seat`` (and the player deciding for it) may know now."""
         ...
 
-    def public_view(self) -> Any:
+    def public_view(self) -> ViewT_co:
         """Return what everyone may know now, spectators included."""
         ...
 
@@ -165,23 +193,33 @@ class State(Protocol):
         """Return the player sitting at ``seat`` (``None``: a hand nobody sits at)."""
         ...
 
-    def clone(self) -> Any:
+    def clone(self) -> State[ViewT_co, ActionT, OptionsT_co]:
         """Return an independent copy."""
         ...
 
 
-class Player(Protocol):
-    """A computer player for one seat of one game. It sees only views, never the state."""
+AnyState = State[Any, Any, Any]
+"""A state of some game (the bot's tables hold every game's)."""
+
+
+class Player(Protocol[ViewT_contra, ActionT_co]):
+    """A computer player for one seat (or the hands one player decides for) of one game,
+    deciding from views ``ViewT`` with actions ``ActionT``. It sees only views, never the
+    state, so hidden information cannot reach it."""
 
     name: str
 
-    def observe(self, view: Any) -> None:
+    def observe(self, view: ViewT_contra) -> None:
         """Take in what ``view`` shows without acting (to catch up on a game in progress)."""
         ...
 
-    def act(self, view: Any) -> Any:
+    def act(self, view: ViewT_contra) -> ActionT_co:
         """Return a legal action for the seat whose view this is."""
         ...
+
+
+AnyPlayer = Player[Any, Any]
+"""A computer player of some game."""
 
 
 class Terminal(Protocol):
@@ -198,63 +236,65 @@ class Terminal(Protocol):
         ...
 
 
-class Game(Protocol):
-    """The static description of one game.
+class Game(Protocol[StateT, ViewT, ActionT, OptionsT]):
+    """The static description of one game, of states ``StateT``, views ``ViewT``, actions
+    ``ActionT`` and options ``OptionsT``.
 
-    Besides the members below, a game may define three optional methods, which the tools
-    and the bot look up with ``getattr``: ``tally(state) -> dict[str, int]`` (what happened
-    in a finished game, counted by the simulator: game types, announcements…),
-    ``stand_in_view(view) -> view`` (the view a computer standing in for an absent member
-    decides from: only the decision owed, never an optional one such as an announcement)
-    and ``slow_action(action) -> bool`` (applying it runs a search the bot must keep off its
-    event loop, such as a claim's exact check); and one optional attribute,
-    ``slow_levels: frozenset[str]`` (computer levels whose decisions run such a search).
+    A game's class extends it (``class DupeGame(Game[DupeState, DupeView, Action,
+    DupeOptions])``): the members without a body are what it must have; the ones with a
+    body are optional hooks, whose defaults it inherits (the list, with their meanings:
+    ``docs/adding-a-game.md``).
     """
 
     name: str
     """The registry name, lower case: ``dupe``, ``doppelkopf`` …"""
     title: str
     """The game's name as players write it."""
+    default_level: str
+    """The computer level a table gets when nobody chooses one."""
+    slow_levels: frozenset[str] = frozenset()
+    """Hook: computer levels whose decisions run a search the bot keeps off its event loop
+    (whist's expert). Default: none."""
 
     @property
-    def options_type(self) -> type[Any]:
+    def options_type(self) -> type[OptionsT]:
         """Return the options' type: a frozen dataclass whose constructor raises
         ``OptionsError`` on a value the game does not offer."""
         ...
 
-    default_level: str
-
     @property
-    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+    def levels(self) -> Mapping[str, Callable[[int], Player[ViewT, ActionT]]]:
         """Return the computer players by level name, weakest first (each built from a
         seed)."""
         ...
 
-    def player_counts(self, options: Any) -> tuple[int, ...]:
+    def player_counts(self, options: OptionsT | None) -> tuple[int, ...]:
         """Return the numbers of players these options allow, smallest first."""
         ...
 
-    def seated(self, options: Any, players: int) -> Any:
+    def seated(self, options: OptionsT | None, players: int) -> OptionsT:
         """Return ``options`` fitted to ``players`` players, or raise ``OptionsError``."""
         ...
 
-    def new_game(self, seed: int, options: Any = None) -> Any:
+    def new_game(self, seed: int, options: OptionsT | None = None) -> StateT:
         """Return a new game dealt from ``seed`` (``None``: the default options)."""
         ...
 
-    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> Any:
+    def replay(
+        self, seed: int, options: OptionsT | None, moves: Iterable[Move[ActionT] | str]
+    ) -> StateT:
         """Return the state reached by ``moves`` (objects or their text) from the start."""
         ...
 
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: str) -> Move[ActionT]:
         """Return the move written as ``str(move)``; raise ``ParseError`` otherwise."""
         ...
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> ActionT:
         """Return the action written as ``str(action)``; raise ``ParseError`` otherwise."""
         ...
 
-    def secrets(self, state: Any, seat: int) -> frozenset[str]:
+    def secrets(self, state: StateT, seat: int) -> frozenset[str]:
         """Return texts only ``seat`` may see now (card codes in a hidden hand, a secret
         choice); no other seat's view, nor the public view, may contain any of them."""
         ...
@@ -263,19 +303,37 @@ class Game(Protocol):
         """Return the game's text table."""
         ...
 
+    def slow_action(self, action: ActionT) -> bool:
+        """Hook: return whether applying ``action`` runs a search the bot keeps off its event
+        loop (Doppelkopf's claim check). Default: no action is slow."""
+        return False
 
-def seat_count(state: Any) -> int:
-    """Return how many hand seats ``state`` has: its ``seats`` where hands and players differ
-    (whist's dummies and dead hands), else its ``players``."""
-    seats = getattr(state, "seats", None)
-    return int(state.players if seats is None else seats)
+    def stand_in_view(self, view: ViewT) -> ViewT:
+        """Hook: return the view a computer standing in for an absent member decides from:
+        only the decision owed, never an optional one such as an announcement. Default: the
+        view itself."""
+        return view
+
+    def tally(self, state: StateT) -> dict[str, int]:
+        """Hook: return what happened in a finished game, counted by the simulator (game
+        types, announcements…). Default: nothing."""
+        return {}
 
 
-def deciding_player(state: Any, seat: int) -> int | None:
+AnyGame = Game[Any, Any, Any, Any]
+"""Some game (the registry lists every game's)."""
+
+
+def seat_count(state: AnyState) -> int:
+    """Return how many hand seats ``state`` has (:attr:`State.seats`)."""
+    return state.seats
+
+
+def deciding_player(state: AnyState, seat: int) -> int | None:
     """Return the player who decides for the hand at ``seat`` now (``None``: nobody), from
     :meth:`State.controller` and :meth:`State.player_at`."""
     owner = state.controller(seat)
-    return None if owner is None else int(state.player_at(owner))
+    return None if owner is None else state.player_at(owner)
 
 
 def options_to_json(options: Any) -> dict[str, Any]:

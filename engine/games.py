@@ -6,15 +6,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from engine import doppelkopf, dukes_up, dupe, whist
-from engine.game import Game
+from engine.game import AnyGame
 from engine.whist.duplicate_table import DUPLICATE_GAME
 
 __all__ = ["GAMES", "get", "names", "registered"]
 
-GAMES: list[Game] = [dupe.GAME, doppelkopf.GAME, whist.GAME, dukes_up.GAME, DUPLICATE_GAME]
+GAMES: list[AnyGame] = [dupe.GAME, doppelkopf.GAME, whist.GAME, dukes_up.GAME, DUPLICATE_GAME]
 
 
-def get(name: str) -> Game:
+def get(name: str) -> AnyGame:
     """Return the game called ``name``; ``KeyError`` names the games there are."""
     for game in GAMES:
         if game.name == name:
@@ -28,7 +28,7 @@ def names() -> list[str]:
 
 
 @contextmanager
-def registered(game: Game) -> Iterator[Game]:
+def registered(game: AnyGame) -> Iterator[AnyGame]:
     """Add ``game`` to the registry for the duration of a ``with`` block (tests only)."""
     GAMES.append(game)
     try:

@@ -23,13 +23,18 @@ import math
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import games
-from engine.game import Game, Player, deciding_player, options_from_json
+from engine.game import AnyGame, AnyState, Game, Player, options_from_json
 from engine.terminal import Parser, option_value, or_list, sentence, variant_field
+
+StateT = TypeVar("StateT", bound=AnyState)
+ViewT = TypeVar("ViewT")
+ActionT = TypeVar("ActionT")
+OptionsT = TypeVar("OptionsT")
 
 __all__ = ["EntryStats", "SimulationResult", "main", "simulate"]
 
@@ -101,7 +106,7 @@ class SimulationResult:
     seconds: float
     entries: list[EntryStats]
     tallies: dict[str, int] = field(default_factory=dict)
-    """What the game counts of its own over all tables (``Game.tally``, if it has one):
+    """What the game counts of its own over all tables (``Game.tally``):
     e.g. Doppelkopf's game types, announcements and extra points."""
 
     @property
@@ -138,7 +143,7 @@ def simulate(
     options: Any = None,
     *,
     timing: bool = True,
-    game: Game | str = "dupe",
+    game: AnyGame | str = "dupe",
 ) -> SimulationResult:
     """Return the results of ``games_to_play`` games of ``game`` between the listed levels.
 
@@ -162,12 +167,11 @@ def simulate(
     if games_to_play < 1:
         raise ValueError("Play at least one game.")
     entries = [EntryStats(name) for name in players]
-    tally = getattr(rules, "tally", None)
     tallies: Counter[str] = Counter()
     started = time.perf_counter()
     for g in range(games_to_play):
         try:
-            _play_one(rules, g, seed + g, options, players, levels, entries, tally, tallies, timing)
+            _play_one(rules, g, seed + g, options, players, levels, entries, tallies, timing)
         except (ValueError, TypeError) as error:
             # a bug in a player or an engine, not a bad option: never read as one (exit 2)
             raise RuntimeError(f"game {g} (seed {seed + g}) failed: {error!r}") from error
@@ -177,14 +181,13 @@ def simulate(
 
 
 def _play_one(
-    rules: Game,
+    rules: Game[StateT, ViewT, ActionT, OptionsT],
     g: int,
     game_seed: int,
-    options: Any,
+    options: OptionsT | None,
     players: Sequence[str],
-    levels: Any,
+    levels: Mapping[str, Callable[[int], Player[ViewT, ActionT]]],
     entries: list[EntryStats],
-    tally: Any,
     tallies: Counter[str],
     timing: bool,
 ) -> None:
@@ -194,24 +197,31 @@ def _play_one(
     state = rules.new_game(game_seed, options)
     # entry i is player (i + g) % n; seat_entry[p] is the entry playing as player p
     seat_entry = [(p - g) % n for p in range(n)]
-    seated: list[Player] = [levels[players[seat_entry[p]]](game_seed * n + p) for p in range(n)]
+    seated: list[Player[ViewT, ActionT]] = [
+        levels[players[seat_entry[p]]](game_seed * n + p) for p in range(n)
+    ]
     times: list[list[int]] = [entries[seat_entry[p]].decision_ns for p in range(n)]
+    # The state changes in place, so its methods are looked up once per game: this loop is
+    # what bench/engine_speed.py times, a few hundred decisions a game.
+    view, apply = state.view, state.apply
+    controller, player_at = state.controller, state.player_at
+    acts = [player.act for player in seated]
     while not state.is_over:
         for hand in state.to_act:
-            # the player deciding for the hand: its own, or a dummy's partner
-            p = deciding_player(state, hand)
+            # the player deciding for the hand: its own, or a dummy's partner (as
+            # engine.game.deciding_player says, inline)
+            owner = controller(hand)
+            p = None if owner is None else player_at(owner)
             assert p is not None, "the game waits for a hand nobody plays"
-            player = seated[p]
             if timing:
                 t0 = clock()
-                action = player.act(state.view(hand))
+                action = acts[p](view(hand))
                 times[p].append(clock() - t0)
             else:
-                action = player.act(state.view(hand))
-            state.apply(hand, action)
+                action = acts[p](view(hand))
+            apply(hand, action)
     result = state.result()
-    if tally is not None:
-        tallies.update(tally(state))
+    tallies.update(rules.tally(state))
     for p in range(n):
         entry = entries[seat_entry[p]]
         entry.scores.append(result.scores[p])
@@ -241,7 +251,7 @@ def _report(result: SimulationResult) -> str:
     return "\n".join(lines)
 
 
-def _options(rules: Game, pairs: Sequence[str]) -> Any:
+def _options(rules: AnyGame, pairs: Sequence[str]) -> Any:
     """Return the game's options from ``name=value`` pairs (``None`` for none)."""
     if not pairs:
         return None
@@ -303,7 +313,7 @@ def _parser() -> Parser:
     return parser
 
 
-def _pairs(rules: Game, memory: str | None, variant: str | None, pairs: list[str]) -> list[str]:
+def _pairs(rules: AnyGame, memory: str | None, variant: str | None, pairs: list[str]) -> list[str]:
     """Return the ``--option`` pairs with ``--memory`` and ``--variant`` added; raise
     ``ValueError`` where the game has no such option."""
     field_names = {f.name for f in dataclasses.fields(rules.options_type)}

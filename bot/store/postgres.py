@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
@@ -40,12 +39,9 @@ from bot.ratings import Rating
 from bot.store.base import ShardSlice
 from bot.store.common import (
     GAME_COLUMNS,
-    LEADERBOARD_ORDER,
     TABLES,
     finished_games,
     game_record,
-    leaderboard_row,
-    player_stats,
     rated_players,
     rating_rows,
     result_rows,
@@ -57,21 +53,18 @@ from bot.store.records import (
     ConstraintError,
     FinishedGame,
     GameRecord,
-    LeaderboardRow,
     LiveTableExistsError,
     MatchPost,
-    MatchRecord,
-    PlayerStats,
     SeatRecord,
     SeatResult,
     StoreError,
     StoreUnreachableError,
     StoreWriteError,
 )
+from bot.store.sql import INSERT_MOVE, INSERT_SEAT, Batch, Query, SQLStore, numbered
 
 __all__ = ["PostgresStore"]
 
-log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 Connection = Any  # asyncpg.Connection (asyncpg ships no type hints)
@@ -116,11 +109,8 @@ _REFUSED: tuple[type[BaseException], ...] = (
     asyncpg.InsufficientPrivilegeError,
 )
 
-_INSERT_SEAT = "INSERT INTO seats (game_id, seat, user_id, name, level) VALUES ($1, $2, $3, $4, $5)"
-_INSERT_MOVE = (
-    "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
-    " VALUES ($1, $2, $3, $4, $5, $6)"
-)
+_INSERT_SEAT = numbered(INSERT_SEAT)
+_INSERT_MOVE = numbered(INSERT_MOVE)
 # A move's whole write as one statement (data-modifying CTEs all run, in one snapshot):
 # the moves from ply $2 on, the posts they make owed, the next deadline.
 _APPEND = """
@@ -257,7 +247,7 @@ class _CallersLoop:
         """Nothing to stop."""
 
 
-class PostgresStore:
+class PostgresStore(SQLStore):
     """The bot's database on a PostgreSQL server (a :class:`bot.store.Store`). Open with
     :meth:`open`, close with :meth:`close`.
 
@@ -384,15 +374,7 @@ class PostgresStore:
         except (*_UNREACHABLE, *_REFUSED) as error:
             unreachable = isinstance(error, _UNREACHABLE)
             text = _sentence(str(error)) or type(error).__name__
-            if not self._refusing:
-                self._refusing = True
-                log.error(
-                    "the database %s %s (%s): moves and new tables are refused, and the "
-                    "players are told, until it accepts them again",
-                    self.location,
-                    "cannot be reached" if unreachable else "refuses writes",
-                    text,
-                )
+            self._refused("cannot be reached" if unreachable else "refuses writes", text)
             if unreachable:
                 raise StoreUnreachableError(
                     f"The database server at {_server(self._url)} cannot be reached: {text}."
@@ -400,9 +382,8 @@ class PostgresStore:
             raise StoreWriteError(
                 f"The database {self.location} refused a write: {text}."
             ) from None
-        if self._refusing and write:
-            self._refusing = False
-            log.warning("the database %s accepts writes again", self.location)
+        if write:
+            self._accepted()
         return result
 
     async def _attempt(
@@ -457,6 +438,44 @@ class PostgresStore:
     async def _read(self, work: Work[_T]) -> _T:
         return await self._run(work, write=False)
 
+    async def _execute(self, sql: str, *args: Any) -> None:
+        async def work(conn: Connection) -> None:
+            await conn.execute(numbered(sql), *args)
+
+        await self._run(work, write=True, single=True)
+
+    async def _transaction(self, batches: Sequence[Batch]) -> None:
+        async def work(conn: Connection) -> None:
+            for sql, rows in batches:
+                if len(rows) == 1:
+                    await conn.execute(numbered(sql), *rows[0])
+                elif rows:
+                    await conn.executemany(numbered(sql), rows)
+
+        await self._write(work)
+
+    async def _fetch(self, *queries: Query) -> list[list[Any]]:
+        async def work(conn: Connection) -> list[list[Any]]:
+            return [list(await conn.fetch(numbered(sql), *args)) for sql, args in queries]
+
+        return await self._read(work)
+
+    async def _games(self, where: str, *args: Any) -> list[GameRecord]:
+        async def work(conn: Connection) -> list[GameRecord]:
+            sql = numbered(f"SELECT {GAME_COLUMNS} FROM games WHERE {where}")
+            records = [game_record(row) for row in await conn.fetch(sql, *args)]
+            await _fill(conn, records, moves=True)
+            return records
+
+        return await self._read(work)
+
+    def _on_shards(self, shards: ShardSlice | None) -> tuple[str, tuple[Any, ...]]:
+        if shards is None:
+            return "", ()
+        return " AND ((guild_id >> 22) % ?) = ANY(?::int[])", (shards.count, list(shards.ids))
+
+    _BYTE_ORDER = ' COLLATE "C"'
+
     # --- tables --------------------------------------------------------------------
 
     async def create_game(
@@ -505,57 +524,6 @@ class PostgresStore:
             if getattr(cause, "constraint_name", None) == "games_one_live_table_per_channel":
                 raise LiveTableExistsError("This channel already has a table.") from None
             raise
-
-    async def set_message(self, game_id: int, message_id: int) -> None:
-        """Remember the id of the table's public message."""
-        await self._execute("UPDATE games SET message_id = $1 WHERE id = $2", message_id, game_id)
-
-    async def set_seats(
-        self, game_id: int, seats: Iterable[SeatRecord], now: float | None = None
-    ) -> None:
-        """Replace the table's seating with ``seats`` (a lobby change at ``now``)."""
-        rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
-
-        async def work(conn: Connection) -> None:
-            if now is not None:
-                await conn.execute("UPDATE games SET active_at = $1 WHERE id = $2", now, game_id)
-            await conn.execute("DELETE FROM seats WHERE game_id = $1", game_id)
-            if rows:
-                await conn.executemany(_INSERT_SEAT, rows)
-
-        await self._write(work)
-
-    async def start_game(
-        self,
-        game_id: int,
-        seats: Iterable[SeatRecord],
-        now: float,
-        deadline: float | None,
-        moves: Sequence[tuple[int, str, bool]] = (),
-    ) -> None:
-        """Seat everyone, mark the table as playing and log the computers' first moves, in
-        one transaction."""
-        rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
-        logged = [
-            (game_id, ply, seat, move, bool(by_computer), now)
-            for ply, (seat, move, by_computer) in enumerate(moves)
-        ]
-
-        async def work(conn: Connection) -> None:
-            await conn.execute("DELETE FROM seats WHERE game_id = $1", game_id)
-            if rows:
-                await conn.executemany(_INSERT_SEAT, rows)
-            await conn.execute(
-                "UPDATE games SET status = 'playing', started_at = $1, deadline = $2,"
-                " warned = FALSE WHERE id = $3 AND status = 'lobby'",
-                now,
-                deadline,
-                game_id,
-            )
-            if logged:
-                await conn.executemany(_INSERT_MOVE, logged)
-
-        await self._write(work)
 
     async def append_moves(
         self,
@@ -690,220 +658,15 @@ class PostgresStore:
 
         await self._write(work)
 
-    async def match_nonces(self, match_id: int) -> set[str]:
-        """Return the nonces of every post the event has owed, sent or not."""
-
-        async def work(conn: Connection) -> list[Any]:
-            return list(
-                await conn.fetch("SELECT nonce FROM match_posts WHERE match_id = $1", match_id)
-            )
-
-        return {str(row[0]) for row in await self._read(work)}
-
-    async def owed_match_posts(self) -> list[MatchPost]:
-        """Return every post events still owe, each event's in order."""
-
-        async def work(conn: Connection) -> list[Any]:
-            return list(
-                await conn.fetch(
-                    "SELECT p.match_id, m.guild_id, p.channel_id, p.nonce, p.seq, p.text"
-                    " FROM match_posts p JOIN matches m ON m.id = p.match_id"
-                    " WHERE NOT p.sent ORDER BY p.match_id, p.seq"
-                )
-            )
-
-        return [MatchPost(*row) for row in await self._read(work)]
-
-    async def match_posted(self, match_id: int, nonce: str) -> None:
-        """Record that the event's post ``nonce`` was sent (or has nowhere to go)."""
-        await self._execute(
-            "UPDATE match_posts SET sent = TRUE WHERE match_id = $1 AND nonce = $2",
-            match_id,
-            nonce,
-        )
-
-    async def match(self, match_id: int) -> MatchRecord | None:
-        """Return the event, or ``None``."""
-        found = await self._matches("id = $1", match_id)
-        return found[0] if found else None
-
-    async def live_matches(self, game: str) -> list[MatchRecord]:
-        """Return every event of ``game`` still open or playing, oldest first."""
-        return await self._matches("game = $1 AND status IN ('open', 'playing') ORDER BY id", game)
-
-    async def matches_in(self, guild_id: int, game: str) -> list[MatchRecord]:
-        """Return the server's events of ``game``, newest first (at most 20)."""
-        return await self._matches(
-            "guild_id = $1 AND game = $2 ORDER BY id DESC LIMIT 20", guild_id, game
-        )
-
-    async def _matches(self, where: str, *args: Any) -> list[MatchRecord]:
-        async def work(conn: Connection) -> list[Any]:
-            return list(
-                await conn.fetch(
-                    f"SELECT id, game, guild_id, status, data FROM matches WHERE {where}", *args
-                )
-            )
-
-        rows = await self._read(work)
-        return [MatchRecord(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
-
-    async def posted(self, game_id: int, post: str) -> None:
-        """Record that the owed public post ``post`` of the game has been sent."""
-        await self._execute("DELETE FROM outbox WHERE game_id = $1 AND post = $2", game_id, post)
-
     async def shown(self, game_id: int, plies: int) -> None:
         """Record that the table message shows the game up to ``plies`` moves."""
         await self._execute(
-            "UPDATE games SET shown_plies = GREATEST(shown_plies, $1) WHERE id = $2",
+            "UPDATE games SET shown_plies = GREATEST(shown_plies, ?) WHERE id = ?",
             plies,
             game_id,
         )
 
-    async def owed_finished(self, shards: ShardSlice | None = None) -> list[GameRecord]:
-        """Return every finished game that still owes public posts, with its seats, moves
-        and owed posts (of the servers on ``shards`` only, if given)."""
-        where, args = _on_shards(shards)
-        return await self._games(
-            f"status = 'finished' AND id IN (SELECT game_id FROM outbox){where} ORDER BY id",
-            *args,
-        )
-
-    async def set_warned(self, game_id: int) -> None:
-        """Record that the current decision's warning has been shown."""
-        await self._execute("UPDATE games SET warned = TRUE WHERE id = $1", game_id)
-
-    async def cancel_game(self, game_id: int, now: float, reason: str = "cancelled") -> None:
-        """Close the table without scores: ``cancelled`` by its host or a manager,
-        ``expired`` (an idle lobby) or ``abandoned`` (its channel or server is gone; the
-        posts it still owed are struck off with it: there is nowhere to send them)."""
-
-        async def work(conn: Connection) -> None:
-            await conn.execute(
-                "UPDATE games SET status = 'cancelled', end_reason = $1, ended_at = $2,"
-                " deadline = NULL WHERE id = $3 AND status IN ('lobby', 'playing')",
-                reason,
-                now,
-                game_id,
-            )
-            if reason == "abandoned":
-                await conn.execute("DELETE FROM outbox WHERE game_id = $1", game_id)
-
-        await self._write(work)
-
-    async def drop_owed(self, game_id: int) -> None:
-        """Strike off every post the game still owes (its channel is gone for good)."""
-        await self._execute("DELETE FROM outbox WHERE game_id = $1", game_id)
-
-    async def _execute(self, sql: str, *args: Any) -> None:
-        """Run one write statement that may safely run twice (every caller's is
-        idempotent: an update to a value, a delete, an upsert)."""
-
-        async def work(conn: Connection) -> None:
-            await conn.execute(sql, *args)
-
-        await self._run(work, write=True, single=True)
-
     # --- reading -------------------------------------------------------------------
-
-    async def game(self, game_id: int) -> GameRecord | None:
-        """Return the table with its seats and moves, or ``None``."""
-        found = await self._games("id = $1", game_id)
-        return found[0] if found else None
-
-    async def live_game_in(self, channel_id: int) -> GameRecord | None:
-        """Return the channel's open or running table, if any."""
-        found = await self._games("channel_id = $1 AND status IN ('lobby', 'playing')", channel_id)
-        return found[0] if found else None
-
-    async def live_games(self, shards: ShardSlice | None = None) -> list[GameRecord]:
-        """Return every open or running table with its seats, moves and owed posts (of
-        the servers on ``shards`` only, if given)."""
-        where, args = _on_shards(shards)
-        return await self._games(f"status IN ('lobby', 'playing'){where} ORDER BY id", *args)
-
-    async def _games(self, where: str, *args: Any) -> list[GameRecord]:
-        """Return the games ``WHERE where`` with their seats, move logs and owed posts, read
-        in one snapshot."""
-
-        async def work(conn: Connection) -> list[GameRecord]:
-            rows = await conn.fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE {where}", *args)
-            records = [game_record(row) for row in rows]
-            await _fill(conn, records, moves=True)
-            return records
-
-        return await self._read(work)
-
-    async def leaderboard(
-        self,
-        guild_id: int,
-        game: str,
-        *,
-        sort: str = "points",
-        computers: bool = False,
-        offset: int = 0,
-        limit: int = 10,
-    ) -> tuple[list[LeaderboardRow], int]:
-        """Return one page of the server's players of ``game`` and how many there are.
-
-        ``sort`` is ``"points"`` (cumulative score, then wins), ``"wins"`` (then points) or
-        ``"rating"`` (the conservative estimate, then points); with ``computers`` the
-        computer levels are listed too (each seat a level filled counts as a game)."""
-        if sort not in LEADERBOARD_ORDER:
-            raise ValueError(f"unknown sort {sort!r}")
-        who = "" if computers else " AND r.user_id IS NOT NULL"
-        seats = (
-            "SELECT COALESCE(CAST(r.user_id AS TEXT), 'cpu:' || r.level) AS player,"
-            " r.user_id, r.level, r.score, r.win"
-            " FROM results r JOIN games g ON g.id = r.game_id"
-            f" WHERE r.guild_id = $1 AND g.game = $2{who}"
-        )
-
-        async def work(conn: Connection) -> tuple[list[LeaderboardRow], int]:
-            total = await conn.fetchval(
-                f"SELECT COUNT(DISTINCT player) FROM ({seats}) AS seats", guild_id, game
-            )
-            # Players in the byte order SQLite uses, whatever the database's collation.
-            rows = await conn.fetch(
-                f"WITH seats AS ({seats})"
-                " SELECT s.player, MAX(s.user_id), MAX(s.level), COUNT(*), SUM(s.win),"
-                " SUM(s.score), rt.mu, rt.sigma"
-                " FROM seats s LEFT JOIN ratings rt"
-                " ON rt.guild_id = $1 AND rt.game = $2 AND rt.player = s.player"
-                f" GROUP BY s.player, rt.mu, rt.sigma ORDER BY {LEADERBOARD_ORDER[sort]},"
-                ' MAX(s.user_id) IS NULL, MAX(s.user_id), s.player COLLATE "C"'
-                " LIMIT $3 OFFSET $4",
-                guild_id,
-                game,
-                limit,
-                offset,
-            )
-            return [leaderboard_row(r) for r in rows], int(total or 0)
-
-        return await self._read(work)
-
-    async def player_stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats | None:
-        """Return a member's record in the server's games of ``game`` (``None`` if they
-        have finished none)."""
-
-        async def work(conn: Connection) -> PlayerStats | None:
-            rows = await conn.fetch(
-                "SELECT r.seat, r.score, r.win, r.rounds FROM results r"
-                " JOIN games g ON g.id = r.game_id"
-                " WHERE r.guild_id = $1 AND r.user_id = $2 AND g.game = $3",
-                guild_id,
-                user_id,
-                game,
-            )
-            rated = await conn.fetchrow(
-                "SELECT mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = $3",
-                guild_id,
-                game,
-                str(user_id),
-            )
-            return player_stats(rows, rated)
-
-        return await self._read(work)
 
     async def recent_games(
         self, guild_id: int, game: str | None, *, limit: int = 10
@@ -932,26 +695,13 @@ class PostgresStore:
 
         return await self._read(work)
 
-    async def defaults(self, guild_id: int, game: str) -> dict[str, Any]:
-        """Return the server's defaults for new tables of ``game`` (empty if none)."""
-
-        async def work(conn: Connection) -> Any:
-            return await conn.fetchval(
-                "SELECT options FROM guild_defaults WHERE guild_id = $1 AND game = $2",
-                guild_id,
-                game,
-            )
-
-        options = await self._read(work)
-        return dict(json.loads(options)) if options is not None else {}
-
     async def set_defaults(
         self, guild_id: int, options: dict[str, Any], user_id: int, now: float, game: str
     ) -> None:
         """Store the server's defaults for new tables of ``game``."""
         await self._execute(
             "INSERT INTO guild_defaults (guild_id, game, options, updated_by, updated_at)"
-            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id, game) DO UPDATE SET"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, game) DO UPDATE SET"
             " options = EXCLUDED.options, updated_by = EXCLUDED.updated_by,"
             " updated_at = EXCLUDED.updated_at",
             guild_id,
@@ -1116,11 +866,3 @@ async def _rate(
         " updated_at = EXCLUDED.updated_at",
         rating_rows(game, guild_id, results, current, now),
     )
-
-
-def _on_shards(shards: ShardSlice | None) -> tuple[str, tuple[Any, ...]]:
-    """Return the condition (`` AND …``, parameters ``$1``, ``$2``) and arguments that keep
-    the games of servers on ``shards``; nothing for every server."""
-    if shards is None:
-        return "", ()
-    return " AND ((guild_id >> 22) % $1) = ANY($2::int[])", (shards.count, list(shards.ids))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,14 +25,12 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.ratings import Rating
+from bot.store.aiosqlite_internals import run_in_thread
 from bot.store.base import ShardSlice
 from bot.store.common import (
     GAME_COLUMNS,
-    LEADERBOARD_ORDER,
     finished_games,
     game_record,
-    leaderboard_row,
-    player_stats,
     rated_players,
     rating_rows,
     result_rows,
@@ -44,20 +41,17 @@ from bot.store.records import (
     ConstraintError,
     FinishedGame,
     GameRecord,
-    LeaderboardRow,
     LiveTableExistsError,
     MatchPost,
-    MatchRecord,
-    PlayerStats,
     SeatRecord,
     SeatResult,
     StoreError,
     StoreWriteError,
 )
+from bot.store.sql import INSERT_MOVE, INSERT_SEAT, Batch, Query, SQLStore, seat_rows
 
-__all__ = ["SQLiteStore"]
+__all__ = ["SQLiteStore", "rating_statements"]
 
-log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 _WAL_ATTEMPTS = 100
@@ -143,7 +137,7 @@ def _owner_only(path: Path) -> None:
         os.close(fd)
 
 
-class SQLiteStore:
+class SQLiteStore(SQLStore):
     """The bot's database in one SQLite file (a :class:`bot.store.Store`). Open with
     :meth:`open`, close with :meth:`close`.
 
@@ -264,7 +258,8 @@ class SQLiteStore:
         """Run ``fn(connection, *args)`` in the database thread and return its result.
 
         Each method of the store is one such call: a transaction (or a read of several
-        statements) runs from start to end in the thread, in one hop from the event loop.
+        statements) runs from start to end in the thread, in one hop from the event loop
+        (:mod:`bot.store.aiosqlite_internals` says why, with the measured figures).
         The thread runs one call at a time, in order, so transactions never interleave and
         need no lock on the loop; a transaction made of one await per statement would hold
         the write lock across as many turns of a busy loop, and every other write would
@@ -273,7 +268,7 @@ class SQLiteStore:
         if self._closed:
             raise StoreWriteError(CLOSED)
         try:
-            result: _T = await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call]
+            result: _T = await run_in_thread(self._db, fn, *args)
         except sqlite3.IntegrityError as error:
             raise _SQLiteConstraintError(
                 f"The database refused a write that breaks its rules: {error}."
@@ -281,18 +276,10 @@ class SQLiteStore:
         except sqlite3.OperationalError as error:
             if not _refused_write(error):
                 raise
-            if not self._refusing:
-                self._refusing = True
-                log.error(
-                    "the database %s refuses writes (%s): moves and new tables are refused, "
-                    "and the players are told, until it accepts them again",
-                    self.path,
-                    error,
-                )
+            self._refused("refuses writes", str(error))
             raise StoreWriteError(f"The database {self.path} refused a write: {error}.") from None
-        if self._refusing and fn in _WRITERS:
-            self._refusing = False
-            log.warning("the database %s accepts writes again", self.path)
+        if fn in _WRITERS:
+            self._accepted()
         return result
 
     async def _write(
@@ -303,6 +290,24 @@ class SQLiteStore:
         """Run ``statements`` in one transaction; ``then`` may read inside it and return
         more statements for the same transaction."""
         await self._run(_transaction, list(statements), then)
+
+    async def _execute(self, sql: str, *args: Any) -> None:
+        await self._write([(sql, args)])
+
+    async def _transaction(self, batches: Sequence[Batch]) -> None:
+        await self._write([(sql, row) for sql, rows in batches for row in rows])
+
+    async def _fetch(self, *queries: Query) -> list[list[Any]]:
+        return await self._run(_read_all, list(queries))
+
+    async def _games(self, where: str, *args: Any) -> list[GameRecord]:
+        return await self._run(_read_games, where, args)
+
+    def _on_shards(self, shards: ShardSlice | None) -> tuple[str, tuple[Any, ...]]:
+        if shards is None:
+            return "", ()
+        marks = ", ".join("?" for _ in shards.ids)
+        return f" AND ((guild_id >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
 
     # --- tables --------------------------------------------------------------------
 
@@ -329,69 +334,6 @@ class SQLiteStore:
         except ConstraintError:
             raise LiveTableExistsError("This channel already has a table.") from None
 
-    async def set_message(self, game_id: int, message_id: int) -> None:
-        """Remember the id of the table's public message."""
-        await self._write([("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))])
-
-    async def set_seats(
-        self, game_id: int, seats: Iterable[SeatRecord], now: float | None = None
-    ) -> None:
-        """Replace the table's seating with ``seats`` (a lobby change at ``now``)."""
-        rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
-        touched: Statements = []
-        if now is not None:
-            touched.append(("UPDATE games SET active_at = ? WHERE id = ?", (now, game_id)))
-        await self._write(
-            touched
-            + [("DELETE FROM seats WHERE game_id = ?", (game_id,))]
-            + [
-                (
-                    "INSERT INTO seats (game_id, seat, user_id, name, level)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    row,
-                )
-                for row in rows
-            ]
-        )
-
-    async def start_game(
-        self,
-        game_id: int,
-        seats: Iterable[SeatRecord],
-        now: float,
-        deadline: float | None,
-        moves: Sequence[tuple[int, str, bool]] = (),
-    ) -> None:
-        """Seat everyone, mark the table as playing and log the computers' first moves, in
-        one transaction."""
-        rows = [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
-        statements: list[tuple[str, Sequence[Any]]] = [
-            ("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        ]
-        statements += [
-            (
-                "INSERT INTO seats (game_id, seat, user_id, name, level) VALUES (?, ?, ?, ?, ?)",
-                row,
-            )
-            for row in rows
-        ]
-        statements.append(
-            (
-                "UPDATE games SET status = 'playing', started_at = ?, deadline = ?, warned = 0"
-                " WHERE id = ? AND status = 'lobby'",
-                (now, deadline, game_id),
-            )
-        )
-        statements += [
-            (
-                "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, ply, seat, move, int(by_computer), now),
-            )
-            for ply, (seat, move, by_computer) in enumerate(moves)
-        ]
-        await self._write(statements)
-
     async def append_moves(
         self,
         game_id: int,
@@ -416,20 +358,9 @@ class SQLiteStore:
         statements: list[tuple[str, Sequence[Any]]] = []
         if seats is not None:
             statements.append(("DELETE FROM seats WHERE game_id = ?", (game_id,)))
-            statements += [
-                (
-                    "INSERT INTO seats (game_id, seat, user_id, name, level)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (game_id, s.seat, s.user_id, s.name, s.level),
-                )
-                for s in seats
-            ]
+            statements += [(INSERT_SEAT, row) for row in seat_rows(game_id, seats)]
         statements += [
-            (
-                "INSERT INTO moves (game_id, ply, seat, move, by_computer, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, first_ply + i, seat, move, int(by_computer), now),
-            )
+            (INSERT_MOVE, (game_id, first_ply + i, seat, move, int(by_computer), now))
             for i, (seat, move, by_computer) in enumerate(moves)
         ]
         statements.append(
@@ -452,7 +383,7 @@ class SQLiteStore:
             return
         await self._write(
             statements,
-            then=lambda conn: _rating_statements(
+            then=lambda conn: rating_statements(
                 conn, _game_name(conn, game_id), guild_id, rows, now
             ),
         )
@@ -462,7 +393,7 @@ class SQLiteStore:
     ) -> None:
         """Move the ratings in ``game`` of an event's players, ranked by their scores."""
         rows = [SeatResult(*row) for row in results]
-        await self._write([], then=lambda conn: _rating_statements(conn, game, guild_id, rows, now))
+        await self._write([], then=lambda conn: rating_statements(conn, game, guild_id, rows, now))
 
     async def create_match(self, game: str, guild_id: int, data: dict[str, Any], now: float) -> int:
         """Store a new event over several tables (status ``open``); return its id."""
@@ -494,67 +425,6 @@ class SQLiteStore:
         ]
         await self._write(statements)
 
-    async def match_nonces(self, match_id: int) -> set[str]:
-        """Return the nonces of every post the event has owed, sent or not."""
-        (rows,) = await self._run(
-            _read_all, [("SELECT nonce FROM match_posts WHERE match_id = ?", (match_id,))]
-        )
-        return {row[0] for row in rows}
-
-    async def owed_match_posts(self) -> list[MatchPost]:
-        """Return every post events still owe, each event's in order."""
-        (rows,) = await self._run(
-            _read_all,
-            [
-                (
-                    "SELECT p.match_id, m.guild_id, p.channel_id, p.nonce, p.seq, p.text"
-                    " FROM match_posts p JOIN matches m ON m.id = p.match_id"
-                    " WHERE p.sent = 0 ORDER BY p.match_id, p.seq",
-                    (),
-                )
-            ],
-        )
-        return [MatchPost(*row) for row in rows]
-
-    async def match_posted(self, match_id: int, nonce: str) -> None:
-        """Record that the event's post ``nonce`` was sent (or has nowhere to go)."""
-        await self._write(
-            [
-                (
-                    "UPDATE match_posts SET sent = 1 WHERE match_id = ? AND nonce = ?",
-                    (match_id, nonce),
-                )
-            ]
-        )
-
-    async def match(self, match_id: int) -> MatchRecord | None:
-        """Return the event, or ``None``."""
-        found = await self._matches("id = ?", (match_id,))
-        return found[0] if found else None
-
-    async def live_matches(self, game: str) -> list[MatchRecord]:
-        """Return every event of ``game`` still open or playing, oldest first."""
-        return await self._matches(
-            "game = ? AND status IN ('open', 'playing') ORDER BY id", (game,)
-        )
-
-    async def matches_in(self, guild_id: int, game: str) -> list[MatchRecord]:
-        """Return the server's events of ``game``, newest first (at most 20)."""
-        return await self._matches(
-            "guild_id = ? AND game = ? ORDER BY id DESC LIMIT 20", (guild_id, game)
-        )
-
-    async def _matches(self, where: str, args: tuple[Any, ...]) -> list[MatchRecord]:
-        (rows,) = await self._run(
-            _read_all,
-            [(f"SELECT id, game, guild_id, status, data FROM matches WHERE {where}", args)],
-        )
-        return [MatchRecord(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
-
-    async def posted(self, game_id: int, post: str) -> None:
-        """Record that the owed public post ``post`` of the game has been sent."""
-        await self._write([("DELETE FROM outbox WHERE game_id = ? AND post = ?", (game_id, post))])
-
     async def shown(self, game_id: int, plies: int) -> None:
         """Record that the table message shows the game up to ``plies`` moves."""
         await self._write(
@@ -566,124 +436,7 @@ class SQLiteStore:
             ]
         )
 
-    async def owed_finished(self, shards: ShardSlice | None = None) -> list[GameRecord]:
-        """Return every finished game that still owes public posts, with its seats, moves
-        and owed posts (of the servers on ``shards`` only, if given)."""
-        where, args = _on_shards(shards)
-        return await self._run(
-            _read_games,
-            f"status = 'finished' AND id IN (SELECT game_id FROM outbox){where} ORDER BY id",
-            args,
-        )
-
-    async def set_warned(self, game_id: int) -> None:
-        """Record that the current decision's warning has been shown."""
-        await self._write([("UPDATE games SET warned = 1 WHERE id = ?", (game_id,))])
-
-    async def cancel_game(self, game_id: int, now: float, reason: str = "cancelled") -> None:
-        """Close the table without scores: ``cancelled`` by its host or a manager,
-        ``expired`` (an idle lobby) or ``abandoned`` (its channel or server is gone; the
-        posts it still owed are struck off with it: there is nowhere to send them)."""
-        statements: Statements = [
-            (
-                "UPDATE games SET status = 'cancelled', end_reason = ?, ended_at = ?,"
-                " deadline = NULL WHERE id = ? AND status IN ('lobby', 'playing')",
-                (reason, now, game_id),
-            )
-        ]
-        if reason == "abandoned":
-            statements.append(("DELETE FROM outbox WHERE game_id = ?", (game_id,)))
-        await self._write(statements)
-
-    async def drop_owed(self, game_id: int) -> None:
-        """Strike off every post the game still owes (its channel is gone for good)."""
-        await self._write([("DELETE FROM outbox WHERE game_id = ?", (game_id,))])
-
     # --- reading -------------------------------------------------------------------
-
-    async def game(self, game_id: int) -> GameRecord | None:
-        """Return the table with its seats and moves, or ``None``."""
-        return await self._one_game("id = ?", (game_id,))
-
-    async def live_game_in(self, channel_id: int) -> GameRecord | None:
-        """Return the channel's open or running table, if any."""
-        return await self._one_game(
-            "channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
-        )
-
-    async def _one_game(self, where: str, args: tuple[Any, ...]) -> GameRecord | None:
-        records = await self._run(_read_games, where, args)
-        return records[0] if records else None
-
-    async def live_games(self, shards: ShardSlice | None = None) -> list[GameRecord]:
-        """Return every open or running table with its seats, moves and owed posts (of
-        the servers on ``shards`` only, if given)."""
-        where, args = _on_shards(shards)
-        return await self._run(
-            _read_games, f"status IN ('lobby', 'playing'){where} ORDER BY id", args
-        )
-
-    async def leaderboard(
-        self,
-        guild_id: int,
-        game: str,
-        *,
-        sort: str = "points",
-        computers: bool = False,
-        offset: int = 0,
-        limit: int = 10,
-    ) -> tuple[list[LeaderboardRow], int]:
-        """Return one page of the server's players of ``game`` and how many there are.
-
-        ``sort`` is ``"points"`` (cumulative score, then wins), ``"wins"`` (then points) or
-        ``"rating"`` (the conservative estimate, then points); with ``computers`` the
-        computer levels are listed too (each seat a level filled counts as a game)."""
-        if sort not in LEADERBOARD_ORDER:
-            raise ValueError(f"unknown sort {sort!r}")
-        who = "" if computers else " AND r.user_id IS NOT NULL"
-        seats = (
-            "SELECT COALESCE(CAST(r.user_id AS TEXT), 'cpu:' || r.level) AS player,"
-            " r.user_id, r.level, r.score, r.win"
-            " FROM results r JOIN games g ON g.id = r.game_id"
-            f" WHERE r.guild_id = ? AND g.game = ?{who}"
-        )
-        reads: list[tuple[str, Sequence[Any]]] = [
-            (f"SELECT COUNT(DISTINCT player) FROM ({seats})", (guild_id, game)),
-            (
-                f"WITH seats AS ({seats})"
-                " SELECT s.player, MAX(s.user_id), MAX(s.level), COUNT(*), SUM(s.win),"
-                " SUM(s.score), rt.mu, rt.sigma"
-                " FROM seats s LEFT JOIN ratings rt"
-                " ON rt.guild_id = ? AND rt.game = ? AND rt.player = s.player"
-                f" GROUP BY s.player ORDER BY {LEADERBOARD_ORDER[sort]},"
-                " MAX(s.user_id) IS NULL, MAX(s.user_id), s.player"
-                " LIMIT ? OFFSET ?",
-                (guild_id, game, guild_id, game, limit, offset),
-            ),
-        ]
-        counted, rows = await self._run(_read_all, reads)
-        total = int(counted[0][0]) if counted else 0
-        return [leaderboard_row(r) for r in rows], total
-
-    async def player_stats(self, guild_id: int, user_id: int, game: str) -> PlayerStats | None:
-        """Return a member's record in the server's games of ``game`` (``None`` if they
-        have finished none)."""
-        rows, ratings = await self._run(
-            _read_all,
-            [
-                (
-                    "SELECT r.seat, r.score, r.win, r.rounds FROM results r"
-                    " JOIN games g ON g.id = r.game_id"
-                    " WHERE r.guild_id = ? AND r.user_id = ? AND g.game = ?",
-                    (guild_id, user_id, game),
-                ),
-                (
-                    "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player = ?",
-                    (guild_id, game, str(user_id)),
-                ),
-            ],
-        )
-        return player_stats(rows, ratings[0] if ratings else None)
 
     async def recent_games(
         self, guild_id: int, game: str | None, *, limit: int = 10
@@ -691,19 +444,6 @@ class SQLiteStore:
         """Return the server's most recently finished games of ``game`` (of every game if
         ``None``; each says which), newest first."""
         return await self._run(_recent_games, guild_id, game, limit)
-
-    async def defaults(self, guild_id: int, game: str) -> dict[str, Any]:
-        """Return the server's defaults for new tables of ``game`` (empty if none)."""
-        (rows,) = await self._run(
-            _read_all,
-            [
-                (
-                    "SELECT options FROM guild_defaults WHERE guild_id = ? AND game = ?",
-                    (guild_id, game),
-                )
-            ],
-        )
-        return dict(json.loads(rows[0][0])) if rows else {}
 
     async def set_defaults(
         self, guild_id: int, options: dict[str, Any], user_id: int, now: float, game: str
@@ -792,7 +532,7 @@ def _create_game(conn: sqlite3.Connection, row: tuple[Any, ...], seat: tuple[Any
         game_id = cursor.lastrowid
         assert game_id is not None
         conn.execute(
-            "INSERT INTO seats (game_id, seat, user_id, name, level) VALUES (?, ?, ?, ?, ?)",
+            INSERT_SEAT,
             (game_id, *seat),
         )
     return game_id
@@ -816,15 +556,6 @@ def _read_all(
     """Run the queries in one snapshot; return each one's rows."""
     with _snapshot(conn):
         return [conn.execute(sql, params).fetchall() for sql, params in reads]
-
-
-def _on_shards(shards: ShardSlice | None) -> tuple[str, tuple[int, ...]]:
-    """Return the condition (`` AND …``) and arguments that keep the games of servers on
-    ``shards``; nothing for every server."""
-    if shards is None:
-        return "", ()
-    marks = ", ".join("?" for _ in shards.ids)
-    return f" AND ((guild_id >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
 
 
 def _read_games(
@@ -895,7 +626,7 @@ def _game_name(conn: sqlite3.Connection, game_id: int) -> str:
     return str(found[0])
 
 
-def _rating_statements(
+def rating_statements(
     conn: sqlite3.Connection,
     game: str,
     guild_id: int,

@@ -13,19 +13,19 @@ from engine.doppelkopf.rules import (
     DoppelkopfState,
     DoppelkopfView,
     Move,
-    _public_parties,
-    _view,
     new_game,
     parse_action,
+    public_parties,
     replay,
+    view_of,
 )
 from engine.errors import OptionsError
-from engine.game import Player, Terminal
+from engine.game import Game, Player, Terminal
 
 __all__ = ["GAME", "DoppelkopfGame"]
 
 
-class DoppelkopfGame:
+class DoppelkopfGame(Game[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOptions]):
     """Doppelkopf as ``engine.game.Game``: 4 players (5 in the house preset)."""
 
     name = "doppelkopf"
@@ -34,13 +34,13 @@ class DoppelkopfGame:
     default_level = "basic"
 
     @property
-    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+    def levels(self) -> Mapping[str, Callable[[int], Player[DoppelkopfView, Action]]]:
         """Return the computer players by level, weakest first."""
         from engine.doppelkopf.players import LEVELS
 
         return LEVELS
 
-    def player_counts(self, options: Any) -> tuple[int, ...]:
+    def player_counts(self, options: DoppelkopfOptions | None) -> tuple[int, ...]:
         """Return the allowed numbers of players: 4; in the house preset 4 or 5, or only 5
         when the options ask for 5 (a table of five with computers filling seats)."""
         options = options or DoppelkopfOptions()
@@ -48,7 +48,7 @@ class DoppelkopfGame:
             return (4,)
         return (5,) if options.players == 5 else (4, 5)
 
-    def seated(self, options: Any, players: int) -> Any:
+    def seated(self, options: DoppelkopfOptions | None, players: int) -> DoppelkopfOptions:
         """Return ``options`` for ``players`` players."""
         options = options or DoppelkopfOptions()
         if players not in self.player_counts(options):
@@ -59,11 +59,13 @@ class DoppelkopfGame:
             )
         return dataclasses.replace(options, players=players)
 
-    def new_game(self, seed: int, options: Any = None) -> DoppelkopfState:
+    def new_game(self, seed: int, options: DoppelkopfOptions | None = None) -> DoppelkopfState:
         """Return a new table dealt from ``seed``."""
         return new_game(seed, options)
 
-    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> DoppelkopfState:
+    def replay(
+        self, seed: int, options: DoppelkopfOptions | None, moves: Iterable[Any]
+    ) -> DoppelkopfState:
         """Return the table reached by ``moves`` (objects or ``"1:QC"`` strings)."""
         return replay(seed, options, moves)
 
@@ -84,8 +86,8 @@ class DoppelkopfGame:
         if state.is_over or seat == state.sitting_out:
             return frozenset()
         tokens: set[str] = set()
-        public = _public_parties(state)
-        own = set(_view(state, seat).data["parties"])
+        public = public_parties(state)
+        own = set(view_of(state, seat).data["parties"])
         tokens |= {t for t in own if t.startswith(f"{seat}:") and t not in public}
         choice = state._choices.get(seat)
         if state.preset == "tournament" and choice is not None and choice.text != "healthy":

@@ -36,6 +36,7 @@ from engine.errors import (
     ParseError,
 )
 from engine.game import GameResult as TableResult
+from engine.game import State
 
 __all__ = [
     "Action",
@@ -312,8 +313,11 @@ class _Announcement:
     late: bool = False  # a Re/Contra made after the first-announcement limit (tournament)
 
 
-class DoppelkopfState:
+class DoppelkopfState(State["DoppelkopfView", Action, DoppelkopfOptions]):
     """One moment of a Doppelkopf table (see the module)."""
+
+    options: DoppelkopfOptions
+    is_over: bool
 
     def __init__(self, seed: int, options: DoppelkopfOptions) -> None:
         self.seed = seed
@@ -432,11 +436,11 @@ class DoppelkopfState:
     def view(self, seat: int) -> DoppelkopfView:
         """Return what ``seat`` may know now: its hand, its own party once the game type is
         fixed, its own reservation, the public table, and its legal actions."""
-        return _view(self, seat)
+        return view_of(self, seat)
 
     def public_view(self) -> DoppelkopfView:
         """Return what everyone may know now (spectators, the seat sitting out)."""
-        return _view(self, None)
+        return view_of(self, None)
 
     def party(self, seat: int) -> str | None:
         """Return the seat's party in the game being played (``None``: sitting out, or not
@@ -1062,7 +1066,7 @@ class DoppelkopfView:
         return known
 
 
-def _public_parties(state: DoppelkopfState) -> set[str]:
+def public_parties(state: DoppelkopfState) -> set[str]:
     """Return the party tokens (``"2:re"``, seats 0-based) the whole table knows: the
     soloist, the marriage holder and its partner once found, the poverty pair, and in a
     normal game each seat that played a ♣Q or announced."""
@@ -1087,10 +1091,11 @@ def _public_parties(state: DoppelkopfState) -> set[str]:
     return known
 
 
-def _view(state: DoppelkopfState, seat: int | None) -> DoppelkopfView:
+def view_of(state: DoppelkopfState, seat: int | None) -> DoppelkopfView:
+    """Return what seat ``seat`` sees of the game (``None``: what everyone sees)."""
     order = state.order
-    public_parties = _public_parties(state)
-    parties = set(public_parties)
+    known = public_parties(state)
+    parties = set(known)
     game = state._public_game
     data_secret: str | None = None  # the holder of a silent marriage knows it
     if seat is not None and seat in state.in_play and state.phase == "play":

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from engine.cards import Card, parse_card
 from engine.doppelkopf.orders import POINTS
-from engine.doppelkopf.players import LEVELS
+from engine.doppelkopf.players import LEVELS, Player
 from engine.doppelkopf.rules import (
     ANNOUNCEMENTS,
     Action,
@@ -32,7 +32,6 @@ from engine.doppelkopf.rules import (
     parse_action,
 )
 from engine.errors import EngineError, ParseError
-from engine.game import Player
 from engine.terminal import (
     COMMANDS,
     BadFlag,

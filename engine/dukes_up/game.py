@@ -8,14 +8,14 @@ from typing import Any
 
 from engine.dukes_up.actions import Action, Kind, Move, parse_action
 from engine.dukes_up.options import DukesUpOptions
-from engine.dukes_up.rules import DukesUpState, new_game, replay
+from engine.dukes_up.rules import DukesUpState, DukesUpView, new_game, replay
 from engine.errors import OptionsError
-from engine.game import Player, Terminal
+from engine.game import Game, Player, Terminal
 
 __all__ = ["GAME", "DukesUpGame"]
 
 
-class DukesUpGame:
+class DukesUpGame(Game[DukesUpState, DukesUpView, Action, DukesUpOptions]):
     """Dukes Up! for two players, Black (seat 0) and Red (seat 1)."""
 
     name = "dukes_up"
@@ -24,17 +24,17 @@ class DukesUpGame:
     default_level = "baseline"
 
     @property
-    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+    def levels(self) -> Mapping[str, Callable[[int], Player[DukesUpView, Action]]]:
         """Return the computer players by level, weakest first."""
         from engine.dukes_up.players import LEVELS
 
         return LEVELS
 
-    def player_counts(self, options: Any) -> tuple[int, ...]:
+    def player_counts(self, options: DukesUpOptions | None) -> tuple[int, ...]:
         """Return the numbers of players: always two."""
         return (2,)
 
-    def seated(self, options: Any, players: int) -> Any:
+    def seated(self, options: DukesUpOptions | None, players: int) -> DukesUpOptions:
         """Return ``options`` for ``players`` players (only 2 are possible)."""
         options = options if options is not None else DukesUpOptions()
         if players != 2:
@@ -45,11 +45,13 @@ class DukesUpGame:
             )
         return options
 
-    def new_game(self, seed: int, options: Any = None) -> DukesUpState:
+    def new_game(self, seed: int, options: DukesUpOptions | None = None) -> DukesUpState:
         """Return a new match dealt from ``seed``."""
         return new_game(seed, options)
 
-    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> DukesUpState:
+    def replay(
+        self, seed: int, options: DukesUpOptions | None, moves: Iterable[Any]
+    ) -> DukesUpState:
         """Return the state reached by ``moves`` (objects or ``"B:finish"`` strings)."""
         return replay(seed, options, moves)
 

@@ -95,7 +95,7 @@ from engine.errors import (
     NotYourTurnError,
     OptionsError,
 )
-from engine.game import GameResult
+from engine.game import GameResult, State
 
 __all__ = [
     "SEATS",
@@ -349,7 +349,7 @@ def _pair(a: _T, b: _T) -> tuple[_T, _T]:
     return (a, b)
 
 
-class DukesUpState:
+class DukesUpState(State[DukesUpView, Action, DukesUpOptions]):
     """One match of Dukes Up! in progress. Change it only with :meth:`apply`."""
 
     players = 2

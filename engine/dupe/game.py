@@ -9,18 +9,19 @@ from engine.dupe.rules import (
     Action,
     DupeOptions,
     DupeState,
+    DupeView,
     Move,
     new_game,
     parse_action,
     replay,
 )
 from engine.errors import OptionsError
-from engine.game import Player, Terminal
+from engine.game import Game, Player, Terminal
 
 __all__ = ["GAME", "DupeGame"]
 
 
-class DupeGame:
+class DupeGame(Game[DupeState, DupeView, Action, DupeOptions]):
     """Dupe as ``engine.game.Game``: four players, the memory rule as its one option."""
 
     name = "dupe"
@@ -29,29 +30,29 @@ class DupeGame:
     default_level = "expert"
 
     @property
-    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+    def levels(self) -> Mapping[str, Callable[[int], Player[DupeView, Action]]]:
         """Return the computer players by level, weakest first."""
         from engine.dupe.players import LEVELS
 
         return LEVELS
 
-    def player_counts(self, options: Any) -> tuple[int, ...]:
+    def player_counts(self, options: DupeOptions | None) -> tuple[int, ...]:
         """Return the allowed numbers of players: four."""
         return (4,)
 
-    def seated(self, options: Any, players: int) -> Any:
+    def seated(self, options: DupeOptions | None, players: int) -> DupeOptions:
         """Return ``options`` for ``players`` players; Dupe has exactly four."""
         if players != 4:
             raise OptionsError(
                 "Dupe is played by exactly four players.", reason="players", players=players
             )
-        return options
+        return DupeOptions() if options is None else options
 
-    def new_game(self, seed: int, options: Any = None) -> DupeState:
+    def new_game(self, seed: int, options: DupeOptions | None = None) -> DupeState:
         """Return a new game dealt from ``seed``."""
         return new_game(seed, options)
 
-    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> DupeState:
+    def replay(self, seed: int, options: DupeOptions | None, moves: Iterable[Any]) -> DupeState:
         """Return the state reached by ``moves`` (objects or ``"N:TS"`` strings)."""
         return replay(seed, options, moves)
 

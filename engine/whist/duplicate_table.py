@@ -27,10 +27,10 @@ from typing import Any, ClassVar, TextIO
 
 from engine.cards import Suit
 from engine.errors import OptionsError
-from engine.game import GameResult, Player, Terminal
+from engine.game import Game, GameResult, Player, Terminal
 from engine.whist.actions import SEAT_LETTERS, Action, Move, parse_action
 from engine.whist.duplicate import Tray, make_trays, turn_tray
-from engine.whist.rules import DealResult, Phase, WhistState
+from engine.whist.rules import DealResult, Phase, WhistState, WhistView
 
 __all__ = [
     "DUPLICATE_GAME",
@@ -252,7 +252,7 @@ class _Terminal:
         return 0
 
 
-class DuplicateGame:
+class DuplicateGame(Game[DuplicateTable, WhistView, Action, DuplicateOptions]):
     """One table's play of a duplicate whist match, as ``engine.game.Game``."""
 
     name = "whist_duplicate"
@@ -262,17 +262,17 @@ class DuplicateGame:
     slow_levels = frozenset({"expert"})
 
     @property
-    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+    def levels(self) -> Mapping[str, Callable[[int], Player[WhistView, Action]]]:
         """Return whist's computer players by level, weakest first."""
         from engine.whist.players import LEVELS
 
         return LEVELS
 
-    def player_counts(self, options: Any) -> tuple[int, ...]:
+    def player_counts(self, options: DuplicateOptions | None) -> tuple[int, ...]:
         """Return the players a table seats: four."""
         return (4,)
 
-    def seated(self, options: Any, players: int) -> Any:
+    def seated(self, options: DuplicateOptions | None, players: int) -> DuplicateOptions:
         """Return ``options`` for four players; any other count is refused."""
         options = options if options is not None else DuplicateOptions()
         if players != 4:
@@ -283,11 +283,13 @@ class DuplicateGame:
             )
         return options
 
-    def new_game(self, seed: int, options: Any = None) -> DuplicateTable:
+    def new_game(self, seed: int, options: DuplicateOptions | None = None) -> DuplicateTable:
         """Return the table's play of its trays."""
         return new_table(seed, options)
 
-    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> DuplicateTable:
+    def replay(
+        self, seed: int, options: DuplicateOptions | None, moves: Iterable[Any]
+    ) -> DuplicateTable:
         """Return the state reached by ``moves``."""
         return replay_table(seed, options, moves)
 

@@ -7,15 +7,15 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.errors import OptionsError
-from engine.game import Player, Terminal
+from engine.game import Game, Player, Terminal
 from engine.whist.actions import Action, Move, parse_action
 from engine.whist.options import PLAYERS, WhistOptions
-from engine.whist.rules import WhistState, new_game, replay
+from engine.whist.rules import WhistState, WhistView, new_game, replay
 
 __all__ = ["GAME", "WhistGame"]
 
 
-class WhistGame:
+class WhistGame(Game[WhistState, WhistView, Action, WhistOptions]):
     """The whist family as one ``engine.game.Game``; ``WhistOptions.variant`` picks the
     variant (short whist by default)."""
 
@@ -26,20 +26,20 @@ class WhistGame:
     slow_levels = frozenset({"expert"})  # double-dummy solves: the bot keeps them off its loop
 
     @property
-    def levels(self) -> Mapping[str, Callable[[int], Player]]:
+    def levels(self) -> Mapping[str, Callable[[int], Player[WhistView, Action]]]:
         """Return the computer players by level, weakest first."""
         from engine.whist.players import LEVELS
 
         return LEVELS
 
-    def player_counts(self, options: Any) -> tuple[int, ...]:
+    def player_counts(self, options: WhistOptions | None) -> tuple[int, ...]:
         """Return the numbers of players the variant seats (Mort: 3 or 4 unless fixed)."""
         options = options if options is not None else WhistOptions()
         if options.players is not None:
             return (options.players,)
         return PLAYERS[options.variant]
 
-    def seated(self, options: Any, players: int) -> Any:
+    def seated(self, options: WhistOptions | None, players: int) -> WhistOptions:
         """Return ``options`` for ``players`` players (Mort records the count)."""
         options = options if options is not None else WhistOptions()
         if players not in self.player_counts(options):
@@ -53,11 +53,11 @@ class WhistGame:
             return dataclasses.replace(options, players=players)
         return options
 
-    def new_game(self, seed: int, options: Any = None) -> WhistState:
+    def new_game(self, seed: int, options: WhistOptions | None = None) -> WhistState:
         """Return a new unit of play dealt from ``seed``."""
         return new_game(seed, options)
 
-    def replay(self, seed: int, options: Any, moves: Iterable[Any]) -> WhistState:
+    def replay(self, seed: int, options: WhistOptions | None, moves: Iterable[Any]) -> WhistState:
         """Return the state reached by ``moves`` (objects or ``"N:QH"`` strings)."""
         return replay(seed, options, moves)
 

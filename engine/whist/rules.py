@@ -41,7 +41,7 @@ from engine.errors import (
     NotYourTurnError,
     OptionsError,
 )
-from engine.game import GameResult
+from engine.game import GameResult, State
 from engine.tricks import deal_round, eldest, legal_cards, trick_winner, turns_down_turnup
 from engine.whist import scoring
 from engine.whist.actions import (
@@ -291,7 +291,7 @@ class WhistView(NamedTuple):
 # The state
 
 
-class WhistState:
+class WhistState(State[WhistView, Action, WhistOptions]):
     """One unit of whist play in progress (a rubber, a tournée …). Change it only with
     :meth:`apply`; the variants are subclasses (:data:`VARIANTS`)."""
 

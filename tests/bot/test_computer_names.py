@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from bot import games
-from bot.controller import picture_names
 from bot.game import Rendered, SeatInfo, TableInfo, computer_name, computers_name
 from bot.i18n import Lang
 from bot.pictures.layouts import SeatLabel
 from bot.store import SeatRecord
+from bot.table_message import picture_names
 
 LEVEL = "random"
 MEMBER = "alice"
@@ -53,7 +53,7 @@ def _records(players: int) -> dict[int, SeatRecord]:
 
 
 def _picture_names(records: dict[int, SeatRecord], lang: Lang) -> list[str]:
-    """Return the names a table's pictures get, as ``bot.controller.picture_names`` makes
+    """Return the names a table's pictures get, as ``bot.table_message.picture_names`` makes
     them (tested below)."""
     return [SeatInfo.of(r, markdown=False).shown(lang, s, picture=True) for s, r in records.items()]
 
@@ -147,7 +147,7 @@ def test_a_computer_playing_for_a_member_who_left_says_so() -> None:
 
 
 def test_the_controller_hands_pictures_the_computers_names() -> None:
-    """``bot.controller.picture_names``: what every game's pictures get."""
+    """``bot.table_message.picture_names``: what every game's pictures get."""
     ui = games.get("doppelkopf")
     table = SimpleNamespace(ui=ui, seats=_records(4), state=object(), max_seats=4)
     assert picture_names(table, "en") == [  # type: ignore[arg-type]

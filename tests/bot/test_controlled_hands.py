@@ -17,12 +17,13 @@ from typing import Any, ClassVar, NamedTuple
 
 import pytest
 
+from bot.game import GameUI
 from bot.i18n import Text
 from bot.scheduler import Scheduler
 from bot.store import SeatRecord, SQLiteStore
 from bot.tables import StaleError, TableOptions, Tables, own_hand, player_view
 from engine.errors import IllegalActionError, NotYourTurnError
-from engine.game import GameResult
+from engine.game import Game, GameResult, State
 
 DUMMY = 2
 NOW = 1_800_000_000.0
@@ -49,7 +50,7 @@ class View(NamedTuple):
         return {"seat": self.seat, "hand": list(self.hand)}
 
 
-class DummyState:
+class DummyState(State[View, int, Options]):
     """Hands 0, 1, 2 play one number each in turn, twice; seat 0's player plays hand 2."""
 
     def __init__(self, seed: int) -> None:
@@ -131,7 +132,7 @@ class Lowest:
         return min(view.hand)
 
 
-class DummyGame:
+class DummyGame(Game[DummyState, View, int, Options]):
     name = "dummygame"
     title = "Dummy"
     options_type = Options
@@ -155,7 +156,7 @@ class DummyGame:
         return state
 
 
-class DummyUI:
+class DummyUI(GameUI[DummyState, View, int, Options]):
     name = "dummygame"
     game = DummyGame()
 

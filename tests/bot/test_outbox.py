@@ -27,7 +27,7 @@ def die_before_posting(world: World) -> list[str]:
     async def killed(table: object, post: str) -> None:
         dropped.append(post)
 
-    world.bot.controller._post = killed  # type: ignore[method-assign]
+    world.bot.controller.courier.post = killed  # type: ignore[method-assign]
     return dropped
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot import ids, tables
+from bot import computers, ids, tables
 from bot.commands import compose_defaults, shared_options
 from bot.config import Settings
 from bot.games.dukes_up.ui import UI as DUKES_UP
@@ -139,7 +139,7 @@ async def test_slow_computer_levels_decide_off_the_event_loop(
     world: World, monkeypatch: pytest.MonkeyPatch, level: str, thread: str
 ) -> None:
     seen: list[str] = []
-    run = tables._run_computers
+    run = computers.run_computers
 
     def recorded(*args: Any) -> None:
         seen.append(threading.current_thread().name)
@@ -151,7 +151,7 @@ async def test_slow_computer_levels_decide_off_the_event_loop(
         seen.append(threading.current_thread().name)
         return stand_ins(self, *args)
 
-    monkeypatch.setattr(tables, "_run_computers", recorded)
+    monkeypatch.setattr(computers, "run_computers", recorded)
     monkeypatch.setattr(tables.Tables, "_stand_ins", stood_in)
     (alice,) = world.members("alice")
     table, (hand,) = await open_table(world, "whist", [alice], computers=level)

@@ -1,5 +1,5 @@
 """A duplicate match's rules as pure functions of its document (``bot.games.whist.
-duplicate.DuplicateRules``): what they return after each change, without Discord, the
+duplicate_rules.DuplicateRules``): what they return after each change, without Discord, the
 store or the controller."""
 
 from __future__ import annotations
@@ -7,7 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games.whist.duplicate import RULES, finished_trays, parts_of, plan, scores
+from bot.games.whist.duplicate_plan import finished_trays, plan, scores
+from bot.games.whist.duplicate_rules import RULES
+from bot.games.whist.duplicate_texts import parts_of
 from bot.matches import Close, Open, Rate, Say, Status
 from engine.whist.duplicate_table import DuplicateOptions, DuplicateTable, new_table
 

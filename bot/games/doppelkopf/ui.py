@@ -53,7 +53,7 @@ def _number(key: str, prefix: str, done: int) -> int | None:
     return number if 1 <= number <= done else None
 
 
-class DoppelkopfUI(GameUI):
+class DoppelkopfUI(GameUI[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOptions]):
     """Doppelkopf's messages, controls, posts, pictures and replays."""
 
     name = "doppelkopf"

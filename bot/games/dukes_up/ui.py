@@ -109,7 +109,7 @@ def _one_card(text: str) -> Card:
     return cards[0]
 
 
-class DukesUpUI(GameUI):
+class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
     """Dukes Up!'s messages, controls, posts and replays."""
 
     name = "dukes_up"

@@ -23,13 +23,14 @@ from bot.game import (
 )
 from bot.games.dupe import pictures as drawn
 from bot.games.dupe import render
-from bot.games.dupe.replay import DealStart, replay_steps
+from bot.games.dupe.replay import replay_steps
 from bot.i18n import Lang, Text, seat_name, t
 from bot.render import final_standings, rules_line
 from bot.tables import StaleError, UserError
 from engine import dupe
 from engine.cards import Card, by_suit, format_cards, parse_card
 from engine.dupe import SEAT_LETTERS, SEAT_SUITS, Distribute, DupeState, DupeView, Phase, Play
+from engine.dupe.rules import Action, DupeOptions
 from engine.errors import EngineError, ParseError
 
 __all__ = ["UI", "DupeUI"]
@@ -75,7 +76,7 @@ def _picture_names(info: TableInfo, lang: Lang) -> list[str]:
     return names
 
 
-class DupeUI(GameUI):
+class DupeUI(GameUI[DupeState, DupeView, Action, DupeOptions]):
     """Dupe's messages, controls, posts, pictures and replays."""
 
     name = "dupe"
@@ -259,10 +260,6 @@ class DupeUI(GameUI):
         final = steps[-1]
         standings = final_standings(self, final.totals, final.winners, seats, lang=lang)
         return render.replay_step(game_id, steps, index, seats, standings, lang=lang)
-
-    def replay_chapters(self, steps: Sequence[Any]) -> dict[str, int]:
-        """Return the tags of the replay's chapters (``d1`` …) and their first steps."""
-        return {f"d{s.deal}": i for i, s in enumerate(steps) if isinstance(s, DealStart)}
 
     def legacy_id(self, custom_id: str) -> ids.Parsed | None:
         """Return what a ``dupe:…`` id (from before ``bot.ids``) means."""

@@ -52,6 +52,7 @@ __all__ = [
     "player_name",
     "table_message",
     "trick_hands",
+    "trick_lines",
 ]
 
 COLOUR = discord.Colour(0x1565C0)
@@ -248,7 +249,8 @@ def _title(view: WhistView, options: Any, lang: Lang) -> str:
     return f"{variant} — {where}"
 
 
-def _trick_lines(view: WhistView, seating: Seating, lang: Lang) -> list[str]:
+def trick_lines(view: WhistView, seating: Seating, lang: Lang) -> list[str]:
+    """Return the lines of the trick on the table (none outside the play)."""
     if view.phase not in (Phase.PLAY, Phase.CLAIM):
         return []
     number = view.tricks[0] + view.tricks[1] + 1
@@ -363,7 +365,7 @@ def table_message(info: TableInfo, view: WhistView, rules: str, *, lang: Lang) -
                     answer=", ".join(seating.actor(h) for h in view.to_act),
                 )
             )
-        parts.append("\n".join(_trick_lines(view, seating, lang)))
+        parts.append("\n".join(trick_lines(view, seating, lang)))
     parts.append("\n".join(_score_lines(view, seating, lang)))
     parts.append(totals_text(view.totals, info.seats, lang))
     if over:
@@ -537,7 +539,7 @@ def hand_message(
             )
     if view.discarded is not None:
         lines.append(t(lang, "whist.hand_discarded", cards=by_suit(view.discarded)))
-    lines += _trick_lines(view, seating, lang)
+    lines += trick_lines(view, seating, lang)
     prompt = _prompt(view, seating, pending, lang)
     if prompt:
         lines.append(f"**{prompt}**")

@@ -26,6 +26,7 @@ from bot.game import (
     TableInfo,
 )
 from bot.games.whist import render
+from bot.games.whist.duplicate_commands import duplicate_group
 from bot.i18n import Lang, Text, t
 from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
@@ -69,7 +70,7 @@ def _spec(name: str, choices: tuple[Choice, ...]) -> OptionSpec:
 _VARIANTS = tuple(Choice(f"whist.variant_{v}", v) for v in VARIANT_NAMES)
 
 
-class WhistUI(GameUI):
+class WhistUI(GameUI[WhistState, WhistView, Action, WhistOptions]):
     """Whist's messages, controls, posts, pictures and replays."""
 
     name = "whist"
@@ -290,8 +291,6 @@ class WhistUI(GameUI):
         """Return whist's own commands besides the shared ones: ``/whist duplicate``."""
         if self.name != "whist":
             return []
-        from bot.games.whist.duplicate import duplicate_group
-
         return [duplicate_group(bot)]
 
     def legacy_id(self, custom_id: str) -> ids.Parsed | None:

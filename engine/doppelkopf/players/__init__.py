@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.game import Player
+from engine import game
+from engine.doppelkopf.rules import Action, DoppelkopfView
 
-__all__ = ["LEVELS"]
+__all__ = ["LEVELS", "Player"]
+
+Player = game.Player[DoppelkopfView, Action]
+"""A computer player of this game (see :class:`engine.game.Player`)."""
 
 
 def _random(seed: int) -> Player:

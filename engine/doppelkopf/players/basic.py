@@ -32,7 +32,8 @@ def _trumps(hand: Sequence[Card], order: Order) -> int:
     return sum(1 for c in hand if order.is_trump(c))
 
 
-def _solo_strength(hand: Sequence[Card], preset: str, kind: str) -> float:
+def solo_strength(hand: Sequence[Card], preset: str, kind: str) -> float:
+    """Return how strong ``hand`` is for a solo of ``kind`` (higher is stronger)."""
     order = order_for(preset, f"solo:{kind}")
     trumps = [c for c in hand if order.is_trump(c)]
     if kind in ("queens", "jacks"):
@@ -77,7 +78,7 @@ class BasicPlayer:
             return texts[wanted] if wanted in texts else texts["withdraw"]
         if phase == "solo-type":
             kinds = [t[5:] for t in texts]
-            best = max(kinds, key=lambda k: _solo_strength(hand, preset, k))
+            best = max(kinds, key=lambda k: solo_strength(hand, preset, k))
             return texts[f"solo:{best}"]
         if phase == "poverty-offer":
             return min(legal, key=lambda a: (sum(POINTS[c] for c in a.cards), str(a)))
@@ -100,8 +101,8 @@ class BasicPlayer:
         self, texts: dict[str, Action], hand: list[Card], preset: str, *, forced: bool
     ) -> Action:
         solos = [t[5:] for t in texts if t.startswith("solo:")]
-        best = max(solos, key=lambda k: _solo_strength(hand, preset, k))
-        if forced or _solo_strength(hand, preset, best) >= 1:
+        best = max(solos, key=lambda k: solo_strength(hand, preset, k))
+        if forced or solo_strength(hand, preset, best) >= 1:
             return texts[f"solo:{best}"]
         if "marriage" in texts and _trumps(hand, NORMAL) < 8:
             return texts["marriage"]
@@ -116,7 +117,7 @@ class BasicPlayer:
         nines = sum(1 for c in hand if c.rank == Rank.NINE)
         wishes: list[str] = []
         kinds = ("trump", "clubs", "spades", "hearts", "diamonds", "queens", "jacks")
-        if solo and max(_solo_strength(hand, "house", k) for k in kinds) >= 1:
+        if solo and max(solo_strength(hand, "house", k) for k in kinds) >= 1:
             wishes.append("solo")
         if trumps == 0 or nines >= 5:
             wishes.append("misdeal")

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card, parse_card
 from engine.doppelkopf.orders import ORDERS, POINTS, TRUMP, Order, double_pack, order_for
-from engine.doppelkopf.players.basic import BasicPlayer, _solo_strength
+from engine.doppelkopf.players.basic import BasicPlayer, solo_strength
 from engine.doppelkopf.rules import ANNOUNCEMENTS, HOUSE_SOLOS, Action, DoppelkopfView
 from engine.doppelkopf.scoring import Facts, score
 
@@ -283,7 +283,7 @@ class ExpertPlayer:
         kinds = [str(a)[5:] for a in view.legal if str(a).startswith("solo:")]
         if not kinds:
             kinds = list(HOUSE_SOLOS)
-        strength = {k: _solo_strength(hand, preset, k) for k in kinds}
+        strength = {k: solo_strength(hand, preset, k) for k in kinds}
         ranked = sorted(kinds, key=lambda k: (-strength[k], k))
         if not forced and strength[ranked[0]] < SOLO_LOOK:
             self._plan = (None, 0.0)

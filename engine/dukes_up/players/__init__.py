@@ -4,26 +4,16 @@ never the state."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
+from engine import game
 from engine.dukes_up.actions import Action
 from engine.dukes_up.rules import DukesUpView
 
 __all__ = ["LEVELS", "Player", "make_player"]
 
 
-class Player(Protocol):
-    """A computer player for one seat."""
-
-    name: str
-
-    def observe(self, view: DukesUpView) -> None:
-        """Take in what ``view`` shows without acting."""
-        ...
-
-    def act(self, view: DukesUpView) -> Action:
-        """Return a legal action for the seat whose view this is."""
-        ...
+Player = game.Player[DukesUpView, Action]
+"""A computer player of this game (see :class:`engine.game.Player`)."""
 
 
 def _random(seed: int) -> Player:

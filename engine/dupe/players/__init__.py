@@ -8,25 +8,15 @@ serve one seat for a whole game; :func:`make_player` builds one by level name.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
+from engine import game
 from engine.dupe.rules import Action, DupeView
 
 __all__ = ["LEVELS", "Player", "make_player"]
 
 
-class Player(Protocol):
-    """A computer player for one seat of one game."""
-
-    name: str
-
-    def observe(self, view: DupeView) -> None:
-        """Take in what ``view`` shows without acting, to catch up on a game in progress."""
-        ...
-
-    def act(self, view: DupeView) -> Action:
-        """Return a legal action for the seat whose view this is."""
-        ...
+Player = game.Player[DupeView, Action]
+"""A computer player of this game (see :class:`engine.game.Player`)."""
 
 
 def _random(seed: int) -> Player:

@@ -5,26 +5,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Protocol
 
+from engine import game
 from engine.whist.actions import Action
 from engine.whist.rules import WhistView
 
 __all__ = ["LEVELS", "Player", "make_player"]
 
 
-class Player(Protocol):
-    """A computer player for the hands one player decides for."""
-
-    name: str
-
-    def observe(self, view: WhistView) -> None:
-        """Take in what ``view`` shows without acting."""
-        ...
-
-    def act(self, view: WhistView) -> Action:
-        """Return a legal action for the hand whose view this is."""
-        ...
+Player = game.Player[WhistView, Action]
+"""A computer player of this game (see :class:`engine.game.Player`)."""
 
 
 def _random(seed: int) -> Player:
@@ -44,8 +34,10 @@ _warned = False  # without endplay the expert says so once per process, not per 
 
 def _expert(seed: int) -> Player:
     """Return an ``expert``; without endplay (its double-dummy solver) a ``basic`` player."""
+    from engine.whist.players.dds import load_solver
+
     try:
-        import endplay._dds  # noqa: F401  (the double-dummy solver the expert needs)
+        load_solver()
     except (ImportError, OSError) as error:
         global _warned
         if not _warned:

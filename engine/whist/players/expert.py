@@ -17,7 +17,8 @@ still tells something: a hand that beat the best card still out of the suit led 
 so it was void. (A driver that also calls :meth:`ExpertPlayer.observe` with each view as
 the game goes on gives it every card played.)
 
-Double-dummy solving uses ``endplay``'s DDS (imported lazily, when a player is made;
+Double-dummy solving uses ``endplay``'s DDS (through :mod:`engine.whist.players.dds`,
+imported lazily, when a player is made;
 without ``endplay`` :func:`~engine.whist.players.make_player` gives ``basic`` and logs one
 warning). Four hands map straight onto DDS's N E S W. A DDS solve of a deal whose hands
 hold 12 or 13 cards takes 0.1–1 s, so while any hand holds more than ``solve_from`` (11)
@@ -56,14 +57,13 @@ cores (targets: +1.5, +0.4, 100 ms, 500 ms).
 from __future__ import annotations
 
 import random
-import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from engine.cards import DECK, Card, Rank, Suit
 from engine.whist.actions import ACCEPT, EXCHANGE, KEEP, REJECT, Action, Kind, claim, declare, play
 from engine.whist.players.basic import BasicPlayer, keeps
+from engine.whist.players.dds import load_solver, solve_position
 from engine.whist.rules import Phase, WhistView
 from engine.whist.scoring import humbug_honour_points
 
@@ -81,57 +81,7 @@ Clock = Callable[[], float]
 
 
 # --------------------------------------------------------------------------------------
-# Double-dummy solving (DDS through endplay)
-
-_DDS_LOCK = threading.Lock()  # DDS's thread slot 0 serves one search at a time
-
-
-def _dds() -> Any:
-    import endplay._dds as dds
-
-    return dds
-
-
-def _denom(suit: Suit) -> int:
-    """Return DDS's number for ``suit`` (spades 0, hearts 1, diamonds 2, clubs 3)."""
-    return 3 - int(suit)
-
-
-def solve_position(
-    hands: Sequence[Sequence[Card]],
-    trick: Sequence[tuple[int, Card]],
-    to_play: int,
-    trump: Suit,
-) -> dict[Card, int]:
-    """Return, for each card the hand ``to_play`` may play, the tricks its side takes from
-    here (the trick in progress included) with best play by all four hands: ``hands`` are
-    N E S W as held now, ``trick`` the ``(seat, card)`` pairs played to the trick in
-    progress."""
-    dds = _dds()
-    deal = dds.deal()
-    deal.trump = _denom(trump)
-    deal.first = trick[0][0] if trick else to_play
-    for i, (_, card) in enumerate(trick):
-        deal.currentTrickSuit[i] = _denom(card.suit)
-        deal.currentTrickRank[i] = int(card.rank)
-    for seat, hand in enumerate(hands):
-        row = deal.remainCards[seat]
-        for card in hand:
-            row[_denom(card.suit)] |= 1 << int(card.rank)
-    future = dds.futureTricks()
-    with _DDS_LOCK:
-        dds.SolveBoard(deal, 0, 3, 1, future, 0)
-    result: dict[Card, int] = {}
-    for i in range(future.cards):
-        score = future.score[i]
-        if score < 0:
-            continue
-        suit = Suit(3 - future.suit[i])
-        held = (1 << future.rank[i]) | future.equals[i]
-        for rank in Rank:
-            if held & (1 << int(rank)):
-                result[Card.of(rank, suit)] = score
-    return result
+# Double-dummy solving (DDS through endplay: :mod:`engine.whist.players.dds`)
 
 
 def solve_two_hands(
@@ -418,7 +368,7 @@ class ExpertPlayer:
         solve_from: int = 11,
         clock: Clock = time.perf_counter,
     ) -> None:
-        _dds()  # loading DDS takes seconds: at the table's start, not in a decision
+        load_solver()  # loading DDS takes seconds: at the table's start, not in a decision
         self._rng = random.Random(seed)
         self._basic = BasicPlayer(seed)
         self._memory = _Memory(0)

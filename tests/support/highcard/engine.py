@@ -24,7 +24,7 @@ from engine.errors import (
     OptionsError,
     ParseError,
 )
-from engine.game import GameResult
+from engine.game import Game, GameResult, Player, State
 
 __all__ = ["HIGHCARD", "HighCardGame", "HighCardOptions", "HighCardState", "Move", "Play"]
 
@@ -103,7 +103,7 @@ class HighCardView(NamedTuple):
         }
 
 
-class HighCardState:
+class HighCardState(State[HighCardView, Play, HighCardOptions]):
     """One game in progress; it changes only through :meth:`apply`."""
 
     def __init__(self, seed: int, options: HighCardOptions) -> None:
@@ -266,14 +266,17 @@ class HighPlayer(RandomPlayer):
         return Play(max(view.hand))
 
 
-class HighCardGame:
+class HighCardGame(Game[HighCardState, HighCardView, Play, HighCardOptions]):
     """High card as ``engine.game.Game``."""
 
     name = "highcard"
     title = "High card"
     options_type = HighCardOptions
     default_level = "high"
-    levels: Mapping[str, Callable[[int], Any]] = {"random": RandomPlayer, "high": HighPlayer}
+    levels: Mapping[str, Callable[[int], Player[HighCardView, Play]]] = {
+        "random": RandomPlayer,
+        "high": HighPlayer,
+    }
 
     def player_counts(self, options: Any) -> tuple[int, ...]:
         """Return two."""

@@ -1,0 +1,116 @@
+"""The tables' computer players at work: they act until a member must decide, each
+caught up first with what its seat saw (:func:`prime`), and a searching level decides in
+one worker thread, off the event loop (:data:`SEARCH`).
+
+It knows no game: a game's levels and which of them search come from its engine ``Game``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.store import SeatRecord
+from bot.table import Table, decider, player_view
+from engine.game import AnyGame, AnyPlayer, AnyState
+
+__all__ = ["SEARCH", "computer_due", "computers_act", "prime", "run_computers", "stand_ins"]
+
+
+# Computer players whose decisions search (whist's expert: double-dummy solves of tens of
+# milliseconds each) decide in this one worker thread, off the event loop. One thread, not
+# asyncio's pool: the tables wait their turn, and a solver library that keeps state per
+# thread (DDS) is never entered twice at once.
+SEARCH = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="computers")
+
+
+async def computers_act(
+    game: AnyGame,
+    seats: Mapping[int, SeatRecord],
+    state: AnyState,
+    players: Mapping[int, AnyPlayer],
+) -> None:
+    """Let computer seats act (see :func:`run_computers`): in the search thread when one
+    of them plays a level the game marks slow (``Game.slow_levels``), else here.
+    ``state`` and ``players`` are the table's own, under its lock, so nothing else touches
+    them meanwhile."""
+    slow = game.slow_levels
+    if (
+        slow
+        and any(r.is_computer and r.level in slow for r in seats.values())
+        and computer_due(seats, state, players)
+    ):
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(SEARCH, run_computers, seats, state, players)
+    else:
+        run_computers(seats, state, players)
+
+
+def computer_due(
+    seats: Mapping[int, SeatRecord], state: AnyState, players: Mapping[int, AnyPlayer]
+) -> bool:
+    """Return whether a computer seat decides now."""
+    if state.is_over:
+        return False
+    for hand in state.to_act:
+        seat = decider(state, hand)
+        if seat is not None and seat in players and seats[seat].is_computer:
+            return True
+    return False
+
+
+def run_computers(
+    seats: Mapping[int, SeatRecord], state: AnyState, players: Mapping[int, AnyPlayer]
+) -> None:
+    """Let computer seats act until a member must decide or the game ends."""
+    while not state.is_over:
+        for hand in state.to_act:
+            seat = decider(state, hand)
+            if seat is not None and seat in players and seats[seat].is_computer:
+                break
+        else:
+            break
+        state.apply(hand, players[seat].act(state.view(hand)))
+
+
+def prime(table: Table, players: Mapping[int, AnyPlayer]) -> None:
+    """Show each player every view its seat had at each decision point so far."""
+    state = table.state
+    game = table.ui.game
+    options = state.options
+    replayed = game.new_game(table.seed, options)
+    last = None
+    for move in state.moves:
+        if replayed.turn != last:
+            for seat, player in players.items():
+                player.observe(player_view(replayed, seat))
+            last = replayed.turn
+        replayed.apply(move.seat, move.action)
+    for seat, player in players.items():
+        player.observe(player_view(replayed, seat))
+
+
+def stand_ins(
+    table: Table, late: list[int], level: str, seed_of: Callable[[int], int]
+) -> tuple[list[tuple[int, Any, bool]], dict[int, list[Any]]]:
+    """Return what computers of ``level`` decide for the ``late`` seats now: the actions
+    (hand, action, by a computer) and each seat's actions. Each seat's stand-in is new,
+    seeded from ``seed_of(seat)`` and the decision point, and caught up first."""
+    state = table.state
+    levels = table.ui.game.levels
+    actions: list[tuple[int, Any, bool]] = []
+    done: dict[int, list[Any]] = {}
+    for seat in late:
+        stand_in = levels[level](seed_of(seat) + 17 * table.turn)
+        prime(table, {seat: stand_in})
+        # Each hand the member must decide for now, the seat's own first: the decision
+        # owed (``GameUI.stand_in_actions``: a whole turn where a turn takes several
+        # actions; never an optional announcement, ``Game.stand_in_view``).
+        for hand in state.to_act:
+            if table.decider(hand) == seat:
+                chosen = list(table.ui.stand_in_actions(state, hand, stand_in))
+                actions += [(hand, action, True) for action in chosen]
+                done.setdefault(seat, []).extend(chosen)
+    return actions, done
