@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine import games
-from engine.game import AnyGame, AnyState, Game, Player, deciding_player, options_from_json
+from engine.game import AnyGame, AnyState, Game, Player, options_from_json
 from engine.terminal import Parser, option_value, or_list, sentence, variant_field
 
 StateT = TypeVar("StateT", bound=AnyState)
@@ -201,19 +201,25 @@ def _play_one(
         levels[players[seat_entry[p]]](game_seed * n + p) for p in range(n)
     ]
     times: list[list[int]] = [entries[seat_entry[p]].decision_ns for p in range(n)]
+    # The state changes in place, so its methods are looked up once per game: this loop is
+    # what bench/engine_speed.py times, a few hundred decisions a game.
+    view, apply = state.view, state.apply
+    controller, player_at = state.controller, state.player_at
+    acts = [player.act for player in seated]
     while not state.is_over:
         for hand in state.to_act:
-            # the player deciding for the hand: its own, or a dummy's partner
-            p = deciding_player(state, hand)
+            # the player deciding for the hand: its own, or a dummy's partner (as
+            # engine.game.deciding_player says, inline)
+            owner = controller(hand)
+            p = None if owner is None else player_at(owner)
             assert p is not None, "the game waits for a hand nobody plays"
-            player = seated[p]
             if timing:
                 t0 = clock()
-                action = player.act(state.view(hand))
+                action = acts[p](view(hand))
                 times[p].append(clock() - t0)
             else:
-                action = player.act(state.view(hand))
-            state.apply(hand, action)
+                action = acts[p](view(hand))
+            apply(hand, action)
     result = state.result()
     tallies.update(rules.tally(state))
     for p in range(n):

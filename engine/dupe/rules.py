@@ -23,14 +23,15 @@ and ``seed``; text that is not a card, an action or a move is a ``parse`` error 
 from __future__ import annotations
 
 import copy
+import operator
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import permutations
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
-from engine.cards import Card, Rank, Suit, format_cards, parse_card, shuffled_deck
+from engine.cards import DECK, Card, Rank, Suit, format_cards, parse_card, shuffled_deck
 from engine.errors import (
     GameOverError,
     IllegalActionError,
@@ -124,6 +125,11 @@ class Phase(StrEnum):
     """The fourth deal has been scored."""
 
 
+# The hot path reads phases from module globals: ``Phase.CHOOSE`` goes through the enum's
+# class machinery and costs about ten times as much, on every decision.
+_CHOOSE, _DISTRIBUTE, _OVER = Phase.CHOOSE, Phase.DISTRIBUTE, Phase.OVER
+
+
 class Play(NamedTuple):
     """Choose ``card`` from your hand, face down, for the current trick."""
 
@@ -210,6 +216,13 @@ def trick_taker(cards: Sequence[Card]) -> int | None:
     return None
 
 
+_ORDER: Callable[[Card], int] = {card: i for i, card in enumerate(sorted(DECK))}.__getitem__
+"""A card's place in the sorted pack: sorting by it orders cards as ``sorted`` does, without
+comparing two enum members per step."""
+
+_new_tuple = tuple.__new__
+"""Builds a named tuple from a tuple of its fields, unchecked: the hot path builds views,
+tricks and scores this way, and ``tuple.__new__`` looked up each time costs as much again."""
 _SET_BONUS = (0, 0, 0, 6, 8)
 _LONGEST_SUIT_ORDER = SEAT_SUITS  # ties for the longest suit are shown in seat order
 
@@ -263,70 +276,99 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     chosen, ties going to the highest sequence. When no two ranks are consecutive S = 1 and
     there is no sequence to take a card from any set.
     """
-    suit_counts = [0, 0, 0, 0]
-    counts = [0] * 15  # index = rank value; index 1 mirrors the ace for ace-low runs
-    for rank, suit in cards:
-        suit_counts[suit] += 1
-        counts[rank] += 1
-    counts[1] = counts[14]
-    suit_length = max(suit_counts)
-    longest = next(s for s in _LONGEST_SUIT_ORDER if suit_counts[s] == suit_length)
-    bonus_table = _SET_BONUS
-    sets_at = [v for v in range(2, 15) if counts[v] >= 3]
+    # One sum counts every rank and suit at once (see _TALLY): row[v] is the number of
+    # cards of rank value v (row[1] the aces again, for ace-low runs), row[16 + s] of suit s.
+    row = sum(map(_TALLY.__getitem__, cards)).to_bytes(20, "little")
+    suit_length = max(row[16:])
+    for longest in _LONGEST_SUIT_ORDER:
+        if row[16 + longest] == suit_length:
+            break
+    sets_at = [v for v in range(2, 15) if row[v] >= 3] if max(row[2:15]) >= 3 else []
     full_bonus = 0
     for v in sets_at:
-        full_bonus += bonus_table[counts[v]]
+        full_bonus += _SET_BONUS[row[v]]
 
-    # Every maximal run of consecutive ranks, by its last value; the longest ones are the
-    # candidate sequences (with all 13 ranks, 1..14 holds two sequences of 13).
-    run = best = 0
-    ends: list[int] = []
-    for value in range(1, 15):
-        if counts[value]:
-            run += 1
-            if run > best:
-                best = run
-                ends = [value]
-            elif run == best:
-                ends.append(value)
-        else:
-            run = 0
-    if best == 14:
-        best, ends = 13, [13, 14]
-
-    used: set[int] = set()
-    sequence: tuple[Rank, ...] = ()
+    present = row[:15].translate(_PRESENT)
+    candidates = _CANDIDATES.get(present)
+    if candidates is None:
+        candidates = _CANDIDATES[present] = _longest_sequences(present)
+    if not candidates:
+        sets = tuple((_RANKS[v], row[v]) for v in reversed(sets_at)) if sets_at else ()
+        return _new_tuple(
+            HandScore, (longest, suit_length, (), 1, sets, full_bonus, suit_length + full_bonus)
+        )
+    sequence, used = candidates[0]  # ties keep the highest sequence
     best_bonus = full_bonus
-    if best >= 2:
-        length = best
-        best_end = ends[-1]  # ties keep the highest sequence
-        if sets_at:
-            best_bonus = -1
-            for end in reversed(ends):
-                bonus = full_bonus
-                for v in range(end - length + 1, end + 1):
-                    n = counts[v]
-                    if n >= 3:
-                        bonus += bonus_table[n - 1] - bonus_table[n]
-                if bonus > best_bonus:
-                    best_bonus = bonus
-                    best_end = end
-        window = range(best_end - length + 1, best_end + 1)
-        used = {14 if v == 1 else v for v in window}
-        sequence = tuple(_RANKS[v] for v in window)
-    else:
-        length = 1
-    sets = tuple(
-        (_RANKS[v], counts[v] - (v in used))
-        for v in reversed(sets_at)
-        if counts[v] - (v in used) >= 3
-    )
-    return HandScore(
-        longest, suit_length, sequence, length, sets, best_bonus, suit_length * length + best_bonus
+    sets = ()
+    if sets_at:
+        best_bonus = -1
+        for candidate in candidates:
+            bonus = full_bonus
+            for v in sets_at:
+                if v in candidate[1]:
+                    bonus += _SET_BONUS[row[v] - 1] - _SET_BONUS[row[v]]
+            if bonus > best_bonus:
+                best_bonus = bonus
+                sequence, used = candidate
+        sets = tuple(
+            (_RANKS[v], row[v] - (v in used))
+            for v in reversed(sets_at)
+            if row[v] - (v in used) >= 3
+        )
+    length = len(sequence)
+    return _new_tuple(
+        HandScore,
+        (
+            longest,
+            suit_length,
+            sequence,
+            length,
+            sets,
+            best_bonus,
+            suit_length * length + best_bonus,
+        ),
     )
 
 
+def _longest_sequences(present: bytes) -> tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]:
+    """Return the longest sequences of the ranks ``present`` marks (1 at each rank value held,
+    at 1 too for an ace), highest first, with the rank values each uses; none when no two
+    ranks are consecutive. A run of that many present ranks can only be a whole maximal run;
+    with all 13 ranks, 1..14 holds two sequences of 13."""
+    best = min(max(map(len, present.split(b"\0"))), 13)
+    if best < 2:
+        return ()
+    run = b"\1" * best
+    found = []
+    start = present.rfind(run)
+    while start >= 0:
+        found.append(_SEQUENCES[start, best])
+        start = present.rfind(run, 0, start)
+    return tuple(found)
+
+
+_CANDIDATES: dict[bytes, tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]] = {}
+""":func:`_longest_sequences` by the ranks present: at most 2¹³ patterns, 16 hands a game."""
 _RANKS: tuple[Rank, ...] = (Rank.ACE, Rank.ACE, *Rank)  # by value; 1 is the low ace
+_TALLY: dict[Card, int] = {
+    card: 1 << 8 * card.rank | 1 << 8 * (16 + card.suit) | (card.rank == Rank.ACE) << 8
+    for card in DECK
+}
+"""What a card adds to a hand's tally: one in the byte of its rank value (and of value 1 for
+an ace) and one in the byte ``16 + suit``; no count in a hand of one pack passes 255."""
+_PRESENT = bytes([0] + [1] * 255)
+"""Turns counts into ranks present (1) or absent (0), for ``bytes.translate``."""
+_SEQUENCES: dict[tuple[int, int], tuple[tuple[Rank, ...], frozenset[int]]] = {
+    (start, length): (
+        tuple(_RANKS[v] for v in range(start, start + length)),
+        frozenset(14 if v == 1 else v for v in range(start, start + length)),
+    )
+    for start in range(1, 14)
+    for length in range(2, 16 - start)
+    if length <= 13
+}
+"""The sequence of ``length`` ranks from value ``start`` up (1 is the low ace), and the rank
+values it uses."""
 
 
 # --------------------------------------------------------------------------------------
@@ -409,9 +451,9 @@ class DupeView(NamedTuple):
         """Return this seat's legal actions, sorted (the same as the state's)."""
         if self.seat is None:
             return ()
-        if self.phase is Phase.CHOOSE and self.choice is None:
+        if self.phase is _CHOOSE and self.choice is None:
             return tuple(_PLAY[card] for card in self.hand)
-        if self.phase is Phase.DISTRIBUTE and self.taker == self.seat and self.revealed:
+        if self.phase is _DISTRIBUTE and self.taker == self.seat and self.revealed:
             return _distributions(self.revealed)
         return ()
 
@@ -461,16 +503,12 @@ _CHOSEN: tuple[tuple[bool, ...], ...] = tuple(
     tuple(bool(mask >> seat & 1) for seat in range(4)) for mask in range(16)
 )
 _NONE_CHOSEN = _CHOSEN[0]
+
+# Who has chosen (``_CHOSEN``) and who still has to (``_TO_ACT``), by the bit mask of the
+# seats that have chosen (``DupeState._mask``).
 _TO_ACT: tuple[tuple[int, ...], ...] = tuple(
     tuple(seat for seat in SEATS if not mask >> seat & 1) for mask in range(16)
 )
-# During the choice: who still has to choose once ``seat`` has, and who has chosen then.
-_AFTER_CHOICE: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {
-    (_TO_ACT[mask], seat): _TO_ACT[mask | 1 << seat] for mask in range(16) for seat in SEATS
-}
-_CHOSEN_WHEN: dict[tuple[int, ...], tuple[bool, ...]] = {
-    _TO_ACT[mask]: _CHOSEN[mask] for mask in range(16)
-}
 
 
 def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
@@ -497,6 +535,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         "_identities",
         "_last",
         "_logged",
+        "_mask",
         "_moves",
         "_phase",
         "_results",
@@ -517,6 +556,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     _hands: list[tuple[Card, ...]]
     _won: list[list[Card]]
     _choices: list[Card | None]
+    _mask: int
     _chosen: tuple[bool, ...]
     _to_act: tuple[int, ...]
     _winners: tuple[int, ...]
@@ -553,7 +593,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     @property
     def is_over(self) -> bool:
         """Return whether the fourth deal has been scored."""
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def turn(self) -> int:
@@ -571,13 +611,19 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         rounds = tuple(tuple(r.credited[s] for r in self._results) for s in SEATS)
         return GameResult(self._totals, self._winners, rounds)
 
-    def controller(self, seat: int) -> int | None:
-        """Return the seat that decides for ``seat``: itself."""
-        return seat
+    if TYPE_CHECKING:
 
-    def player_at(self, seat: int) -> int | None:
-        """Return the player at ``seat``: the seat itself."""
-        return seat
+        def controller(self, seat: int) -> int | None:
+            """Return the seat that decides for ``seat``: itself."""
+
+        def player_at(self, seat: int) -> int | None:
+            """Return the player at ``seat``: the seat itself."""
+
+    else:
+        # Every seat decides for itself and is its own player: both answers are the seat,
+        # given by the builtin ``operator.index``, which costs no Python call where a game
+        # loop asks them on every decision (engine.simulate).
+        controller = player_at = staticmethod(operator.index)
 
     @property
     def to_act(self) -> tuple[int, ...]:
@@ -643,11 +689,11 @@ class DupeState(State[DupeView, Action, DupeOptions]):
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Return the seat's legal actions now, sorted; empty when it has nothing to do."""
-        if self._phase is Phase.CHOOSE:
+        if self._phase is _CHOOSE:
             if self._choices[seat] is None:
                 return tuple(_PLAY[card] for card in self._hands[seat])
             return ()
-        if self._phase is Phase.DISTRIBUTE and seat == self._taker:
+        if self._phase is _DISTRIBUTE and seat == self._taker:
             assert self._revealed is not None
             return _distributions(self._revealed)
         return ()
@@ -668,11 +714,31 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             raise InvalidActionError(
                 f"There is no seat {seat!r} at a Dupe table.", reason="invalid-seat", seat=seat
             )
-        won: tuple[Card, ...] | None = None
-        if self.options.memory == "open":
-            won = tuple(sorted(self._won[seat]))
-        identity = self._identities[self._deal - 1][seat]
-        return self._view(seat, self._hands[seat], identity, self._choices[seat], won)
+        memory = self.options.memory
+        # Built straight as the tuple it is, the public part inline: a view is made for
+        # every decision (``_view`` builds the same for the public view).
+        return _new_tuple(
+            DupeView,
+            (
+                seat,
+                memory,
+                self._phase,
+                self._deal,
+                self._trick,
+                self._hands[seat],
+                self._identities[self._deal - 1][seat],
+                self._choices[seat],
+                self._chosen,
+                self._to_act,
+                self._revealed,
+                self._taker,
+                self._last,
+                None if memory != "open" else tuple(sorted(self._won[seat], key=_ORDER)),
+                self._results,
+                self._totals,
+                self._winners,
+            ),
+        )
 
     def public_view(self) -> DupeView:
         """Return what the table shows everyone, spectators included."""
@@ -686,9 +752,8 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         choice: Card | None,
         won: tuple[Card, ...] | None,
     ) -> DupeView:
-        """Return a view: the public part of the state and one seat's own part (built
-        straight as the tuple it is: a view is made for every decision)."""
-        return tuple.__new__(
+        """Return a view: the public part of the state and one seat's own part."""
+        return _new_tuple(
             DupeView,
             (
                 seat,
@@ -735,13 +800,13 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 f"There is no seat {seat!r} at a Dupe table.", reason="invalid-seat", seat=seat
             )
         phase = self._phase
-        if phase is Phase.OVER:
+        if phase is _OVER:
             raise GameOverError("The game is over: no more cards can be played.")
         if type(action) is Play:
             card = action.card
             if type(card) is not Card:
                 raise InvalidActionError(f"{card!r} is not a card.", reason="invalid-action")
-            if phase is not Phase.CHOOSE:
+            if phase is not _CHOOSE:
                 raise NotYourTurnError(
                     f"{SEAT_NAMES[self._taker or 0]} is distributing the trick: "
                     "no card can be chosen until that is done.",
@@ -767,7 +832,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 raise InvalidActionError(
                     "A distribution gives exactly one card to each seat.", reason="invalid-action"
                 )
-            if phase is not Phase.DISTRIBUTE:
+            if phase is not _DISTRIBUTE:
                 raise NotYourTurnError(
                     "There is no trick to distribute now.", reason="nothing-to-distribute"
                 )
@@ -791,77 +856,91 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     def apply(self, seat: int, action: Action) -> None:
         """Let ``seat`` take ``action``; raise an :class:`EngineError` and change nothing if
         it may not."""
-        if type(action) is Play and self._phase is Phase.CHOOSE and type(seat) is int:
-            # The hot path: the checks of _check() for a card choice, inline.
-            hand = self._hands[seat] if 0 <= seat <= 3 else ()
-            card = action.card
-            if card in hand and self._choices[seat] is None and type(card) is Card:
-                self._moves.append((seat, action))
-                self._play(seat, hand, card)
+        # The hot paths take only what is certainly legal: the seat's own (interned) card
+        # object while it may choose; a bijection of the revealed card objects by the taker.
+        # Anything else, legal or not, goes through _check(), which raises and explains, or
+        # finds it legal after all (say an equal card that is another object). The reveal,
+        # the distribution and the trick's end are written inline: a call costs as much as
+        # the work, and this runs on every decision.
+        if type(action) is Play:
+            card = action[0]
+            hand: tuple[Card, ...] = ()
+            # while choosing, to_act is exactly the seats that have not chosen yet
+            if self._phase is _CHOOSE and type(seat) is int and seat in self._to_act:
+                hand = self._hands[seat]
+            try:
+                i = hand.index(card)
+            except ValueError:
+                i = -1
+            if i < 0 or hand[i] is not card:
+                self._check(seat, action)
+                hand = self._hands[seat]
+                i = hand.index(card)
+            self._moves.append((seat, action))
+            choices = self._choices
+            choices[seat] = hand[i]  # the hand's own (interned) card
+            self._hands[seat] = hand[:i] + hand[i + 1 :]
+            mask = self._mask | 1 << seat
+            if mask != 15:
+                self._mask = mask
+                self._to_act = _TO_ACT[mask]
+                self._chosen = _CHOSEN[mask]
                 return
-        elif type(action) is Distribute and self._phase is Phase.DISTRIBUTE and seat == self._taker:
-            # The other hot path: a bijection of the revealed cards by the taker.
-            cards = action.cards
-            revealed = self._revealed
-            assert revealed is not None
-            if (
-                type(cards) is tuple
-                and len(cards) == 4
-                and all(type(c) is Card and c in revealed for c in cards)
-                and len(set(cards)) == 4
-            ):
-                self._moves.append((seat, action))
-                self._distribute(cards)
+            # All four have chosen: reveal the trick.
+            cards: tuple[Card, ...] = tuple(choices)  # type: ignore[arg-type]
+            self._turn += 1
+            self._choices = [None, None, None, None]
+            self._mask = 0
+            self._chosen = _NONE_CHOSEN
+            # trick_taker(), inline
+            a, b, c, d = cards
+            ranks = (a[0], b[0], c[0], d[0])
+            high = max(ranks)
+            if ranks.count(high) == 1:
+                taker: int | None = ranks.index(high)
+            else:
+                low = min(ranks)
+                taker = ranks.index(low) if ranks.count(low) == 1 else None
+            if taker is not None:
+                self._phase = _DISTRIBUTE
+                self._taker = taker
+                self._to_act = (taker,)
+                self._revealed = cards
                 return
-        self._check(seat, action)
-        self._moves.append((seat, action))
-        if isinstance(action, Play):
-            self._play(seat, self._hands[seat], action.card)
-        else:
-            self._distribute(action.cards)
-
-    def _play(self, seat: int, hand: tuple[Card, ...], card: Card) -> None:
-        i = hand.index(card)
-        choices = self._choices
-        choices[seat] = hand[i]  # the hand's own (interned) card
-        self._hands[seat] = hand[:i] + hand[i + 1 :]
-        to_act = _AFTER_CHOICE[self._to_act, seat]
-        if to_act:
-            self._to_act = to_act
-            self._chosen = _CHOSEN_WHEN[to_act]
-            return
-        cards: tuple[Card, ...] = tuple(choices)  # type: ignore[arg-type]
-        self._turn += 1
-        self._choices = [None, None, None, None]
-        self._chosen = _NONE_CHOSEN
-        taker = trick_taker(cards)
-        if taker is None:
             self._to_act = SEATS
-            self._finish_trick(cards, None, cards)
+            received = cards  # each keeps their own
         else:
-            self._phase = Phase.DISTRIBUTE
-            self._taker = taker
-            self._to_act = (taker,)
-            self._revealed = cards
-
-    def _distribute(self, received: tuple[Card, ...]) -> None:
-        cards = self._revealed
-        assert cards is not None
-        taker = self._taker
-        self._turn += 1
-        self._phase = Phase.CHOOSE
-        self._taker = None
-        self._revealed = None
-        self._to_act = SEATS
-        self._finish_trick(cards, taker, received)
-
-    def _finish_trick(
-        self, cards: tuple[Card, ...], taker: int | None, received: tuple[Card, ...]
-    ) -> None:
+            # the taker's bijection of the revealed card objects, certainly legal
+            cards = self._revealed  # type: ignore[assignment]
+            if (
+                type(action) is Distribute
+                and cards is not None
+                and type(seat) is int
+                and seat == self._taker
+                and type(received := action[0]) is tuple
+                and len(received) == 4
+            ):
+                a, b, c, d = received
+                w, x, y, z = cards
+                if {id(a), id(b), id(c), id(d)} != {id(w), id(x), id(y), id(z)}:
+                    self._check(seat, action)
+            else:
+                self._check(seat, action)
+                received = cast(Distribute, action).cards  # _check() let only these pass
+            self._moves.append((seat, action))
+            taker = self._taker
+            self._turn += 1
+            self._phase = _CHOOSE
+            self._taker = None
+            self._revealed = None
+            self._to_act = SEATS
+        # The trick is over: everyone's received card goes onto their won cards.
         won = self._won
-        for seat in SEATS:
-            won[seat].append(received[seat])
-        self._last = TrickRecord(self._deal, self._trick, cards, taker, received)
+        won[0].append(received[0])
+        won[1].append(received[1])
+        won[2].append(received[2])
+        won[3].append(received[3])
+        self._last = _new_tuple(TrickRecord, (self._deal, self._trick, cards, taker, received))
         if self._trick < TRICKS:
             self._trick += 1
             return
@@ -869,7 +948,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
 
     def _score_deal(self) -> None:
         identities = self._identities[self._deal - 1]
-        won = tuple(tuple(sorted(pile)) for pile in self._won)
+        won = tuple(tuple(sorted(pile, key=_ORDER)) for pile in self._won)
         scores = tuple(score_hand(hand) for hand in won)
         credited = tuple(scores[_SUIT_SEAT[identities[seat]]].total for seat in SEATS)
         self._totals = tuple(t + c for t, c in zip(self._totals, credited, strict=True))
@@ -878,7 +957,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             DealResult(self._deal, identities, won, scores, credited, self._totals),
         )
         if self._deal == DEALS:
-            self._phase = Phase.OVER
+            self._phase = _OVER
             self._to_act = ()
             top = max(self._totals)
             self._winners = tuple(s for s in SEATS if self._totals[s] == top)
@@ -910,9 +989,10 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state = DupeState.__new__(DupeState)
     state.options = options if options is not None else DupeOptions()
     state.seed = seed
-    state._hands = [tuple(sorted(hand)) for hand in hands]
+    state._hands = [tuple(sorted(hand, key=_ORDER)) for hand in hands]
     state._won = [[], [], [], []]
     state._choices = [None, None, None, None]
+    state._mask = 0
     state._chosen = _NONE_CHOSEN
     state._to_act = SEATS
     state._winners = ()
@@ -920,7 +1000,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state._deal = 1
     state._trick = 1
     state._turn = 0
-    state._phase = Phase.CHOOSE
+    state._phase = _CHOOSE
     state._taker = None
     state._revealed = None
     state._last = None
@@ -943,8 +1023,6 @@ def replay(seed: int, options: DupeOptions | None, moves: Iterable[Move | str]) 
 
 
 def _init_plays() -> None:
-    from engine.cards import DECK
-
     for card in DECK:
         _PLAY[card] = Play(card)
 

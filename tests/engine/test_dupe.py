@@ -581,6 +581,16 @@ def test_a_distribution_must_be_a_bijection_of_the_revealed_cards() -> None:
         assert state.is_legal(taker, Distribute(order))
 
 
+def test_a_bool_is_not_the_takers_seat() -> None:
+    # True == 1: the taker's fast path must not take True for seat 1 (East).
+    state = to_distribution(new_game(0))
+    assert state.taker == 1
+    revealed = state.view(1).revealed
+    assert revealed is not None
+    error = assert_rejected(state, True, Distribute(revealed), errors.InvalidActionError)
+    assert error.reason == "invalid-seat"
+
+
 def test_a_distribution_gives_each_seat_its_card() -> None:
     state = to_distribution(new_game(10))
     taker = state.taker

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from itertools import permutations
 
-from engine.dupe.rules import Action, Distribute, DupeView, Phase, play
+from engine.cards import DECK, Card
+from engine.dupe.rules import Action, Distribute, DupeView, Play, play
 
 _ORDERS = tuple(permutations(range(4)))
+_PLAYS: dict[Card, Play] = {card: play(card) for card in DECK}
 
 
 class RandomPlayer:
@@ -17,6 +19,7 @@ class RandomPlayer:
 
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
+        self._random = self._rng.random
 
     def observe(self, view: DupeView) -> None:
         """Take in a view without acting: a random player remembers nothing."""
@@ -28,10 +31,9 @@ class RandomPlayer:
         exactly the set ``view.legal_actions()`` lists, without building all 24
         distributions every time.
         """
-        if view.phase is Phase.DISTRIBUTE:
-            cards = view.revealed
-            assert cards is not None
-            a, b, c, d = _ORDERS[int(self._rng.random() * 24)]
+        cards = view.revealed
+        if cards is not None:  # revealed only while they wait for this seat, the taker
+            a, b, c, d = _ORDERS[int(self._random() * 24)]
             return Distribute((cards[a], cards[b], cards[c], cards[d]))
         hand = view.hand
-        return play(hand[int(self._rng.random() * len(hand))])
+        return _PLAYS[hand[int(self._random() * len(hand))]]
