@@ -206,6 +206,56 @@ def compose_defaults(bot: Host, ui: GameUI, server: Mapping[str, Any]) -> dict[s
     return options
 
 
+async def _defaults(
+    bot: Host, ui: GameUI, interaction: discord.Interaction, values: dict[str, Any]
+) -> None:
+    """Answer ``/<game> defaults``: save the ``values`` chosen (server
+    managers only, and only defaults a table could start with) and show the server's."""
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        raise UserError("cog.defaults_need_server")
+    store = bot.store
+    current = await store.defaults(guild_id, ui.name)
+    chosen = chosen_options(values, ui)
+    if chosen:
+        permissions = interaction.permissions
+        if not (permissions and permissions.manage_guild):
+            raise UserError("cog.defaults_managers_only")
+        own = {**current.get("game", {}), **chosen.pop("game", {})}
+        current.update(chosen)
+        if own:
+            current["game"] = own
+        try:  # defaults no table could start with are refused, not saved
+            engine_options(ui, TableOptions.from_json(compose_defaults(bot, ui, current)))
+        except OptionsError as error:
+            raise UserError.of(ui.refusal(error)) from error
+        await store.set_defaults(
+            guild_id, current, interaction.user.id, discord.utils.utcnow().timestamp(), ui.name
+        )
+    shown = compose_defaults(bot, ui, current)
+    game_options = engine_options(ui, TableOptions.from_json(shown))
+    lang = lang_of(interaction.locale)
+    text = render.defaults_text(ui, shown, game_options, changed=bool(chosen), lang=lang)
+    await interaction.response.send_message(text, ephemeral=True)
+
+
+async def _rules(
+    bot: Host, ui: GameUI, interaction: discord.Interaction, chosen: dict[str, Any]
+) -> None:
+    """Answer ``/<game> rules`` with the rules (``chosen``: the game's own
+    choices, ``GameUI.rules_options``), with their picture where the server shows them."""
+    lang = lang_of(interaction.locale)
+    with_picture = (await table_defaults(bot, ui, interaction.guild_id))["pictures"]
+    text, picture = ui.rules(lang, bool(with_picture), **chosen)
+    text = suits.rich(text)
+    if picture is None:
+        await interaction.response.send_message(text, ephemeral=True)
+        return
+    data = await pictures.render_off_loop(picture)
+    file = discord.File(io.BytesIO(data), filename=pictures.picture_filename("rules"))
+    await interaction.response.send_message(text, file=file, ephemeral=True)
+
+
 def game_group(bot: Host, ui: GameUI) -> app_commands.Group:
     """Return the ``/<game>`` command group of ``ui``'s game."""
     controller = bot.controller
@@ -223,35 +273,7 @@ def game_group(bot: Host, ui: GameUI) -> app_commands.Group:
         await controller.safely(interaction, run())
 
     async def defaults(interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        async def run() -> None:
-            guild_id = interaction.guild_id
-            if guild_id is None:
-                raise UserError("cog.defaults_need_server")
-            store = bot.store
-            current = await store.defaults(guild_id, name)
-            chosen = chosen_options(values, ui)
-            if chosen:
-                permissions = interaction.permissions
-                if not (permissions and permissions.manage_guild):
-                    raise UserError("cog.defaults_managers_only")
-                own = {**current.get("game", {}), **chosen.pop("game", {})}
-                current.update(chosen)
-                if own:
-                    current["game"] = own
-                try:  # defaults no table could start with are refused, not saved
-                    engine_options(ui, TableOptions.from_json(compose_defaults(bot, ui, current)))
-                except OptionsError as error:
-                    raise UserError.of(ui.refusal(error)) from error
-                await store.set_defaults(
-                    guild_id, current, interaction.user.id, discord.utils.utcnow().timestamp(), name
-                )
-            shown = compose_defaults(bot, ui, current)
-            game_options = engine_options(ui, TableOptions.from_json(shown))
-            lang = lang_of(interaction.locale)
-            text = render.defaults_text(ui, shown, game_options, changed=bool(chosen), lang=lang)
-            await interaction.response.send_message(text, ephemeral=True)
-
-        await controller.safely(interaction, run())
+        await controller.safely(interaction, _defaults(bot, ui, interaction, values))
 
     # A game may ask for choices of its own (whist: which variant's rules): ``rules_options``
     # (``OptionSpec`` values); the chosen values reach ``ui.rules`` as keywords.
@@ -262,19 +284,7 @@ def game_group(bot: Host, ui: GameUI) -> app_commands.Group:
         await rules(interaction, **chosen)
 
     async def rules(interaction: discord.Interaction, **chosen: Any) -> None:
-        async def run() -> None:
-            lang = lang_of(interaction.locale)
-            with_picture = (await table_defaults(bot, ui, interaction.guild_id))["pictures"]
-            text, picture = ui.rules(lang, bool(with_picture), **chosen)
-            text = suits.rich(text)
-            if picture is None:
-                await interaction.response.send_message(text, ephemeral=True)
-                return
-            data = await pictures.render_off_loop(picture)
-            file = discord.File(io.BytesIO(data), filename=pictures.picture_filename("rules"))
-            await interaction.response.send_message(text, file=file, ephemeral=True)
-
-        await controller.safely(interaction, run())
+        await controller.safely(interaction, _rules(bot, ui, interaction, chosen))
 
     def delegate(
         method: Callable[[discord.Interaction, str], Awaitable[None]],

@@ -58,6 +58,10 @@ class Community:
 
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         """Return the shared slash commands, their game choices the registered games."""
+        return [*self._rating_commands(), *self._history_commands()]
+
+    def _rating_commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        """Return ``/leaderboard`` and ``/stats``."""
         safely = self.bot.controller.safely
         game_choices = [
             app_commands.Choice(name=command_text(f"{ui.name}.title"), value=ui.name)
@@ -122,6 +126,12 @@ class Community:
             chosen = game.value if game else None
             await safely(interaction, self._stats(interaction, member, chosen))
 
+        return [leaderboard, stats]
+
+    def _history_commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        """Return ``/history``, ``/replay`` and ``/help``."""
+        safely = self.bot.controller.safely
+
         @app_commands.command(
             name=command_text("history.history_name"),
             description=command_text("history.history_description"),
@@ -149,7 +159,7 @@ class Community:
         async def help(interaction: discord.Interaction) -> None:
             await safely(interaction, self._help(interaction))
 
-        return [leaderboard, stats, history, replay, help]
+        return [history, replay, help]
 
     # --- leaderboard and stats -----------------------------------------------------
 

@@ -38,6 +38,7 @@ __all__ = [
     "engine_options",
     "final_posts",
     "game_fields",
+    "next_deadline",
     "own_hand",
     "player_view",
     "seat_results",
@@ -231,6 +232,16 @@ def decision_seconds(table: Table, state: AnyState) -> int:
     """Return the time for the decision now due: the table's turn time, or what the game
     makes of it (``GameUI.decision_seconds``: a shorter setup, say)."""
     return table.ui.decision_seconds(state, table.options.turn_seconds)
+
+
+def next_deadline(
+    table: Table, seats: Mapping[int, SeatRecord], state: AnyState, now: float, same: bool
+) -> tuple[float | None, bool]:
+    """Return the deadline and whether its warning went out, once the table's state is
+    ``state``: a decision still due (``same``) keeps its own, a new one gets its full time."""
+    if same and table.deadline is not None:
+        return table.deadline, table.warned
+    return deadline_for(seats, state, now, decision_seconds(table, state)), False
 
 
 def seat_results(

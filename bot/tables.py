@@ -46,6 +46,7 @@ from bot.table import (
     engine_options,
     final_posts,
     game_fields,
+    next_deadline,
     own_hand,
     player_view,
     seat_results,
@@ -804,19 +805,7 @@ class Tables:
         seating = table.seats if seats is None else seats
         before = table.state
         assert before is not None
-        stage = before.clone()
-        slow = table.ui.game.slow_action
-        for seat, action, _ in actions:
-            try:
-                if slow(action):
-                    # A search the engine runs (Doppelkopf's claim check) goes to a worker
-                    # thread: the stage is this table's private copy, under its lock.
-                    await asyncio.to_thread(stage.apply, seat, action)
-                else:
-                    stage.apply(seat, action)
-            except EngineError as error:
-                raise StaleError.of(table.ui.refusal(error)) from None
-        await computers_act(table.ui.game, seating, stage, table.players)
+        stage = await self._staged(table, before, actions, seating)
         applied = list(stage.moves[before.move_count :])
         by_computer = [computer for _, _, computer in actions]
         by_computer += [True] * (len(applied) - len(actions))
@@ -826,12 +815,7 @@ class Tables:
         ]
         now = self.clock()
         same_decision = stage.turn == before.turn
-        deadline: float | None
-        if same_decision and table.deadline is not None:
-            deadline, warned = table.deadline, table.warned
-        else:
-            deadline = deadline_for(seating, stage, now, decision_seconds(table, stage))
-            warned = False
+        deadline, warned = next_deadline(table, seating, stage, now, same_decision)
         results = None
         if stage.is_over:
             deadline = None
@@ -880,6 +864,30 @@ class Tables:
         elif not same_decision:
             self._schedule(table)
         return outcome
+
+    async def _staged(
+        self,
+        table: Table,
+        before: Any,
+        actions: list[tuple[int, Any, bool]],
+        seating: dict[int, SeatRecord],
+    ) -> Any:
+        """Return a copy of ``before`` with the actions applied and the computers' moves
+        after them (``StaleError`` if the engine refuses an action)."""
+        stage = before.clone()
+        slow = table.ui.game.slow_action
+        for seat, action, _ in actions:
+            try:
+                if slow(action):
+                    # A search the engine runs (Doppelkopf's claim check) goes to a worker
+                    # thread: the stage is this table's private copy, under its lock.
+                    await asyncio.to_thread(stage.apply, seat, action)
+                else:
+                    stage.apply(seat, action)
+            except EngineError as error:
+                raise StaleError.of(table.ui.refusal(error)) from None
+        await computers_act(table.ui.game, seating, stage, table.players)
+        return stage
 
     # --- timers --------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """The shape of the code: no import circle among the modules of ``bot/`` and ``engine/``, and
-no module of ``bot/`` too long to hold in one's head.
+no module or function of ``bot/`` too long to hold in one's head.
 
 Every import counts — at the top, inside a function, under ``if TYPE_CHECKING:`` — because a
 circle a type checker needs is still two modules that cannot be read, or changed, one without
@@ -15,6 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "engine")
 MAX_LINES = 1000
+# STYLE.md: a function over ~80 lines usually holds two concerns.
+MAX_FUNCTION_LINES = 80
 
 
 def modules() -> dict[str, Path]:
@@ -197,6 +199,42 @@ def test_no_module_of_the_bot_is_too_long() -> None:
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert not over, f"modules over {MAX_LINES} lines (split them by concern): {over}"
+
+
+def long_functions(source: str, where: str) -> list[str]:
+    """Return each function of ``source`` (nested ones and methods too, ``async`` or not)
+    over :data:`MAX_FUNCTION_LINES` lines, as ``where:line name (n lines)``."""
+    found = []
+    for node in ast.walk(ast.parse(source, where)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            assert node.end_lineno is not None
+            length = node.end_lineno - node.lineno + 1
+            if length > MAX_FUNCTION_LINES:
+                found.append((node.lineno, f"{where}:{node.lineno} {node.name} ({length} lines)"))
+    return [text for _, text in sorted(found)]
+
+
+def test_no_function_of_the_bot_is_too_long() -> None:
+    over = [
+        found
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        for found in long_functions(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    ]
+    assert not over, f"functions over {MAX_FUNCTION_LINES} lines (split them by concern): {over}"
+
+
+def test_the_function_walk_sees_methods_nested_and_async_functions() -> None:
+    def body(indent: str, n: int) -> list[str]:
+        return [f"{indent}x = {i}" for i in range(n)]
+
+    most = MAX_FUNCTION_LINES
+    lines = ["class C:", "    async def method(self):", *body("        ", most)]
+    lines += ["def outer():", "    def inner():", *body("        ", most - 1), "    return inner"]
+    lines += ["def fits():", *body("    ", most - 1)]
+    assert long_functions("\n".join(lines), "m.py") == [
+        f"m.py:2 method ({most + 1} lines)",
+        f"m.py:{most + 3} outer ({most + 2} lines)",
+    ]
 
 
 def _private(name: str) -> bool:

@@ -69,7 +69,7 @@ class World:
     def pin_seed(self, seed: int) -> None:
         """Make the bot deal every new table from ``seed`` (tests replay exact games)."""
         self.seed = seed
-        self.bot.controller.tables._seed_source = lambda: seed
+        self.bot.controller.tables.new_seed = lambda: seed
 
     def member(self, name: str, **kwargs: Any) -> simcord.MemberActor:
         """Return a new member of the server."""

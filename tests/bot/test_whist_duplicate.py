@@ -124,7 +124,7 @@ def club(
         return await start(game_id, user_id)
 
     tables.start = recorded_start  # type: ignore[method-assign]
-    dupe_bot.controller.tables._seed_source = lambda: SEED
+    dupe_bot.controller.tables.new_seed = lambda: SEED
     guild = env.create_guild("Whist Club")
     members = {
         n: guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol", "dave", "eve")

@@ -281,7 +281,7 @@ async def open_table(
     ``humans`` members (the rest computers), exercising the lobby buttons on the way, and
     start it; every member then opens their hand. With ``locale``, the server and every
     member (recorded in ``locales``, the fixture of that name) speak that Discord locale."""
-    bot.controller.tables._seed_source = lambda: seed
+    bot.controller.tables.new_seed = lambda: seed
     guild = env.create_guild(preferred_locale=locale)
     channel = guild.create_text_channel(game)
     names = ["alice", "bob", "carol", "dave", "frank"][:humans]

@@ -9,5 +9,8 @@
   member.slash(channel, "dupe start", computers="random")``, ``await member.click(message,
   label="Join")``) and :class:`BotProcess`, the bot as a subprocess configured by
   environment variables;
+* :mod:`tests.loopback.pace` — :class:`Pace`, the clock the deadlines and the waits count
+  on: the wall clock less the time a busy machine kept the bot or the server waiting for a
+  core;
 * :mod:`tests.loopback.test_loopback` — the tests.
 """

@@ -2049,18 +2049,12 @@ class Harness:
             await asyncio.to_thread(_let_go_of_games, str(self.database))
         if held:
             self._pg_holding = False
-        assert interaction.answered is not None
-        answered: asyncio.Future[Any] = asyncio.ensure_future(asyncio.shield(interaction.answered))
-        dead: asyncio.Future[Any] = asyncio.ensure_future(killed.wait())
-        try:
-            await asyncio.wait(
-                {answered, dead},
+        with contextlib.suppress(TimeoutError):  # (said below)
+            await server.wait_for(
+                lambda: interaction.responded or killed.is_set(),
                 timeout=self.config.action_timeout,
-                return_when=asyncio.FIRST_COMPLETED,
+                what=f"the answer to {interaction.describe()}",
             )
-        finally:
-            answered.cancel()
-            dead.cancel()
         self.pending.pop(interaction.id, None)
         if interaction.responded:
             body = self._answer_body(interaction)

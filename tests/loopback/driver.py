@@ -14,6 +14,10 @@
 Every action dispatches one interaction and returns a :class:`Reply` once the bot has
 answered it (its callback arrived), or raises ``TimeoutError`` after ``action_timeout``
 seconds. Messages are read back as :class:`MessageView` snapshots of the server's state.
+
+Every wait here counts seconds of the server's pace (:mod:`tests.loopback.pace`): time the
+machine kept the bot or the server waiting for a core, busy with other work, does not
+count, so a test waits for the bot's progress, not for a quiet machine's wall-clock time.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from bot import ids
 from tests.loopback.fake_discord import (
     EPHEMERAL,
     INTERACTION_DEADLINE,
+    WALL_CAP,
     Channel,
     FakeDiscord,
     Guild,
@@ -41,6 +46,7 @@ from tests.loopback.fake_discord import (
     Member,
     Message,
 )
+from tests.loopback.pace import Pace
 from tests.support.buttons import id_kind
 
 __all__ = [
@@ -55,6 +61,7 @@ __all__ = [
 ]
 
 REPO = Path(__file__).resolve().parents[2]
+GIVEN_UP = INTERACTION_DEADLINE + 1.0  # Discord's deadline, and a moment for a late answer
 
 
 # --- what members see -----------------------------------------------------------------
@@ -170,23 +177,47 @@ class Reply:
 
 
 class LoopbackDiscord:
-    """The loopback Discord for a test: the server plus guilds, members and bot processes."""
+    """The loopback Discord for a test: the server plus guilds, members and bot processes.
 
-    def __init__(self, server: FakeDiscord, *, action_timeout: float = 10.0) -> None:
+    ``late_interaction_seconds`` is the setting of the bots it starts (None: the bot's
+    own)."""
+
+    def __init__(
+        self,
+        server: FakeDiscord,
+        *,
+        action_timeout: float = 10.0,
+        late_interaction_seconds: float | None = None,
+    ) -> None:
         self.server = server
         self.action_timeout = action_timeout
+        self.late_interaction_seconds = late_interaction_seconds
         self.processes: list[BotProcess] = []
 
     @classmethod
     @contextlib.asynccontextmanager
     async def start(
-        cls, *, action_timeout: float = 10.0, **server_options: Any
+        cls,
+        *,
+        action_timeout: float = 10.0,
+        late_interaction_seconds: float | None = 0.0,
+        **server_options: Any,
     ) -> AsyncIterator[LoopbackDiscord]:
         """Run a server (``server_options`` go to :class:`FakeDiscord`) for the block; bot
-        processes started through it are stopped at the end."""
-        server = FakeDiscord(**server_options)
+        processes started through it are stopped at the end.
+
+        For a test that must pass on a machine busy with other work, the server counts on
+        the :class:`~tests.loopback.pace.Pace` (unless ``pace`` is given), and the bots
+        answer every click however late (``late_interaction_seconds`` 0): a bot measures a
+        click's age on the wall clock, and would rightly leave clicks alone that the
+        server, on the pace, still waits for. A test of that shedding gives the setting."""
+        server = FakeDiscord(**{"pace": Pace(), **server_options})
         await server.start()
-        discord = cls(server, action_timeout=action_timeout)
+        discord = cls(
+            server,
+            action_timeout=action_timeout,
+            late_interaction_seconds=late_interaction_seconds,
+        )
         try:
             yield discord
         finally:
@@ -248,19 +279,23 @@ class LoopbackDiscord:
             raise TimeoutError(f"{error}{logs}") from None
 
     async def settle(self, quiet: float = 0.15, *, timeout: float | None = None) -> None:
-        """Wait until the bot has made no request for ``quiet`` seconds (what it does after
-        answering an interaction — fetching its response, editing the table — is done)."""
+        """Wait until the bot has made no request for ``quiet`` seconds from now on (what it
+        does after answering an interaction — fetching its response, editing the table —
+        is done). A bot kept off the CPU is not quiet: only the pace counts."""
         limit = self.action_timeout if timeout is None else timeout
-        deadline = time.monotonic() + limit
+        server = self.server
+        started = last = server.pace()
+        wall_limit = time.monotonic() + limit * WALL_CAP
+        seen = len(server.requests)
         while True:
-            requests = self.server.requests
-            last = requests[-1].at if requests else 0.0
-            now = time.monotonic()
+            now = server.pace()
+            if len(server.requests) != seen:
+                seen, last = len(server.requests), now
             if now - last >= quiet:
                 return
-            if now >= deadline:
+            if now - started >= limit or time.monotonic() >= wall_limit:
                 raise TimeoutError(f"the bot was still busy after {limit} s")
-            await asyncio.sleep(min(quiet - (now - last), deadline - now) + 0.001)
+            await asyncio.sleep(min(quiet / 4, 0.05))
 
     def bot_process(
         self,
@@ -269,6 +304,7 @@ class LoopbackDiscord:
     ) -> BotProcess:
         """Return a :class:`BotProcess` against this server (not started), run in
         ``workdir`` (a new temporary directory by default); ``settings`` as for it."""
+        settings.setdefault("late_interaction_seconds", self.late_interaction_seconds)
         process = BotProcess(self, workdir=workdir, **settings)
         self.processes.append(process)
         return process
@@ -393,15 +429,17 @@ class MemberActor:
         command it got to too late alone (``late_interaction_seconds``), and the test waits
         for the bot's progress rather than for one try within a quiet machine's time."""
         limit = self.discord.action_timeout if timeout is None else timeout
+        server = self.discord.server
         tries = 3 if again is not None else 1
         for attempt in range(1, tries + 1):
             await self._dispatch(interaction, limit)
             if again is None or attempt == tries:
                 break
             with contextlib.suppress(TimeoutError):
-                # Discord's deadline, and a moment for an answer sent just before it.
-                await asyncio.wait_for(
-                    asyncio.shield(interaction.answered), timeout=INTERACTION_DEADLINE + 1.0
+                await server.wait_for(
+                    lambda sent=interaction: sent.responded or server.age(sent) > GIVEN_UP,
+                    timeout=GIVEN_UP + 1.0,
+                    what=f"the answer to {interaction.describe()}",
                 )
             if interaction.responded:
                 break
@@ -424,7 +462,11 @@ class MemberActor:
     async def _answer(self, interaction: Interaction, limit: float) -> Reply:
         server = self.discord.server
         try:
-            await asyncio.wait_for(asyncio.shield(interaction.answered), timeout=limit)
+            await server.wait_for(
+                lambda: interaction.responded,
+                timeout=limit,
+                what=f"the answer to {interaction.describe()}",
+            )
         except TimeoutError:
             logs = "".join(
                 f"\n--- {p.name} log tail ---\n{p.log_tail()}" for p in self.discord.processes
@@ -461,7 +503,8 @@ def _message_id(message: Clickable) -> int:
 class BotProcess:
     """``python -m bot`` against a loopback Discord, configured by environment variables
     only, in a working directory without a config.toml; stdout and stderr go to
-    ``log_path``. ``async with`` starts it and waits until it is ready, then stops it."""
+    ``log_path``. ``async with`` starts it and waits until it is ready, then stops it.
+    ``late_interaction_seconds`` None leaves the bot's own setting."""
 
     _count = 0
 
@@ -475,6 +518,7 @@ class BotProcess:
         shard_ids: Sequence[int] | None = None,
         turn_seconds: int = 60,
         table_edit_seconds: float = 0.05,
+        late_interaction_seconds: float | None = None,
         dev_guild_id: int | None = None,
         log_level: str = "INFO",
         drawing_process: bool = True,
@@ -507,6 +551,8 @@ class BotProcess:
         }
         if dev_guild_id is not None:
             settings["PARLOUR_DEV_GUILD_ID"] = str(dev_guild_id)
+        if late_interaction_seconds is not None:
+            settings["PARLOUR_LATE_INTERACTION_SECONDS"] = str(late_interaction_seconds)
         if shard_count is not None:
             settings["PARLOUR_SHARD_COUNT"] = str(shard_count)
             settings["PARLOUR_SHARD_IDS"] = str(self.shard_ids)
@@ -585,9 +631,17 @@ class BotProcess:
             self.process.terminate()
 
     async def wait(self, timeout: float = 10.0) -> int:
-        """Wait for the process to exit; return its exit code."""
+        """Wait for the process to exit (``timeout``: seconds of the server's pace); return
+        its exit code."""
         assert self.process is not None
-        return await asyncio.wait_for(self.process.wait(), timeout=timeout)
+        exited = asyncio.ensure_future(self.process.wait())
+        try:
+            await self.discord.server.wait_for(
+                exited.done, timeout=timeout, what=f"the exit of {self.name}"
+            )
+        finally:
+            exited.cancel()
+        return exited.result()
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Terminate the process, and kill it if it does not exit within ``timeout``."""

@@ -22,8 +22,13 @@ fake would miss:
   cuts connections abruptly.
 
 The clock (``clock``, seconds since the epoch) decides snowflakes, timestamps and the
-interaction deadlines, so a test can age a token with :class:`ManualClock` instead of
-sleeping. Rate-limit windows and latencies use the monotonic wall clock.
+token lifetime, so a test can age a token with :class:`ManualClock` instead of sleeping.
+The 3 s to answer an interaction (unless ``clock`` is given: then that clock), and every
+wait of :meth:`FakeDiscord.wait_for`, count on ``pace``: the monotonic clock unless given;
+the tests give :class:`~tests.loopback.pace.Pace` (the monotonic clock less the time the
+machine kept the bot or this server waiting for a core), so that other work on a busy
+machine does not fail a bot that answered in 3 s of its own time. Rate-limit windows and
+latencies use the monotonic wall clock.
 
 Scripted members live in :mod:`tests.loopback.driver`; this module is the server.
 """
@@ -77,6 +82,9 @@ DEFAULT_TOKEN = "MTQwMDAwMDAwMDAwMDAwMDAw.GLoop1.loopback-discord-token-01234567
 INTERACTION_DEADLINE = 3.0  # seconds to answer an interaction
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token works on the webhook routes
 NONCE_WINDOW = 2 * 60.0  # "the past few minutes" of enforce_nonce, taken at its shortest
+# A wait of n seconds of pace gives up after n * WALL_CAP seconds of the wall clock anyway:
+# on a machine too busy to give the bot a twentieth of a core, a hung bot still fails.
+WALL_CAP = 20
 
 # message flags
 SUPPRESS_EMBEDS = 1 << 2
@@ -416,7 +424,8 @@ class Interaction:
     channel_id: int
     user_id: int
     data: Json
-    dispatched_at: float  # server clock: the deadlines count from here
+    dispatched_at: float  # server clock: the token's lifetime counts from here
+    paced_at: float  # server pace: the 3 s to answer count from here
     source_message_id: int | None = None  # the message a clicked button is on
     payload: Json = field(default_factory=dict)
     sent_at: float | None = None  # monotonic, when the INTERACTION_CREATE was sent
@@ -578,6 +587,7 @@ class FakeDiscord:
         *,
         token: str = DEFAULT_TOKEN,
         clock: Clock = time.time,
+        pace: Clock | None = None,
         heartbeat_interval: int = 41_250,
         bot_name: str = "Dupe",
         recommended_shards: int = 1,
@@ -586,6 +596,9 @@ class FakeDiscord:
     ) -> None:
         self.token = token
         self.clock = clock
+        self.pace: Clock = pace or time.monotonic
+        # A test that moves the clock by hand ages interactions with it.
+        self._answer_clock = self.pace if clock is time.time else clock
         self.heartbeat_interval = heartbeat_interval
         self.recommended_shards = recommended_shards
         self.rate_limit = rate_limit
@@ -683,14 +696,26 @@ class FakeDiscord:
 
     async def wait_for(self, predicate: Callable[[], bool], *, timeout: float, what: str) -> None:
         """Wait until ``predicate()`` holds (re-checked whenever the gateway or the
-        commands change, and every 50 ms); raise ``TimeoutError`` naming ``what``."""
-        deadline = time.monotonic() + timeout
+        commands change, and every 50 ms); raise ``TimeoutError`` naming ``what`` after
+        ``timeout`` seconds of :attr:`pace` (or :data:`WALL_CAP` times that on the wall
+        clock, however busy the machine)."""
+        deadline = self.pace() + timeout
+        wall_deadline = time.monotonic() + timeout * WALL_CAP
         while not predicate():
-            left = deadline - time.monotonic()
-            if left <= 0:
+            left = deadline - self.pace()
+            if left <= 0 or time.monotonic() >= wall_deadline:
                 raise TimeoutError(f"loopback Discord: {what} did not happen within {timeout} s")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), timeout=min(left, 0.05))
+
+    def age(self, interaction: Interaction) -> float:
+        """Return the seconds of :attr:`pace` since ``interaction`` was dispatched."""
+        return self._answer_clock() - interaction.paced_at
+
+    def gave_up_on(self, interaction: Interaction) -> bool:
+        """Return whether Discord has given up on ``interaction`` unanswered (its 3 s are
+        over): the member sees “This interaction failed”."""
+        return not interaction.responded and self.age(interaction) > INTERACTION_DEADLINE
 
     # --- the world, for the driver -------------------------------------------------------
 
@@ -793,6 +818,7 @@ class FakeDiscord:
             user_id=user_id,
             data=data,
             dispatched_at=self.clock(),
+            paced_at=self._answer_clock(),
             source_message_id=message.id if message is not None else None,
             answered=asyncio.get_running_loop().create_future(),
         )
@@ -893,6 +919,7 @@ class FakeDiscord:
                 f"({len(self.sessions)} session(s) in all): is the bot connected?"
             )
         interaction.dispatched_at = self.clock()
+        interaction.paced_at = self._answer_clock()
         interaction.sent_at = time.monotonic()
         for session in sessions:
             session.dispatch("INTERACTION_CREATE", interaction.payload)
@@ -1391,7 +1418,7 @@ class FakeDiscord:
             raise unknown_interaction()
         if interaction.responded:
             raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
-        if self.clock() - interaction.dispatched_at > INTERACTION_DEADLINE:
+        if self.age(interaction) > INTERACTION_DEADLINE:
             log.warning("LOOPBACK DISCORD: late callback for %s", interaction.describe())
             raise unknown_interaction()
         self._require_valid(request)

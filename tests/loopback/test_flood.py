@@ -13,10 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from bot import ids
+from bot.config import Settings
 from tests.loopback.driver import BotProcess, ChannelHandle, LoopbackDiscord, MemberActor
 from tests.loopback.fake_discord import DEFERRED_UPDATE, UPDATE_MESSAGE, FakeDiscord, Interaction
+from tests.loopback.pace import Pace
 
 FLOOD = 300
+LATE = Settings.model_fields["late_interaction_seconds"].default  # the bot's own: 2.5 s
 ANSWER_SECONDS = 0.025  # what the busy Discord takes per interaction answer, one at a time
 
 
@@ -79,14 +82,16 @@ async def test_a_flood_on_one_table_leaves_no_move_unanswered_at_another(
 ) -> None:
     # Bodies are checked by every other loopback test: unchecked here, the server's share
     # of the two cores stays small (other tests run beside this one).
-    server = _BusyDiscord(validate=False)
+    server = _BusyDiscord(validate=False, pace=Pace())
     await server.start()
     discord = LoopbackDiscord(server, action_timeout=60.0)
     try:
         guild = discord.create_guild("Dupe Club")
         alice, bob = guild.add_member("alice"), guild.add_member("bob")
         second = guild.create_channel("dupe-2")
-        async with discord.bot_process(tmp_path, log_level="WARNING") as bot:
+        async with discord.bot_process(
+            tmp_path, log_level="WARNING", late_interaction_seconds=LATE
+        ) as bot:
             flooded, alice_hand = await _table(alice, guild.channel)
             other, bob_hand = await _table(bob, second)
             await discord.settle()

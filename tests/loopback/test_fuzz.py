@@ -44,7 +44,7 @@ reproducible (up to the give game, dealt from a random seed).
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import itertools
 import os
 import re
@@ -730,15 +730,8 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
                 if "replay" in synced and guild is home:
                     await member.slash(guild.channel, "replay", game=dead[0])
             # The table messages are edited a moment after each change (a trick picture is
-            # drawn first): wait until they have stayed the same for a second.
-            await discord.settle(quiet=0.5)
-            shown: dict[int, Any] = {}
-            for _ in range(20):
-                now = {m.id: (m.edits, m.content) for m in discord.server.messages.values()}
-                if now == shown:
-                    break
-                shown = now
-                await asyncio.sleep(1.0)
+            # drawn first): wait until the bot has sent nothing for a second.
+            await discord.settle(quiet=1.0, timeout=60.0)
 
             guild_of = {
                 m.id: (away if n in ("mallory", "eve") else home) for n, m in members.items()
@@ -1303,8 +1296,12 @@ async def _send_batch(world: World, batch: list[Forged]) -> None:
     interactions = [_build(world, forged) for forged in kept]
     for interaction in interactions:
         server.dispatch(interaction)
-    waits = [asyncio.shield(i.answered) for i in interactions if i.answered is not None]
-    done, pending = await asyncio.wait(waits, timeout=10.0)
+    with contextlib.suppress(TimeoutError):  # judged below, one by one
+        await server.wait_for(
+            lambda: all(i.responded for i in interactions),
+            timeout=world.discord.action_timeout,
+            what="the answers",
+        )
     world.seconds += time.monotonic() - started
     for forged, interaction in zip(kept, interactions, strict=True):
         world.sent[_KINDS[forged.kind]] += 1
@@ -1316,7 +1313,6 @@ async def _send_batch(world: World, batch: list[Forged]) -> None:
         assert interaction.responded, (
             f"no answer to {forged.describe()} (“This interaction failed”)\n{world.bot.log_tail()}"
         )
-    del done, pending
     # A deferred answer ("thinking…", privately) is complete when its followup arrives.
     thinking = [i for i in interactions if i.callback_type == DEFERRED_CHANNEL_MESSAGE]
     await world.discord.wait_until(

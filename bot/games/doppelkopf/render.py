@@ -358,11 +358,46 @@ def hand_message(
     """Return the seat's private message: its hand in the current game's order, its party
     as far as it knows it, and one button per choice it may make now."""
     assert view.seat is not None
-    data = view.data
     seat = view.seat
     game_id = info.game_id
     lines = [notice] if notice else []
-    who = seat_label(seat, info.seats, lang)
+    lines += _hand_lines(info, view, pending, lang)
+    buttons = Controls()
+    legal = view.legal
+    phase = view.data["phase"]
+    if phase in _MULTI and legal:
+        _three_card_buttons(buttons, view, turn, game_id, pending, lang)
+    elif phase == "play":
+        _play_buttons(buttons, lines, view, turn, game_id, lang)
+    else:
+        for i, action in enumerate(legal):
+            buttons.add_item(
+                _button(
+                    action_text(lang, str(action)),
+                    ids.control(game_id, seat, turn, _payload(str(action))),
+                    row=min(i // 5, 3),
+                    style=discord.ButtonStyle.primary,
+                )
+            )
+    if phase != "over":
+        buttons.add_item(
+            _button(
+                t(lang, "render.button_refresh"),
+                ids.table_button(game_id, "refresh"),
+                row=4,
+                style=discord.ButtonStyle.secondary,
+            )
+        )
+    return Rendered(content="\n".join(lines), embeds=[], view=buttons)
+
+
+def _hand_lines(info: TableInfo, view: DoppelkopfView, pending: str, lang: Lang) -> list[str]:
+    """Return the hand's lines: the title with the game's number, the party as far as the
+    seat knows it, its cards, the prompt and the last trick."""
+    assert view.seat is not None
+    data = view.data
+    who = seat_label(view.seat, info.seats, lang)
+    lines = []
     if data["phase"] == "over":
         lines.append(f"**{t(lang, 'doppelkopf.hand_title', seat=who)}**")
         lines.append(t(lang, "doppelkopf.hand_over"))
@@ -384,66 +419,56 @@ def hand_message(
         )
         who = seat_label(last["winner"], info.seats, lang)
         lines.append(t(lang, "doppelkopf.hand_last_trick", plays=plays, who=who))
-    buttons = Controls()
+    return lines
+
+
+def _play_buttons(
+    buttons: Controls,
+    lines: list[str],
+    view: DoppelkopfView,
+    turn: int,
+    game_id: int,
+    lang: Lang,
+) -> None:
+    """Add to ``buttons`` one button per card of the hand (pressable if it may be played)
+    and the announcements and claim it may make, and to ``lines`` what those mean."""
+    assert view.seat is not None
+    seat = view.seat
     legal = view.legal
-    phase = data["phase"]
     grey, blue, green = (
         discord.ButtonStyle.secondary,
         discord.ButtonStyle.primary,
         discord.ButtonStyle.success,
     )
-    if phase in _MULTI and legal:
-        _three_card_buttons(buttons, view, turn, game_id, pending, lang)
-    elif phase == "play":
-        playable = {a.card for a in legal if a.card is not None}
-        counts: dict[Card, int] = {}
-        for card in view.hand:
-            counts[card] = counts.get(card, 0) + 1
-        for i, card in enumerate(counts):
-            label = str(card) + (" ×2" if counts[card] > 1 else "")
-            buttons.add_item(
-                _button(
-                    label,
-                    ids.control(game_id, seat, turn, _payload(card.code)),
-                    row=i // 5,
-                    style=blue if card in playable else grey,
-                    disabled=card not in playable,
-                )
-            )
-        extra = [a for a in legal if a.card is None]
-        if any(a.kind in ANNOUNCEMENTS for a in extra):
-            lines.append(t(lang, "doppelkopf.hand_announce"))
-        if any(a.kind == "claim" for a in extra):
-            lines.append(t(lang, "doppelkopf.hand_claim"))
-        for action in extra:
-            buttons.add_item(
-                _button(
-                    action_text(lang, str(action)),
-                    ids.control(game_id, seat, turn, _payload(str(action))),
-                    row=3,
-                    style=green if action.kind in ANNOUNCEMENTS else grey,
-                )
-            )
-    else:
-        for i, action in enumerate(legal):
-            buttons.add_item(
-                _button(
-                    action_text(lang, str(action)),
-                    ids.control(game_id, seat, turn, _payload(str(action))),
-                    row=min(i // 5, 3),
-                    style=blue,
-                )
-            )
-    if phase != "over":
+    playable = {a.card for a in legal if a.card is not None}
+    counts: dict[Card, int] = {}
+    for card in view.hand:
+        counts[card] = counts.get(card, 0) + 1
+    for i, card in enumerate(counts):
+        label = str(card) + (" ×2" if counts[card] > 1 else "")
         buttons.add_item(
             _button(
-                t(lang, "render.button_refresh"),
-                ids.table_button(game_id, "refresh"),
-                row=4,
-                style=grey,
+                label,
+                ids.control(game_id, seat, turn, _payload(card.code)),
+                row=i // 5,
+                style=blue if card in playable else grey,
+                disabled=card not in playable,
             )
         )
-    return Rendered(content="\n".join(lines), embeds=[], view=buttons)
+    extra = [a for a in legal if a.card is None]
+    if any(a.kind in ANNOUNCEMENTS for a in extra):
+        lines.append(t(lang, "doppelkopf.hand_announce"))
+    if any(a.kind == "claim" for a in extra):
+        lines.append(t(lang, "doppelkopf.hand_claim"))
+    for action in extra:
+        buttons.add_item(
+            _button(
+                action_text(lang, str(action)),
+                ids.control(game_id, seat, turn, _payload(str(action))),
+                row=3,
+                style=green if action.kind in ANNOUNCEMENTS else grey,
+            )
+        )
 
 
 def choice_size(view: DoppelkopfView) -> int:

@@ -592,10 +592,11 @@ def _discard_options(view: DukesUpView, lang: Lang) -> list[discord.SelectOption
 
 
 def _turn_panel(panel: _Panel, pending: str) -> None:
+    """Add to ``panel`` the mover's turn at the step ``pending``: the board and their own
+    cards, then that step's controls (the main ones when no step is under way)."""
     view = panel.view
     lang = panel.lang
     seat = panel.seat
-    other = _OTHER[seat]
     picked = chosen(pending[1:]) if pending[:1] == "c" else []
     if pending[:1] == "p":
         _proposal_panel(panel, chosen(pending[1:]))
@@ -633,6 +634,16 @@ def _turn_panel(panel: _Panel, pending: str) -> None:
     if pending[:1] == "w":
         _swap_panel(panel, parse_card(pending[1:]))
         return
+    _placing_panel(panel, picked)
+
+
+def _placing_panel(panel: _Panel, picked: list[Card]) -> None:
+    """Add to ``panel`` the turn's main controls: the cards to place (``picked`` chosen so
+    far), the groups, the dukes, the castle, Undo and Reset, the discard and the turn's end."""
+    view = panel.view
+    lang = panel.lang
+    seat = panel.seat
+    other = _OTHER[seat]
     cards = sources(view)
     panel.lines.append(panel.t("place_prompt"))
     if picked:

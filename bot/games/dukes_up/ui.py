@@ -198,6 +198,16 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
     def control(self, view: DukesUpView, payload: str) -> Action | Actions | Step | Form:
         """Return what a control of the panel means (see ``render``'s docstring)."""
         code, values = ids.split_values(payload)
+        for meaning in (self._setup_control, self._group_control, self._turn_control):
+            found = meaning(view, code, values)
+            if found is not None:
+                return found
+        raise UserError("errors.unknown_button")
+
+    def _setup_control(
+        self, view: DukesUpView, code: str, values: list[str]
+    ) -> Action | Actions | Step | Form | None:
+        """Return what a control of the setup or the draw means (``None``: none of theirs)."""
         kind, rest = code[:2], code[2:]
         if code == "x":
             return Step("")
@@ -219,6 +229,13 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
             return setup(castle, (dukes[0], dukes[1]), hand[0])
         if kind in ("dd", "dx") and rest in ("0", "1", "2"):
             return draw("draw" if kind == "dd" else "discard", int(rest))
+        return None
+
+    def _group_control(
+        self, view: DukesUpView, code: str, values: list[str]
+    ) -> Action | Actions | Step | Form | None:
+        """Return what a control placing cards in groups means (``None``: none of theirs)."""
+        kind, rest = code[:2], code[2:]
         if kind == "cs":
             return Step("c" + ",".join(values))
         if kind == "pr":
@@ -248,6 +265,14 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
             return Form("rt", Text("dukes_up.regroup_title"), (field,))
         if code == "rt":
             return self._regroup(view, _one(values))
+        return None
+
+    def _turn_control(
+        self, view: DukesUpView, code: str, values: list[str]
+    ) -> Action | Actions | Step | Form | None:
+        """Return what a control of the dukes, the castle, a discard or the turn's end
+        means (``None``: none of theirs)."""
+        kind, rest = code[:2], code[2:]
         if kind == "pu":
             return pickup(_one_card(rest))
         if kind == "st":
@@ -280,7 +305,7 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
             if offer is None:
                 raise StaleError("dukes_up.refused_d4")
             return discard("d4", (card,), offer[0], tuple(offer[1]))
-        raise UserError("errors.unknown_button")
+        return None
 
     def _regroup(self, view: DukesUpView, text: str) -> Action:
         """Return the typed regrouping: the groups holding a typed card, replaced by the

@@ -206,49 +206,13 @@ def hand_message(
     the hand. ``notice`` is already written in ``lang``."""
     seat = view.seat
     assert seat is not None
-    lines: list[str] = []
-    if notice:
-        lines.append(notice)
-    lines.append(f"**{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)}** · {_progress(lang, view)}")
-    if view.phase is not Phase.OVER:
-        lines.append(_identity_line(view, lang))
-    last = view.last_trick
-    if last is not None and last.deal == view.deal:
-        line = _trick_line(last, seats, lang)
-        lines.append(t(lang, "dupe.hand_trick", trick=last.trick, line=line))
-    elif last is not None and view.phase is not Phase.OVER:
-        line = _trick_line(last, seats, lang)
-        lines.append(t(lang, "dupe.table_deal_trick", deal=last.deal, trick=last.trick, line=line))
-    if view.won is not None:
-        won = " ".join(map(str, sorted(view.won, key=by_suit))) or t(lang, "dupe.hand_won_none")
-        lines.append(t(lang, "dupe.hand_won", cards=won))
+    lines = _hand_heading(view, seats, notice, lang)
     buttons = Controls()
     hand = sorted(view.hand, key=by_suit)
     if view.phase is Phase.OVER:
         lines.append(t(lang, "render.hand_over"))
     elif view.phase is Phase.CHOOSE:
-        if view.choice is None:
-            lines.append(t(lang, "dupe.hand_choose"))
-        else:
-            waiting = ", ".join(seat_name(lang, s) for s in view.to_act)
-            lines.append(
-                t(
-                    lang,
-                    "dupe.hand_chosen",
-                    card=view.choice,
-                    waiting=waiting or t(lang, "dupe.hand_nobody"),
-                )
-            )
-        for i, card in enumerate(hand):
-            buttons.add_item(
-                Button(
-                    label=card_label(card),
-                    style=_card_style(card),
-                    custom_id=ids.control(game_id, seat, turn, f"p{card.code}"),
-                    disabled=view.choice is not None,
-                    row=i // 5,
-                )
-            )
+        _choice_controls(game_id, view, seat, turn, hand, lines, buttons, lang)
     else:
         assert view.revealed is not None and view.taker is not None
         lines.append(t(lang, "dupe.hand_revealed", played=_letters(lang, view.revealed)))
@@ -278,6 +242,68 @@ def hand_message(
             )
         )
     return Rendered(content="\n".join(lines), embeds=[], view=buttons)
+
+
+def _hand_heading(
+    view: DupeView, seats: Mapping[int, SeatInfo], notice: str | None, lang: Lang
+) -> list[str]:
+    """Return the lines atop a seat's hand: the notice, the seat and progress, the identity
+    card, the last trick and the cards won."""
+    seat = view.seat
+    assert seat is not None
+    lines: list[str] = []
+    if notice:
+        lines.append(notice)
+    lines.append(f"**{SEAT_SUITS[seat].symbol} {seat_name(lang, seat)}** · {_progress(lang, view)}")
+    if view.phase is not Phase.OVER:
+        lines.append(_identity_line(view, lang))
+    last = view.last_trick
+    if last is not None and last.deal == view.deal:
+        line = _trick_line(last, seats, lang)
+        lines.append(t(lang, "dupe.hand_trick", trick=last.trick, line=line))
+    elif last is not None and view.phase is not Phase.OVER:
+        line = _trick_line(last, seats, lang)
+        lines.append(t(lang, "dupe.table_deal_trick", deal=last.deal, trick=last.trick, line=line))
+    if view.won is not None:
+        won = " ".join(map(str, sorted(view.won, key=by_suit))) or t(lang, "dupe.hand_won_none")
+        lines.append(t(lang, "dupe.hand_won", cards=won))
+    return lines
+
+
+def _choice_controls(
+    game_id: int,
+    view: DupeView,
+    seat: int,
+    turn: int,
+    hand: Sequence[Card],
+    lines: list[str],
+    buttons: Controls,
+    lang: Lang,
+) -> None:
+    """Add the face-down choice to ``lines``, and the hand's cards to ``buttons`` (one
+    button each, pressable until a card is chosen)."""
+    if view.choice is None:
+        lines.append(t(lang, "dupe.hand_choose"))
+    else:
+        waiting = ", ".join(seat_name(lang, s) for s in view.to_act)
+        lines.append(
+            t(
+                lang,
+                "dupe.hand_chosen",
+                card=view.choice,
+                waiting=waiting or t(lang, "dupe.hand_nobody"),
+            )
+        )
+    for i, card in enumerate(hand):
+        buttons.add_item(
+            Button(
+                label=card_label(card),
+                style=_card_style(card),
+                custom_id=ids.control(game_id, seat, turn, f"p{card.code}"),
+                disabled=view.choice is not None,
+                row=i // 5,
+            )
+        )
 
 
 def _distribution_controls(

@@ -506,7 +506,7 @@ def hand_message(
     game_id = info.game_id
     lines = [notice] if notice else []
     buttons = Controls()
-    grey, blue = discord.ButtonStyle.secondary, discord.ButtonStyle.primary
+    grey = discord.ButtonStyle.secondary
     refresh = _button(
         t(lang, "render.button_refresh"), ids.table_button(game_id, "refresh"), row=4, style=grey
     )
@@ -520,9 +520,23 @@ def hand_message(
         return Rendered(content="\n".join(lines), embeds=[], view=buttons)
     assert view.player is not None
     seating = view_seating(view, info.seats, lang)
+    lines += _hand_lines(view, seat, seating, unit, lang)
+    prompt = _prompt(view, seating, pending, lang)
+    if prompt:
+        lines.append(f"**{prompt}**")
+    _decision_buttons(game_id, view, view.player, turn, pending, buttons, lang)
+    buttons.add_item(refresh)
+    return Rendered(content="\n".join(lines)[:2000], embeds=[], view=buttons)
+
+
+def _hand_lines(
+    view: WhistView, seat: int, seating: Seating, unit: str | None, lang: Lang
+) -> list[str]:
+    """Return the hand's lines: the title, the trump, the player's cards and any dummy's
+    they play, the hand given up (Humbug) and the trick."""
     where = unit or t(lang, "whist.hand_deal", deal=view.deal)
     title = t(lang, "whist.hand_title", hand=seating.who(seat), where=where)
-    lines.append(f"**{title}**")
+    lines = [f"**{title}**"]
     trump = trump_line(view, lang)
     if trump:
         lines.append(trump)
@@ -540,9 +554,21 @@ def hand_message(
     if view.discarded is not None:
         lines.append(t(lang, "whist.hand_discarded", cards=by_suit(view.discarded)))
     lines += trick_lines(view, seating, lang)
-    prompt = _prompt(view, seating, pending, lang)
-    if prompt:
-        lines.append(f"**{prompt}**")
+    return lines
+
+
+def _decision_buttons(
+    game_id: int,
+    view: WhistView,
+    player: int,
+    turn: int,
+    pending: str,
+    buttons: Controls,
+    lang: Lang,
+) -> None:
+    """Add to ``buttons`` the controls of the decision the player owes now: the tricks to
+    claim, the cards of the hand due (and Claim), or the bids and calls."""
+    grey, blue = discord.ButtonStyle.secondary, discord.ButtonStyle.primary
     legal = view.legal
     kinds = {a.kind for a in legal}
     control = ids.control
@@ -551,7 +577,7 @@ def hand_message(
             buttons.add_item(
                 _button(
                     str(action.number),
-                    control(game_id, view.player, turn, _payload(action)),
+                    control(game_id, player, turn, _payload(action)),
                     row=i // 5,
                     style=blue,
                 )
@@ -559,7 +585,7 @@ def hand_message(
         buttons.add_item(
             _button(
                 t(lang, "whist.button_back"),
-                control(game_id, view.player, turn, "b"),
+                control(game_id, player, turn, "b"),
                 row=3,
                 style=grey,
             )
@@ -572,7 +598,7 @@ def hand_message(
             buttons.add_item(
                 _button(
                     str(card),
-                    control(game_id, view.player, turn, _payload(card.code)),
+                    control(game_id, player, turn, _payload(card.code)),
                     row=i // 5,
                     style=blue if card in can else grey,
                     disabled=card not in can,
@@ -582,7 +608,7 @@ def hand_message(
             buttons.add_item(
                 _button(
                     t(lang, "whist.button_claim"),
-                    control(game_id, view.player, turn, "c"),
+                    control(game_id, player, turn, "c"),
                     row=3,
                     style=grey,
                 )
@@ -592,13 +618,11 @@ def hand_message(
             buttons.add_item(
                 _button(
                     action_text(lang, action),
-                    control(game_id, view.player, turn, _payload(action)),
+                    control(game_id, player, turn, _payload(action)),
                     row=i // 5,
                     style=blue,
                 )
             )
-    buttons.add_item(refresh)
-    return Rendered(content="\n".join(lines)[:2000], embeds=[], view=buttons)
 
 
 # --- the end of a deal ---------------------------------------------------------------------
