@@ -1000,9 +1000,8 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
         raise OptionsError(f"A game's seed must be a whole number, not {seed!r}.", reason="seed")
     rng = random.Random(seed)
     deck = shuffled_deck(rng)
-    hands: list[list[Card]] = [[], [], [], []]
-    for i, card in enumerate(deck):
-        hands[(i + 1) % 4].append(card)
+    # Card i goes to seat (i + 1) % 4: every fourth card from the first, East's from card 0.
+    hands = (deck[3::4], deck[0::4], deck[1::4], deck[2::4])
     identities = []
     for _ in range(DEALS):
         suits = list(SEAT_SUITS)
