@@ -27,7 +27,7 @@ SET_BONUS = (0, 0, 0, 6, 8)
 
 
 def score(hand: list[int]) -> int:
-    """Return L × S + B for a won hand (shared/rules/dupe.md, “Scoring a won hand”)."""
+    """Return L × S + B for a won hand (docs/rules/dupe.md, “Scoring a won hand”)."""
     suits = [0, 0, 0, 0]
     counts = [0] * 15  # by rank value; 1 is the ace again, for ace-low sequences
     for card in hand:

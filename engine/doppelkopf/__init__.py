@@ -1,4 +1,4 @@
-"""Doppelkopf: both presets of ``../shared/rules/doppelkopf.md`` (tournament and house), 4 or
+"""Doppelkopf: both presets of ``docs/rules/doppelkopf.md`` (tournament and house), 4 or
 5 players, computer players, a terminal table. The names of the rules file's binding API are
 exported here."""
 

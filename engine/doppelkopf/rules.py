@@ -1,4 +1,4 @@
-"""Doppelkopf as this project plays it (``../shared/rules/doppelkopf.md``): both presets,
+"""Doppelkopf as this project plays it (``docs/rules/doppelkopf.md``): both presets,
 4 or 5 players, every game type, announcements, claims, scoring and the table's length.
 
 The binding API (rules file, "Engine API and move notation"): :func:`new_game`,

@@ -1,5 +1,5 @@
 """Dukes Up! — a two-player game of runs, sets, dukes and castles — exactly as
-``shared/rules/dukes-up.md`` decides it.
+``docs/rules/dukes_up.md`` decides it.
 
 ``layout`` holds the cards' game values, runs and sets and the exact layout search, ``actions``
 the notation, ``options`` :class:`DukesUpOptions`, ``rules`` the match (:class:`DukesUpState`,

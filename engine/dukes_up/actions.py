@@ -1,5 +1,5 @@
-"""Dukes Up!'s actions and moves and their notation (``shared/rules/dukes-up.md``, "Engine API
-and move notation (binding)").
+"""Dukes Up!'s actions and moves and their notation (``docs/rules/dukes_up.md``,
+"Notation").
 
 An action is one :class:`Action` value whatever it does, so that a seat's legal actions sort
 with plain comparison: by :class:`Kind` first, in the order of the binding table. ``str`` and

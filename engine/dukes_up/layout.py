@@ -1,5 +1,5 @@
 """Dukes Up!'s cards on the table: ranks (ace low), suit groups, colours, runs and sets, the
-exact layout search and the A4 proposal search (``shared/rules/dukes-up.md``, "Runs, sets and
+exact layout search and the A4 proposal search (``docs/rules/dukes_up.md``, "Runs, sets and
 a valid table" and "Engine: state, checks and the arrangement search").
 
 Everything here is a pure function of cards, so the state and the computer players (which

@@ -12,7 +12,7 @@ __all__ = ["DukesUpOptions"]
 
 @dataclass(frozen=True, slots=True)
 class DukesUpOptions:
-    """The options table of ``shared/rules/dukes-up.md``.
+    """The options table of ``docs/rules/dukes_up.md``.
 
     ``rounds`` (1 or more) per match, added up (``cumulative``) or counted as rounds won
     (``wins``); ``slot_weight`` (1 or 2) per card left in one's own duke and castle slots;

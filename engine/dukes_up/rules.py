@@ -1,4 +1,4 @@
-"""Dukes Up!, exactly as ``shared/rules/dukes-up.md`` decides it.
+"""Dukes Up!, exactly as ``docs/rules/dukes_up.md`` decides it.
 
 One :class:`DukesUpState` plays one match: each round deals both seats' 26 cards, both choose
 castle, dukes and hand at once (phase ``choose``), then the seats take turns (``turn``) until

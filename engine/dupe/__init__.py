@@ -1,4 +1,4 @@
-"""Dupe (David Parlett), exactly as ``shared/rules/dupe.md`` decides it.
+"""Dupe (David Parlett), exactly as ``docs/rules/dupe.md`` decides it.
 
 ``rules`` holds the game (:class:`DupeState`, its actions, views and scoring), ``players``
 the computer players, ``terminal`` the text table and ``game`` the ``engine.game.Game``

@@ -1,4 +1,4 @@
-"""Dupe (David Parlett), exactly as ``shared/rules/dupe.md`` decides it.
+"""Dupe (David Parlett), exactly as ``docs/rules/dupe.md`` decides it.
 
 Four players; North = ♠, East = ♥, South = ♣, West = ♦. One seeded deal of 13 cards each,
 then four deals: every deal, fresh secret identity cards name each player's *dupe*; thirteen

@@ -1,5 +1,5 @@
 """The whist family — short whist, English Dummy, Double Dummy, Humbug, two-hand whist and
-Mort, and duplicate whist's trays and scoring — exactly as ``shared/rules/whist.md``
+Mort, and duplicate whist's trays and scoring — exactly as ``docs/rules/whist.md``
 decides it.
 
 ``rules`` holds the variants (:class:`WhistState` and its subclasses, views, results),

@@ -1,5 +1,5 @@
-"""Whist's actions and moves, and their notation (``shared/rules/whist.md``, "Engine API and
-move notation").
+"""Whist's actions and moves, and their notation (``docs/rules/whist.md``,
+"Notation").
 
 An action is one :class:`Action` value whatever it does, so that a seat's legal actions sort
 in the binding order with plain comparison: cards in ``Card`` order (rank, then suit), then

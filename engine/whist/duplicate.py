@@ -1,4 +1,4 @@
-"""Duplicate whist (``shared/rules/whist.md`` §7) as pure functions: trays made from a seed,
+"""Duplicate whist (``docs/rules/whist.md`` §7) as pure functions: trays made from a seed,
 a tray played at one table (:class:`TrayGame`), and the scores of the three formats — team
 of four, Mitchell pairs (with its movement) and Mnemonic duplicate.
 

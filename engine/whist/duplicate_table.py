@@ -1,4 +1,4 @@
-"""One table's play of a duplicate match (``shared/rules/whist.md`` §7) as an
+"""One table's play of a duplicate match (``docs/rules/whist.md`` §7) as an
 ``engine.game.Game``: ``whist_duplicate``.
 
 A match (team of four, Mitchell, Mnemonic) is played at one or more tables; each table

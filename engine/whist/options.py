@@ -42,7 +42,7 @@ _OWNERS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True, slots=True)
 class WhistOptions:
-    """Which whist is played, and its house rules (``shared/rules/whist.md``).
+    """Which whist is played, and its house rules (``docs/rules/whist.md``).
 
     ``players``: Mort's 3 or 4 (``None`` = 4); any other variant ``None`` or its own count.
     ``random_seating`` (short): seat the players from the seed. ``fixed_dummy``,

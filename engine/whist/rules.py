@@ -1,4 +1,4 @@
-"""The whist family, exactly as ``shared/rules/whist.md`` decides it.
+"""The whist family, exactly as ``docs/rules/whist.md`` decides it.
 
 One :class:`WhistState` plays one unit of play — a rubber, a tournée of rubbers (English
 Dummy) or of games (Mort) — deal after deal; each variant is a subclass overriding a few

@@ -1,5 +1,5 @@
 """Whist's scoring as pure functions of numbers: a deal's points, a game's and a rubber's
-value, Mort's game value (``shared/rules/whist.md`` §1, §4, §5, §6).
+value, Mort's game value (``docs/rules/whist.md`` §1, §4, §5, §6).
 
 A *side* is 0 or 1 (N-S and E-W; in Humbug and two-hand N and S); every per-side pair is
 (side 0, side 1).

@@ -1,4 +1,4 @@
-"""Duplicate whist matches across channels, end to end through simcord (``shared/rules/
+"""Duplicate whist matches across channels, end to end through simcord (``docs/rules/
 whist.md`` §7): a team of four at two channels, a three-table Mitchell with its movement,
 a Mnemonic session; what each member and each channel may see, and when; the deadline,
 a deleted channel, a member who vanishes and a restart mid-round. Computers (the fast

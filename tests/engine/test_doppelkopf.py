@@ -1,4 +1,4 @@
-"""Doppelkopf's rules (``../shared/rules/doppelkopf.md``): every worked example of the rules
+"""Doppelkopf's rules (``docs/rules/doppelkopf.md``): every worked example of the rules
 file — T1–T9, H1–H8, both announcement-deadline tables and the house bidding example — and
 the binding API's notation and refusals."""
 

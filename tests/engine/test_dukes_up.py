@@ -1,4 +1,4 @@
-"""Dukes Up!: every worked example of ``shared/rules/dukes-up.md``, the binding API, the
+"""Dukes Up!: every worked example of ``docs/rules/dukes_up.md``, the binding API, the
 notation and every refusal condition (refused, and nothing changed)."""
 
 from __future__ import annotations

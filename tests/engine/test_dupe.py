@@ -1,4 +1,4 @@
-"""The Dupe engine: scoring, who takes a trick, and the state's API (shared/rules/dupe.md)."""
+"""The Dupe engine: scoring, who takes a trick, and the state's API (docs/rules/dupe.md)."""
 
 from __future__ import annotations
 

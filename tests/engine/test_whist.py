@@ -1,4 +1,4 @@
-"""Whist's rules as ``shared/rules/whist.md`` states them: the binding API, seating, dealing,
+"""Whist's rules as ``docs/rules/whist.md`` states them: the binding API, seating, dealing,
 play, every worked vector and table of the rules file, and what each view shows."""
 
 from __future__ import annotations

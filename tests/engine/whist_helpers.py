@@ -1,6 +1,6 @@
 """Helpers for the whist tests: play states out, and rig a deal's end for the worked vectors.
 
-The worked vectors of ``shared/rules/whist.md`` are stated as "a side at 4 takes 6 tricks and
+The worked vectors of ``docs/rules/whist.md`` are stated as "a side at 4 takes 6 tricks and
 holds all four honours"; :func:`finish_deal` puts the current deal in exactly that position
 and scores it through the state's own end-of-deal path (settlement, rubber, next deal).
 """

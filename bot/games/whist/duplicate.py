@@ -1,4 +1,4 @@
-"""Duplicate whist matches across channels (``shared/rules/whist.md`` §7): team of four
+"""Duplicate whist matches across channels (``docs/rules/whist.md`` §7): team of four
 (two tables), Mitchell progressive pairs (three tables or more) and Mnemonic duplicate
 (one table).
 

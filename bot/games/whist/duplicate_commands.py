@@ -1,4 +1,4 @@
-"""The commands of a duplicate whist match (``shared/rules/whist.md`` §7): ``/whist
+"""The commands of a duplicate whist match (``docs/rules/whist.md`` §7): ``/whist
 duplicate create|table|join|leave|start|results|status|cancel`` (``WhistUI.subcommands``).
 Each checks the member's request against the match's document, changes it through the
 core's ``bot.matches.Matches`` and answers; the match's rules

@@ -1,4 +1,4 @@
-"""The document of a duplicate whist match (``shared/rules/whist.md`` §7), as the store's
+"""The document of a duplicate whist match (``docs/rules/whist.md`` §7), as the store's
 ``matches`` table keeps it: its format, seed, tables, who sits where, and every play of a
 tray at a table (N-S's tricks, or nothing yet, and whether a computer stood in for a
 member); what is finished, and the scores. Plain functions of the document: no Discord."""

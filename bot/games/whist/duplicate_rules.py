@@ -1,4 +1,4 @@
-"""The rules of a duplicate whist match around its tables (``shared/rules/whist.md`` §7):
+"""The rules of a duplicate whist match around its tables (``docs/rules/whist.md`` §7):
 the tables' rounds (Mitchell's movement, Mnemonic's replay), each tray's results, the
 deadline, the final standings and the ratings, as pure functions of the match's document
 (:mod:`bot.games.whist.duplicate_plan`) returning what is to be done as values, which the

@@ -1,4 +1,4 @@
-"""What members read of a duplicate whist match (``shared/rules/whist.md`` §7): the posts
+"""What members read of a duplicate whist match (``docs/rules/whist.md`` §7): the posts
 in the tables' channels (a round's seating, a tray's results, the final standings) and the
 private answers of ``/whist duplicate status`` and ``results`` — values, built from the
 match's document (:mod:`bot.games.whist.duplicate_plan`)."""
