@@ -9,6 +9,7 @@ differs (ids given out on insert, upserts, a move's write, ratings under a lock)
 
 from __future__ import annotations
 
+import abc
 import functools
 import json
 import logging
@@ -53,40 +54,46 @@ def seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...]
     return [(game_id, s.seat, s.user_id, s.name, s.level) for s in seats]
 
 
-class SQLStore:
+class SQLStore(abc.ABC):
     """The store's methods that both backends run alike, over the primitives each provides."""
 
     _refusing = False  # writes fail (one log line per episode)
 
     @property
+    @abc.abstractmethod
     def location(self) -> str:
         """Where the database is, for messages (no password)."""
-        raise NotImplementedError
+        ...
 
     # --- what a backend provides ---------------------------------------------------
 
+    @abc.abstractmethod
     async def _execute(self, sql: str, *args: Any) -> None:
         """Run one write statement that may safely run twice (every caller's is
         idempotent: an update to a value, a delete, an upsert)."""
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     async def _transaction(self, batches: Sequence[Batch]) -> None:
         """Run the batches, each statement once per row, in one write transaction."""
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     async def _fetch(self, *queries: Query) -> list[list[Any]]:
         """Return the rows of each query, read in one snapshot."""
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     async def _games(self, where: str, *args: Any) -> list[GameRecord]:
         """Return the games ``WHERE where`` with their seats, move logs and owed posts, read
         in one snapshot."""
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def _on_shards(self, shards: ShardSlice | None) -> tuple[str, tuple[Any, ...]]:
         """Return the condition (`` AND …``) and arguments that keep the games of servers
         on ``shards``; nothing for every server."""
-        raise NotImplementedError
+        ...
 
     # --- refused writes ------------------------------------------------------------
 
