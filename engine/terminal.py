@@ -9,6 +9,7 @@ and the values it accepts, exit code 2.
 
 from __future__ import annotations
 
+import abc
 import argparse
 import contextlib
 import dataclasses
@@ -82,7 +83,7 @@ class Choice(Generic[T]):
     value: T
 
 
-class TextTable:
+class TextTable(abc.ABC):
     """A text table's input and output, and the commands every table answers.
 
     A game's table overrides :meth:`play` and the ``*_lines`` methods the commands show.
@@ -101,9 +102,9 @@ class TextTable:
 
     # --- what a game's table provides ------------------------------------------------
 
+    @abc.abstractmethod
     def play(self) -> None:
         """Play the game to its end (raising :class:`EndOfInput` or :class:`Quit` to leave)."""
-        raise NotImplementedError
 
     def help_lines(self) -> list[str]:
         """Return what ``help`` shows at the current question."""
