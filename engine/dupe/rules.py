@@ -511,12 +511,6 @@ _TO_ACT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-# The two parts of a hand around its card ``i``, as ready slice objects: ``hand[:i]`` would
-# build two slices every time a card is played.
-_BEFORE: tuple[slice, ...] = tuple(slice(None, i) for i in range(TRICKS))
-_AFTER: tuple[slice, ...] = tuple(slice(i + 1, None) for i in range(TRICKS))
-
-
 def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
     ordered = sorted(cards)
     return tuple(Distribute(p) for p in permutations(ordered))
@@ -538,6 +532,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         "_chosen",
         "_deal",
         "_hands",
+        "_held",
         "_identities",
         "_identity",
         "_last",
@@ -562,6 +557,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     options: DupeOptions
     seed: int
     _hands: list[tuple[Card, ...]]
+    _held: list[list[Card]]  # the same hands as lists, to take a card out in place
     _won: list[list[Card]]
     _choices: list[Card | None]
     _mask: int
@@ -800,6 +796,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         """Return an independent copy of this state."""
         other = copy.copy(self)  # shares the immutable parts
         other._hands = list(self._hands)
+        other._held = [list(hand) for hand in self._held]
         other._won = [list(pile) for pile in self._won]
         other._choices = list(self._choices)
         other._moves = list(self._moves)
@@ -899,7 +896,11 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             self._moves.append((seat, action))
             choices = self._choices
             choices[seat] = hand[i]  # the hand's own (interned) card
-            self._hands[seat] = hand[_BEFORE[i]] + hand[_AFTER[i]]
+            # Out of the list in place, then one copy as the tuple views share: cheaper
+            # than two slices and their concatenation.
+            held = self._held[seat]
+            del held[i]
+            self._hands[seat] = tuple(held)
             mask = self._mask | 1 << seat
             if mask != 15:
                 self._mask = mask
@@ -987,6 +988,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         self._identity = self._identities[self._deal - 1]
         self._trick = 1
         self._hands = list(won)
+        self._held = [list(hand) for hand in won]
         self._won = [[], [], [], []]
 
 
@@ -1011,6 +1013,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state.options = options if options is not None else DupeOptions()
     state.seed = seed
     state._hands = [tuple(sorted(hand, key=_ORDER)) for hand in hands]
+    state._held = [list(hand) for hand in state._hands]
     state._won = [[], [], [], []]
     state._choices = [None, None, None, None]
     state._mask = 0
