@@ -511,6 +511,12 @@ _TO_ACT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+_PILES: Callable[[list[Card]], tuple[list[Card], ...]] = operator.itemgetter(
+    *(slice(seat, None, 4) for seat in SEATS)
+)
+"""The four won piles of a deal's received cards (``DupeState._won``), in seat order."""
+
+
 def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
     ordered = sorted(cards)
     return tuple(Distribute(p) for p in permutations(ordered))
@@ -558,7 +564,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     seed: int
     _hands: list[tuple[Card, ...]]
     _held: list[list[Card]]  # the same hands as lists, to take a card out in place
-    _won: list[list[Card]]
+    _won: list[Card]  # this deal's received cards, trick by trick in seat order
     _choices: list[Card | None]
     _mask: int
     _chosen: tuple[bool, ...]
@@ -689,7 +695,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
 
     def won_cards(self, seat: int) -> tuple[Card, ...]:
         """Return the seat's won cards this deal, sorted (full state)."""
-        return tuple(sorted(self._won[seat]))
+        return tuple(sorted(self._won[seat::4]))
 
     def identity(self, seat: int) -> Suit:
         """Return the suit of the seat's identity card this deal (full state)."""
@@ -749,7 +755,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 self._revealed,
                 self._taker,
                 self._last,
-                None if memory != "open" else tuple(sorted(self._won[seat], key=_ORDER)),
+                None if memory != "open" else tuple(sorted(self._won[seat::4], key=_ORDER)),
                 self._results,
                 self._totals,
                 self._winners,
@@ -797,7 +803,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         other = copy.copy(self)  # shares the immutable parts
         other._hands = list(self._hands)
         other._held = [list(hand) for hand in self._held]
-        other._won = [list(pile) for pile in self._won]
+        other._won = list(self._won)
         other._choices = list(self._choices)
         other._moves = list(self._moves)
         return other
@@ -956,11 +962,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             self._revealed = None
             self._to_act = SEATS
         # The trick is over: everyone's received card goes onto their won cards.
-        won = self._won
-        won[0].append(received[0])
-        won[1].append(received[1])
-        won[2].append(received[2])
-        won[3].append(received[3])
+        self._won += received  # seat s's pile is every fourth card from card s
         self._last = _new_tuple(TrickRecord, (self._deal, self._trick, cards, taker, received))
         if self._trick < TRICKS:
             self._trick += 1
@@ -969,7 +971,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
 
     def _score_deal(self) -> None:
         identities = self._identities[self._deal - 1]
-        won = tuple(tuple(sorted(pile, key=_ORDER)) for pile in self._won)
+        won = tuple(tuple(sorted(pile, key=_ORDER)) for pile in _PILES(self._won))
         scores = tuple(score_hand(hand) for hand in won)
         credited = tuple(scores[_SUIT_SEAT[identities[seat]]].total for seat in SEATS)
         self._totals = tuple(t + c for t, c in zip(self._totals, credited, strict=True))
@@ -989,7 +991,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         self._trick = 1
         self._hands = list(won)
         self._held = [list(hand) for hand in won]
-        self._won = [[], [], [], []]
+        self._won = []
 
 
 def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
@@ -1014,7 +1016,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state.seed = seed
     state._hands = [tuple(sorted(hand, key=_ORDER)) for hand in hands]
     state._held = [list(hand) for hand in state._hands]
-    state._won = [[], [], [], []]
+    state._won = []
     state._choices = [None, None, None, None]
     state._mask = 0
     state._chosen = _NONE_CHOSEN
