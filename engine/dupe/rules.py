@@ -949,7 +949,19 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             ):
                 a, b, c, d = received
                 w, x, y, z = cards
-                if {id(a), id(b), id(c), id(d)} != {id(w), id(x), id(y), id(z)}:
+                # a permutation of the four revealed objects, told by identity alone
+                if not (
+                    (a is w or a is x or a is y or a is z)
+                    and (b is w or b is x or b is y or b is z)
+                    and (c is w or c is x or c is y or c is z)
+                    and (d is w or d is x or d is y or d is z)
+                    and a is not b
+                    and a is not c
+                    and a is not d
+                    and b is not c
+                    and b is not d
+                    and c is not d
+                ):
                     self._check(seat, action)
             else:
                 self._check(seat, action)
