@@ -517,6 +517,16 @@ _PILES: Callable[[list[Card]], tuple[list[Card], ...]] = operator.itemgetter(
 """The four won piles of a deal's received cards (``DupeState._won``), in seat order."""
 
 
+_CHOICE_MADE: tuple[tuple[tuple[int, tuple[int, ...], tuple[bool, ...]], ...], ...] = tuple(
+    tuple(
+        (mask | 1 << seat, _TO_ACT[mask | 1 << seat], _CHOSEN[mask | 1 << seat]) for seat in SEATS
+    )
+    for mask in range(16)
+)
+"""``_CHOICE_MADE[mask][seat]``: the mask, ``_TO_ACT`` and ``_CHOSEN`` once ``seat`` has chosen
+too, read from tables: the bit arithmetic on every choice costs more."""
+
+
 def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
     ordered = sorted(cards)
     return tuple(Distribute(p) for p in permutations(ordered))
@@ -907,11 +917,11 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             held = self._held[seat]
             del held[i]
             self._hands[seat] = tuple(held)
-            mask = self._mask | 1 << seat
+            mask, to_act, chosen = _CHOICE_MADE[self._mask][seat]
             if mask != 15:
                 self._mask = mask
-                self._to_act = _TO_ACT[mask]
-                self._chosen = _CHOSEN[mask]
+                self._to_act = to_act
+                self._chosen = chosen
                 return
             # All four have chosen: reveal the trick.
             cards: tuple[Card, ...] = tuple(choices)  # type: ignore[arg-type]
