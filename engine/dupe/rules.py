@@ -283,12 +283,20 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     for longest in _LONGEST_SUIT_ORDER:
         if row[16 + longest] == suit_length:
             break
-    sets_at = [v for v in range(2, 15) if row[v] >= 3] if max(row[2:15]) >= 3 else []
-    full_bonus = 0
-    for v in sets_at:
-        full_bonus += _SET_BONUS[row[v]]
+    # The ranks held three or four times, and their bonus, by the pattern of such counts:
+    # one translate finds whether there are any, and the few patterns there are are kept.
+    counts = row[:15]
+    marks = counts.translate(_SET_MARKS)
+    if marks == _NO_SETS:
+        sets_at: tuple[int, ...] = ()
+        full_bonus = 0
+    else:
+        found = _SETS_AT.get(marks)
+        if found is None:
+            found = _SETS_AT[marks] = _sets_at(marks)
+        sets_at, full_bonus = found
 
-    present = row[:15].translate(_PRESENT)
+    present = counts.translate(_PRESENT)
     candidates = _CANDIDATES.get(present)
     if candidates is None:
         candidates = _CANDIDATES[present] = _longest_sequences(present)
@@ -330,6 +338,13 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     )
 
 
+def _sets_at(marks: bytes) -> tuple[tuple[int, ...], int]:
+    """Return the rank values held three or four times (``marks`` keeps those counts, 0
+    elsewhere) and their bonus before any sequence takes a card."""
+    values = tuple(v for v in range(2, 15) if marks[v])
+    return values, sum(_SET_BONUS[marks[v]] for v in values)
+
+
 def _longest_sequences(present: bytes) -> tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]:
     """Return the longest sequences of the ranks ``present`` marks (1 at each rank value held,
     at 1 too for an ace), highest first, with the rank values each uses; none when no two
@@ -356,6 +371,11 @@ _TALLY: dict[Card, int] = {
 }
 """What a card adds to a hand's tally: one in the byte of its rank value (and of value 1 for
 an ace) and one in the byte ``16 + suit``; no count in a hand of one pack passes 255."""
+_SET_MARKS = bytes([0, 0, 0, 3, 4]).ljust(256, b"\0")
+"""Keeps the counts that make a set (three or four of a rank) and turns the rest into 0."""
+_NO_SETS = bytes(15)
+_SETS_AT: dict[bytes, tuple[tuple[int, ...], int]] = {}
+""":func:`_sets_at` by the marked counts: a few thousand patterns at most (four sets at most)."""
 _PRESENT = bytes([0] + [1] * 255)
 """Turns counts into ranks present (1) or absent (0), for ``bytes.translate``."""
 _SEQUENCES: dict[tuple[int, int], tuple[tuple[Rank, ...], frozenset[int]]] = {
