@@ -279,10 +279,11 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     # One sum counts every rank and suit at once (see _TALLY): row[v] is the number of
     # cards of rank value v (row[1] the aces again, for ace-low runs), row[16 + s] of suit s.
     row = sum(map(_TALLY.__getitem__, cards)).to_bytes(20, "little")
-    suit_length = max(row[16:])
-    for longest in _LONGEST_SUIT_ORDER:
-        if row[16 + longest] == suit_length:
-            break
+    suits = row[16:]
+    longest_suit = _LONGEST_SUIT.get(suits)
+    if longest_suit is None:
+        longest_suit = _LONGEST_SUIT[suits] = _longest_suit(suits)
+    longest, suit_length = longest_suit
     # The ranks held three or four times, and their bonus, by the pattern of such counts:
     # one translate finds whether there are any, and the few patterns there are are kept.
     counts = row[:15]
@@ -338,6 +339,14 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     )
 
 
+def _longest_suit(suits: bytes) -> tuple[Suit, int]:
+    """Return the longest suit (ties: the first in seat order) and its length, from the
+    count of each suit (``suits[suit]``)."""
+    suit_length = max(suits)
+    longest = next(suit for suit in _LONGEST_SUIT_ORDER if suits[suit] == suit_length)
+    return longest, suit_length
+
+
 def _sets_at(marks: bytes) -> tuple[tuple[int, ...], int]:
     """Return the rank values held three or four times (``marks`` keeps those counts, 0
     elsewhere) and their bonus before any sequence takes a card."""
@@ -371,6 +380,8 @@ _TALLY: dict[Card, int] = {
 }
 """What a card adds to a hand's tally: one in the byte of its rank value (and of value 1 for
 an ace) and one in the byte ``16 + suit``; no count in a hand of one pack passes 255."""
+_LONGEST_SUIT: dict[bytes, tuple[Suit, int]] = {}
+""":func:`_longest_suit` by the suits' counts: at most 560 ways to split 13 cards in four."""
 _SET_MARKS = bytes([0, 0, 0, 3, 4]).ljust(256, b"\0")
 """Keeps the counts that make a set (three or four of a rank) and turns the rest into 0."""
 _NO_SETS = bytes(15)
