@@ -542,6 +542,8 @@ _TO_ACT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+_CREDITED: Callable[[DealResult], tuple[int, ...]] = operator.attrgetter("credited")
+
 _PILES: Callable[[list[Card]], tuple[list[Card], ...]] = operator.itemgetter(
     *(slice(seat, None, 4) for seat in SEATS)
 )
@@ -656,7 +658,8 @@ class DupeState(State[DupeView, Action, DupeOptions]):
 
     def result(self) -> GameResult:
         """Return the totals, the winners once the game is over, and each deal's credits."""
-        rounds = tuple(tuple(r.credited[s] for r in self._results) for s in SEATS)
+        # one C zip over the deals' credits, not a generator per seat
+        rounds = tuple(zip(*map(_CREDITED, self._results), strict=True)) or ((), (), (), ())
         return GameResult(self._totals, self._winners, rounds)
 
     if TYPE_CHECKING:
