@@ -9,6 +9,8 @@ on the same way. Only pure results are memoised.
 - **Setup:** the castle and the dukes are the cards hardest to fit (as ``baseline``), the
   card with the most room stays in the hand.
 - **Draw** as many cards as it may, from the draw pile.
+- **Placing** is one ``accept`` of the A4 search's layout; at a ``check-only`` table, a new
+  group of the cards followed by a regrouping of the whole table.
 - **Its cards** are the hand and, except on the first player's first turn, its dukes (it
   picks a duke up and sets another card in its place). It places a largest set of them that
   fits the table, but keeps back enough to fill every duke slot it may end the turn with:
@@ -34,10 +36,28 @@ from itertools import combinations
 from typing import NamedTuple
 
 from engine.cards import DECK, Card
-from engine.dukes_up.actions import FINISH, RESET, REVEAL, Action, Kind, accept, discard, setup
+from engine.dukes_up.actions import (
+    FINISH,
+    RESET,
+    REVEAL,
+    Action,
+    Kind,
+    accept,
+    discard,
+    regroup,
+    setup,
+)
+from engine.dukes_up.actions import new as new_action
 from engine.dukes_up.actions import pickup as pickup_action
 from engine.dukes_up.actions import set_duke as set_action
-from engine.dukes_up.layout import Fits, colour, propose_layout, related
+from engine.dukes_up.layout import (
+    Fits,
+    colour,
+    find_layout,
+    is_valid_layout,
+    propose_layout,
+    related,
+)
 from engine.dukes_up.players.baseline import room
 from engine.dukes_up.rules import DukesUpView, Phase
 
@@ -122,6 +142,13 @@ class ExpertPlayer:
         other = (me + 1) % 2
         if FINISH in legal and view.castles[other] is None and view.castle_up[other]:
             return FINISH  # the opponent's castle is on the table: the capture is made
+        if not is_valid_layout(view.table):
+            # cards placed as one new group at a check-only table: now the layout for them
+            everything = [c for g in view.table for c in g]
+            layout = find_layout(everything)
+            if layout is not None:
+                return regroup(tuple(range(1, len(view.table) + 1)), tuple(layout))
+            return RESET if RESET in legal else legal[0]
         seen = _seen(view, me)
         plan = self._plan(seen)
         if plan.reveal and REVEAL in legal:
@@ -144,7 +171,9 @@ class ExpertPlayer:
             found = propose_layout(view.table, to_place)
             if found is not None:
                 _, replaced, groups = found
-                return accept(replaced, tuple(groups))
+                if view.arrangement_help == "propose":
+                    return accept(replaced, tuple(groups))
+                return new_action(tuple(to_place))
         if swaps and len(mine) < seen.slots:
             for card in sorted(plan.dukes):
                 if card in hand and set_action(card) in legal:
