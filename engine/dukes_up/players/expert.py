@@ -39,6 +39,7 @@ from engine.cards import DECK, Card
 from engine.dukes_up.actions import (
     FINISH,
     RESET,
+    RETURN,
     REVEAL,
     Action,
     Kind,
@@ -95,6 +96,8 @@ class _Seen(NamedTuple):
     """Its dukes when it may not swap them."""
     slots: int
     """The dukes it may end the turn with."""
+    start: frozenset[Card]
+    """Its dukes as the turn began (the slots now, less sets, plus pick-ups)."""
     theirs: frozenset[Card]
     their_castle: Card | None
     """The opponent's castle, face up in its slot."""
@@ -149,6 +152,9 @@ class ExpertPlayer:
             if layout is not None:
                 return regroup(tuple(range(1, len(view.table) + 1)), tuple(layout))
             return RESET if RESET in legal else legal[0]
+        if view.castles[me] is None and FINISH not in legal:
+            # its castle on the table in a turn that cannot end the round (E3)
+            return RETURN if RETURN in legal else (RESET if RESET in legal else legal[0])
         seen = _seen(view, me)
         plan = self._plan(seen)
         if plan.reveal and REVEAL in legal:
@@ -282,7 +288,8 @@ class ExpertPlayer:
         fit on the table as it will be."""
         other = (seen.me + 1) % 2
         danger = {c: _danger(after, c, other) for c in kept}
-        order = sorted(kept, key=lambda c: (danger[c], room(c), c))
+        # on a tie a duke stays in its slot: a swap is an action, and actions bar D2
+        order = sorted(kept, key=lambda c: (danger[c], c not in seen.start, room(c), c))
         return frozenset(order[: max(0, seen.slots)])
 
     def _worth(
@@ -317,6 +324,8 @@ def _seen(view: DukesUpView, me: int) -> _Seen:
         swaps=swaps,
         fixed=frozenset() if swaps else mine,
         slots=min(view.d0 or 1, 2) if swaps else len(mine),
+        start=(mine - {a.cards[0] for a in view.actions if a.kind is Kind.SET})
+        | {a.cards[0] for a in view.actions if a.kind is Kind.PICKUP},
         theirs=frozenset(view.dukes[other] or ()),
         their_castle=their_castle
         if isinstance(their_castle, Card) and view.castle_up[other]
