@@ -8,11 +8,32 @@ import random
 
 import pytest
 
-from engine.dukes_up import DukesUpOptions, DukesUpState, Kind, Phase, new_game
+from engine.cards import DECK
+from engine.dukes_up import DukesUpOptions, DukesUpState, Kind, Phase, can_layout, new_game
 from engine.dukes_up.actions import Action
+from engine.dukes_up.layout import Fits
 from engine.dukes_up.players import Player, make_player
 from engine.dukes_up.rules import position
 from tests.engine.dukes_helpers import c, cs, placed
+
+
+def test_fits_answers_as_the_exact_search_on_the_union() -> None:
+    rng = random.Random(11)
+    checked = 0
+    while checked < 1500:
+        cards = rng.sample(DECK, 52)
+        n = rng.randint(0, 40)
+        table = cards[:n]
+        if not can_layout(table):
+            continue
+        fits = Fits(table)
+        assert fits.fits()
+        for _ in range(5):
+            extra = rng.sample(cards[n:], rng.randint(1, 4))
+            assert fits.fits(extra) == can_layout(table + extra), (table, extra)
+            checked += 1
+    assert not Fits(cs("3S 4S")).fits(), "the fixed cards alone must be laid out too"
+    assert not Fits(cs("3S 4S 5S")).fits(cs("4S")), "a card already fixed cannot come again"
 
 
 def play_turn(state: DukesUpState, seat: int, player: Player) -> list[Action]:
