@@ -68,8 +68,11 @@ TAKE_LEAD = 2
 """It takes the opponent's dukes (to capture next turn) when it would then lead by this."""
 KEEP = 1.0
 """A hand card worth less than this (see :meth:`ExpertPlayer._worth`) is discarded first."""
-_MEMO = 4096
-"""Memoised plans and table searches kept per player before the memo starts afresh."""
+_PLANS = 1024
+"""Memoised plans kept per player before that memo starts afresh."""
+_TABLES = 32
+"""Tables whose search (:class:`Fits`, with its own memo) a player keeps: a turn asks about
+two or three, and a match has a few hundred."""
 
 
 class _Plan(NamedTuple):
@@ -101,6 +104,8 @@ class _Seen(NamedTuple):
     theirs: frozenset[Card]
     their_castle: Card | None
     """The opponent's castle, face up in its slot."""
+    their_slot: bool
+    """Whether the opponent's castle is in its slot (face up or down: it scores there)."""
     own_castle: Card | None
     """Its own castle in its slot (face up or down)."""
     own_up: bool
@@ -220,7 +225,7 @@ class ExpertPlayer:
         key = frozenset(cards)
         found = self._fits.get(key)
         if found is None:
-            if len(self._fits) > _MEMO:
+            if len(self._fits) >= _TABLES:
                 self._fits.clear()
             found = self._fits[key] = Fits(key)
         return found
@@ -228,7 +233,7 @@ class ExpertPlayer:
     def _plan(self, seen: _Seen) -> _Plan:
         found = self._plans.get(seen)
         if found is None:
-            if len(self._plans) > _MEMO:
+            if len(self._plans) >= _PLANS:
                 self._plans.clear()
             found = self._plans[seen] = self._make_plan(seen)
         return found
@@ -330,6 +335,7 @@ def _seen(view: DukesUpView, me: int) -> _Seen:
         their_castle=their_castle
         if isinstance(their_castle, Card) and view.castle_up[other]
         else None,
+        their_slot=their_castle is not None,
         own_castle=own_castle if isinstance(own_castle, Card) else None,
         own_up=view.castle_up[me],
         weight=view.slot_weight,
@@ -348,7 +354,7 @@ def _final(
     me, other = seen.me, (seen.me + 1) % 2
     own_slots = len(dukes) + (seen.own_castle is not None and seen.own_castle not in placed)
     their_slots = len(seen.theirs - set(placed)) + (
-        seen.their_castle is not None and seen.their_castle not in placed
+        seen.their_slot and (seen.their_castle is None or seen.their_castle not in placed)
     )
     return (
         counts[me] + seen.weight * own_slots,
