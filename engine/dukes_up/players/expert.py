@@ -8,7 +8,8 @@ on the same way. Only pure results are memoised.
 
 - **Setup:** the castle and the dukes are the cards hardest to fit (as ``baseline``), the
   card with the most room stays in the hand.
-- **Draw** as many cards as it may, from the draw pile.
+- **Draw** as many cards as it may from the draw pile (from the discard pile only when the
+  draw pile has none to give).
 - **Placing** is one ``accept`` of the A4 search's layout; at a ``check-only`` table, a new
   group of the cards followed by a regrouping of the whole table.
 - **Its cards** are the hand and, except on the first player's first turn, its dukes (it
@@ -139,7 +140,9 @@ class ExpertPlayer:
             return legal[0]
         if not view.drawn:
             draws = [a for a in legal if a.kind is Kind.DRAW]
-            return max(draws, key=lambda a: (a.n, a.word == "draw")) if draws else legal[0]
+            # The top of the discard pile is what it threw away itself, so it draws fresh
+            # cards, even one alone: taking two from its discards can repeat for ever.
+            return max(draws, key=lambda a: (a.n > 0, a.word == "draw", a.n)) if draws else legal[0]
         return self._step(view, me)
 
     # --- the turn's steps -------------------------------------------------------------
