@@ -11,7 +11,7 @@ import pytest
 from engine.cards import DECK
 from engine.dukes_up import DukesUpOptions, DukesUpState, Kind, Phase, can_layout, new_game
 from engine.dukes_up.actions import Action
-from engine.dukes_up.layout import Fits
+from engine.dukes_up.layout import Fits, colour
 from engine.dukes_up.players import Player, make_player
 from engine.dukes_up.rules import position
 from tests.engine.dukes_helpers import c, cs, placed
@@ -267,6 +267,20 @@ def test_the_expert_discards_the_card_furthest_from_a_group() -> None:
 def test_the_expert_draws_as_many_as_it_may() -> None:
     s = placed(0, black_hand="2C", drawn=False)
     assert str(make_player("expert", 0).act(s.view(0))) == "draw:pile=draw;n=2"
+
+
+def test_the_expert_draws_a_fresh_card_rather_than_its_own_discards_back() -> None:
+    named = set(cs("2C KS AC QS 9C"))
+    rest = tuple(x for x in DECK if colour(x) == 0 and x not in named)  # Black's others
+    s = placed(
+        0,
+        black_hand="2C",
+        drawn=False,
+        draw_piles=(cs("9C"), None),
+        discard_piles=(rest, ()),
+    )
+    assert s.view(0).draw_sizes[0] == 1 and s.view(0).discard_sizes[0] > 2
+    assert str(make_player("expert", 0).act(s.view(0))) == "draw:pile=draw;n=1"
 
 
 def test_the_expert_sets_up_with_hard_cards_in_its_slots() -> None:
