@@ -28,6 +28,12 @@ on the same way. Only pure results are memoised.
   its own cards (the exact search, against the table) go first: D2 on a turn without
   actions, else D1; a hand of good cards short of 4 discards blind (D3), keeping the hand.
   It never discards from the table.
+
+Measured by ``bench/dukes_up_strength.py --matches 1000`` (pairs of matches on one seed,
+seats swapped): it wins 0.999 of its matches against ``baseline``, 95 % CI [0.994, 1.000],
+82 % of them by a capture; decisions p50 0.2 ms, p99 5–13 ms on a busy 2-core host. The
+fresh draw alone was worth much: drawing its own two discards back (as ``baseline`` does)
+it won 0.953 [0.937, 0.964], losing in that loop at the turn limit.
 """
 
 from __future__ import annotations
