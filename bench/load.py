@@ -22,6 +22,15 @@ for several tricks). It prints:
 - REST calls per trick by kind (method and route template): interaction callbacks,
   webhook calls (the private hands, edited through members' interaction tokens) and
   channel calls (the table message, scoring posts), from the play phase;
+- Discord's limits as the loopback Discord counted them over the whole run: the most
+  requests counted against the global limit within any one second (all but
+  interaction-token ones, every slice together), the global 429s and the invalid requests
+  (401, 403, 429), as the line ``discord limits: peak P req/s, global 429s G, invalid
+  requests I``;
+- table freshness: for each move a member made during play, the time from its answer (the
+  move is committed before it) to the first edit of its table message that reaches Discord
+  after it, p50 and p99 over every move of every table, as the line ``table freshness: p50
+  A s, p99 B s``;
 - bot CPU seconds per game (utime + stime of the process over the play phase, from
   ``/proc/<pid>/stat``; its main thread and the other threads, SQLite's, separately);
 - the bot's peak RSS (``VmHWM``);
@@ -36,7 +45,8 @@ server's OpenAPI body check is slow, so only every ``--validate-every``-th body 
 driver is pinned to CPU 0 and the bot to CPU 1 (``--no-pin``: not), and the driver's own
 CPU time and the rest of the machine's are printed next to the bot's.
 
-Figures, not assertions. Targets at 1,000 games: p99 ≤ 100 ms, RSS ≤ 300 MB, restart ≤ 2 s.
+Figures, not assertions. Targets at 1,000 games: p99 ≤ 100 ms, RSS ≤ 300 MB, restart ≤ 2 s;
+peak ≤ 50 requests a second, no global 429s, no invalid requests, table freshness p99 ≤ 10 s.
 """
 
 from __future__ import annotations
@@ -55,7 +65,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,6 +96,7 @@ KEEP_SECONDS = 30.0  # interactions older than this are forgotten, but each memb
 KEEP_PER_MEMBER = 4  # latest few answered ones, whose tokens the bot may still use
 TURN = re.compile(r"deal (\d) of 4 · trick (\d+) of 13")
 PLAY_KINDS = ("card", "give", "confirm")
+MOVE_KINDS = ("card", "confirm")  # the clicks that commit a move (a give step is private)
 
 
 def turn_of(content: str) -> int:
@@ -109,6 +120,7 @@ class BenchDiscord(FakeDiscord):
         self.validated = 0
         self._edit_waiters: dict[int, list[asyncio.Future[None]]] = {}
         self.history: dict[int, list[str]] | None = None  # message → its edits (--debug)
+        self.on_edit: Callable[[int], None] = lambda message_id: None
 
     def _require_valid(self, request: Any) -> None:
         self.bodies += 1
@@ -125,6 +137,7 @@ class BenchDiscord(FakeDiscord):
                 f"{time.monotonic():.3f} edit {message.edits} by {caller}: "
                 + " | ".join(lines[:1] + lines[-1:])
             )
+        self.on_edit(message.id)
         for waiter in self._edit_waiters.pop(message.id, ()):
             if not waiter.done():
                 waiter.set_result(None)
@@ -371,6 +384,11 @@ class Load:
         self.statuses: dict[str, Counter[str]] = defaultdict(Counter)
         self.phase = "setup"
         self.stop = False
+        self.table_of: dict[int, int] = {}  # channel → its table message
+        # table message → when the moves it does not show yet were answered (play only)
+        self.unshown: dict[int, list[float]] = defaultdict(list)
+        self.freshness: list[float] = []  # per move: its answer → its table message's edit
+        self.server.on_edit = self.edited
 
     # --- bookkeeping -----------------------------------------------------------------
 
@@ -408,7 +426,17 @@ class Load:
             await asyncio.sleep(2.0)
             self.harvest()
 
+    def edited(self, message_id: int) -> None:
+        """A message was edited: if it is a table message, it shows every move answered
+        before now."""
+        moves = self.unshown.pop(message_id, None)
+        if moves:
+            now = time.monotonic()
+            self.freshness.extend(now - answered for answered in moves)
+
     def answered(self, seat: Seat, kind: str, interaction: Interaction) -> None:
+        if self.phase == "play" and kind in MOVE_KINDS and interaction.callback_at is not None:
+            self.unshown[self.table_of[seat.channel_id]].append(interaction.callback_at)
         seat.recent.append(interaction.id)
         interaction.payload = {}  # sent: the gateway buffer keeps the frame
         assert interaction.latency is not None
@@ -474,6 +502,7 @@ class Load:
             )
             assert lobby.message is not None, "no lobby message"
             game.table_id = lobby.message.id
+            self.table_of[game.guild.channel.id] = game.table_id
             for seat in game.seats[1:]:
                 self.reply(seat, "join", await seat.actor.click(game.table_id, label="Join"))
             started = self.reply(
@@ -634,6 +663,34 @@ def print_requests(load: Load, phase: str, tricks: int) -> None:
     refused = load.statuses.get(phase)
     if refused:
         print(f"  answered with an error: {dict(refused)}")
+
+
+def print_freshness(load: Load) -> None:
+    """Print how long the table messages took to show the moves made during play."""
+    seconds = load.freshness
+    waiting = sum(len(moves) for moves in load.unshown.values())
+    if not seconds:
+        print("table freshness: none measured")
+        return
+    print(
+        f"table freshness: p50 {percentile(seconds, 0.5):.1f} s, "
+        f"p99 {percentile(seconds, 0.99):.1f} s"
+    )
+    print(
+        f"  over {len(seconds)} moves (answer → the table message's next edit); max "
+        f"{max(seconds):.1f} s; {waiting} move(s) not shown by the end of play"
+    )
+
+
+def print_limits(server: BenchDiscord) -> None:
+    """Print Discord's limits as the loopback Discord counted them over the whole run."""
+    limits = server.limits
+    print(limits.describe())
+    print(
+        f"  {limits.counted} requests counted against the global limit (all but "
+        f"interaction-token ones), the most invalid ones in any 10 minutes "
+        f"{limits.invalid_peak} (Discord bans a bot at 10,000)"
+    )
 
 
 class GcPauses:
@@ -797,6 +854,7 @@ async def run(args: argparse.Namespace) -> None:
                 f"{load.stalls}"
             )
         print_requests(load, "play", tricks)
+        print_freshness(load)
         bot_cpu = sum(p.bot for p in played)
         print(
             f"bot CPU (all slices): {bot_cpu / args.games:.3f} s per game "
@@ -843,6 +901,7 @@ async def run(args: argparse.Namespace) -> None:
         else:
             for bot in bots:
                 report_log(bot)
+        print_limits(server)
     finally:
         harvester.cancel()
         for process in loopback.processes:
