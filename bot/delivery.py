@@ -263,6 +263,8 @@ class Courier:
         such as the game's last, with an older table."""
         if table.message_id is None or table.channel_id in self._gone:
             return SENT
+        if priority is not None:  # an edit waiting for the budget shows this one's table
+            self.budget.hasten(("edit", table.id), priority)
         lock = self._editing.setdefault(table.id, asyncio.Lock())
         async with lock:
             done = await self._edit_table_message(table, table.message_id, priority=priority)
