@@ -57,8 +57,7 @@ cores (targets: +1.5, +0.4, 100 ms, 500 ms).
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from engine.cards import DECK, Card, Rank, Suit
 from engine.whist.actions import ACCEPT, EXCHANGE, KEEP, REJECT, Action, Kind, claim, declare, play
@@ -76,8 +75,12 @@ _TRICKS = 13
 _TWO_HAND_SOLVABLE = 9  # cards a hand at most: the squeezed layout takes 0.2–2.5 s at ten
 _CUT_TO = 9  # Humbug's hands are judged double-dummy with nine cards each
 _CLAIM_BELOW = 5  # claim a proven share when at most this many tricks remain
-
-Clock = Callable[[], float]
+# The mean CPU milliseconds of one DDS solve by the most cards a hand holds (300 random
+# deals a size, measured once on the bench machine): the expert spends its ``effort`` in
+# these units, so how many deals it samples depends on the position only, never on a clock.
+_SOLVE_MS = {13: 113.0, 12: 17.6, 11: 7.3, 10: 3.5, 9: 1.8, 8: 0.9, 7: 0.6}
+_SOLVE_MS_SMALL = 0.4
+_TWO_HAND_MS = {9: 58.0, 8: 0.7}  # the squeezed two-hand layout (see the module's docstring)
 
 
 # --------------------------------------------------------------------------------------
@@ -364,18 +367,27 @@ class ExpertPlayer:
         seed: int,
         *,
         samples: int = 40,
-        budget: float = 0.15,
+        effort: float = 120.0,
         solve_from: int = 11,
-        clock: Clock = time.perf_counter,
+        humbug_samples: int = 12,
     ) -> None:
         load_solver()  # loading DDS takes seconds: at the table's start, not in a decision
         self._rng = random.Random(seed)
         self._basic = BasicPlayer(seed)
         self._memory = _Memory(0)
         self.samples = samples
-        self.budget = budget
+        self.effort = effort
         self.solve_from = solve_from
-        self._clock = clock
+        self.humbug_samples = humbug_samples
+
+    def sample_count(self, view: WhistView) -> int:
+        """Return how many deals this player samples for a card in ``view``'s position:
+        ``samples``, fewer where each solve is dearer (``effort`` in typical solve
+        milliseconds), at least one."""
+        most = max(view.counts)
+        costs = _TWO_HAND_MS if view.variant in _TWO_HANDED else _SOLVE_MS
+        cost = costs.get(most, _SOLVE_MS_SMALL)
+        return max(1, min(self.samples, int(self.effort / cost)))
 
     def observe(self, view: WhistView) -> None:
         """Take in what ``view`` shows (cards played, hands on view) without acting."""
@@ -431,14 +443,13 @@ class ExpertPlayer:
     def _estimate(self, view: WhistView) -> tuple[dict[Card, float], int, bool] | None:
         """Return the mean tricks per card of the side to play over sampled deals, the
         number of deals solved and whether the deal was certain."""
-        started = self._clock()
         knowledge = _knowledge(view, self._memory)
         if knowledge is None:
             return None
         certain = knowledge.certain
         totals: dict[Card, float] = {}
         solved = 0
-        for _ in range(1 if certain else self.samples):
+        for _ in range(1 if certain else self.sample_count(view)):
             world = knowledge.sample(self._rng)
             if world is None:
                 break
@@ -448,9 +459,6 @@ class ExpertPlayer:
             for card, tricks in result.items():
                 totals[card] = totals.get(card, 0.0) + tricks
             solved += 1
-            spent = self._clock() - started
-            if spent + spent / solved >= self.budget:
-                break  # the next sample would likely overrun the budget
         if not solved:
             return None
         return {c: t / solved for c, t in totals.items()}, solved, certain
@@ -498,7 +506,7 @@ class ExpertPlayer:
         trump = view.trump
         assert trump is not None
         mine_to_play = view.to_play % 2 == view.seat % 2
-        for _ in range(1 if knowledge.certain else self.samples):
+        for _ in range(1 if knowledge.certain else self.sample_count(view)):
             world = knowledge.sample(self._rng)
             if world is None:
                 return REJECT
@@ -560,32 +568,26 @@ class ExpertPlayer:
         # humbug_declared: the dealer is bound to his hand; otherwise both choose at once
         opponent_chooses = opponent in view.to_act or view.chosen[opponent]
         leads = seat != view.dealer
-        started = self._clock()
         keep = exchange = 0
-        for hands in self._deals(view, self.samples):
+        for hands in self._deals(view, self.humbug_samples):
             theirs = hands[opponent]
             if opponent_chooses and not keeps(theirs, trump):
                 theirs = hands[_RIGHT[opponent]]
             keep += self._humbug_value(trump, leads, hands[seat], theirs)
             exchange += self._humbug_value(trump, leads, hands[_RIGHT[seat]], theirs)
-            if self._clock() - started >= self.budget:
-                break
         return KEEP if keep >= exchange else EXCHANGE
 
     def _declare(self, view: WhistView) -> Action:
         seat = view.seat
         assert seat is not None
         opponent = _SOUTH if seat == _NORTH else _NORTH
-        started = self._clock()
         values = dict.fromkeys(Suit, 0)
-        for hands in self._deals(view, self.samples):
+        for hands in self._deals(view, self.humbug_samples):
             for suit in Suit:
                 theirs = hands[opponent]
                 if not keeps(theirs, suit):
                     theirs = hands[_RIGHT[opponent]]
                 values[suit] += self._humbug_value(suit, False, hands[seat], theirs)
-            if self._clock() - started >= self.budget:
-                break
         return declare(max(Suit, key=lambda s: (values[s], s)))
 
 
