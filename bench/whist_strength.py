@@ -19,6 +19,7 @@ Figures, not assertions. With ``--jobs`` > 1 the pairs are shared out among proc
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import statistics
 import sys
@@ -92,17 +93,36 @@ def match(
     jobs: int,
     tuning: Tuning = (),
     cpu: bool = False,
+    progress: int = 0,
 ) -> tuple[list[int], list[float]]:
     """Return the per-pair trick differences and the expert decision times of a match."""
     tasks = [(seed + i, strong, weak, tuning, cpu) for i in range(pairs)]
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(play_pair, tasks, chunksize=4))
-    else:
-        results = [play_pair(task) for task in tasks]
-    diffs = [d for d, _ in results]
-    times = [t for _, ts in results for t in ts]
+    diffs: list[int] = []
+    times: list[float] = []
+    with ProcessPoolExecutor(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
+        results = pool.map(play_pair, tasks, chunksize=4) if pool else map(play_pair, tasks)
+        for diff, taken in results:
+            diffs.append(diff)
+            times.extend(taken)
+            if progress and len(diffs) % progress == 0 and len(diffs) < pairs:
+                # a long run cut short still leaves its figures so far
+                print("  so far: " + summary(strong, weak, diffs, times), flush=True)
     return diffs, times
+
+
+def summary(strong: str, weak: str, diffs: list[int], times: list[float]) -> str:
+    """Return one line: the mean difference with its interval, and decision times."""
+    mean, low, high = ci95(diffs)
+    line = (
+        f"{strong} vs {weak}: {mean:+.2f} tricks/deal, 95 % CI [{low:+.2f}, {high:+.2f}] "
+        f"over {len(diffs)} deal pairs"
+    )
+    if times:
+        line += (
+            f"; expert decisions {len(times)}, p50 {1000 * percentile(times, 0.5):.1f} ms, "
+            f"p99 {1000 * percentile(times, 0.99):.1f} ms"
+        )
+    return line
 
 
 def ci95(values: list[int]) -> tuple[float, float, float]:
@@ -132,6 +152,9 @@ def main() -> None:
     )
     parser.add_argument("--solve-from", type=int, help="the expert solves from this hand size")
     parser.add_argument("--only-expert", action="store_true", help="skip basic vs random")
+    parser.add_argument(
+        "--progress", type=int, default=0, help="print the figures so far every N pairs"
+    )
     args = parser.parse_args()
     settings = {"samples": args.samples, "effort": args.effort, "solve_from": args.solve_from}
     tuning = tuple((k, v) for k, v in settings.items() if v is not None)
@@ -139,7 +162,9 @@ def main() -> None:
         if args.only_expert and strong != "expert":
             continue
         started = time.perf_counter()
-        diffs, times = match(strong, weak, args.pairs, args.seed, args.jobs, tuning, args.cpu)
+        diffs, times = match(
+            strong, weak, args.pairs, args.seed, args.jobs, tuning, args.cpu, args.progress
+        )
         mean, low, high = ci95(diffs)
         print(
             f"{strong} vs {weak}: {mean:+.2f} tricks/deal, 95 % CI [{low:+.2f}, {high:+.2f}] "

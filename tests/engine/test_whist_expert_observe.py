@@ -235,3 +235,37 @@ def test_the_sample_count_depends_on_the_position_only() -> None:
     small = view._replace(counts=(4, 4, 4, 4))
     assert expert.sample_count(small) == expert.samples
     assert ExpertPlayer(1, effort=10.0).sample_count(view._replace(counts=(10,) * 4)) == 2
+
+
+class BasicSpy(Spy):
+    """A ``basic`` player in the expert's place (cheap), recording what it is shown."""
+
+    def __init__(self, seed: int) -> None:
+        self.player = make_player("basic", seed)  # type: ignore[assignment]
+        self.shown = []
+
+
+def test_the_text_table_shows_a_watching_player_every_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.whist import players
+    from tests.engine.terminal_helpers import play
+
+    made: list[BasicSpy] = []
+
+    def spy(seed: int) -> BasicSpy:
+        made.append(BasicSpy(seed))
+        return made[-1]
+
+    monkeypatch.setitem(players.LEVELS, "expert", spy)
+    code, text = play(
+        ["whist", "--seed", "5", "--seat", "N", "--level", "expert"],
+        [],
+        lambda screen: "2" if "Accept the claim" in screen else "1",
+        20000,
+    )
+    assert code == 0, text[-2000:]
+    assert len(made) == 3
+    for watcher in made:
+        assert len(watcher.shown) >= 52, "a view after every card"
+        assert len({view.player for view in watcher.shown}) == 1, "its own views only"

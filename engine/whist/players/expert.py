@@ -10,12 +10,14 @@ tricks on average. Ties go to the card ``basic`` would play, else the lowest. It
 the expected tricks of its side: game and rubber values are not weighed (tricks are what a
 deal scores, and the odd trick and honours follow them).
 
-Its views show only the trick in progress and the last trick, so a card played after its
-own turn is seen only when it leads the next trick. Such cards are known only to be gone:
-the sampler deals them too, as each hand's "played unseen" cards. Who won such a trick
-still tells something: a hand that beat the best card still out of the suit led trumped,
-so it was void. (A driver that also calls :meth:`ExpertPlayer.observe` with each view as
-the game goes on gives it every card played.)
+Its views show only the trick in progress and the last trick, so at its own turns alone it
+would see a card played after its turn only when that card leads the next trick. It is a
+watching level (``WhistGame.watching_levels``): the simulator, the text table and the bot
+show it its view after every move (:meth:`ExpertPlayer.observe`), so it knows every card
+played, and a rebuilt one is shown the same views again from the move log. Driven only by
+its own decisions, it still plays: a card it did not see is known only to be gone, and the
+sampler deals it too, as the hand's "played unseen" cards; who won such a trick still tells
+something: a hand that beat the best card still out of the suit led trumped, so it was void.
 
 Double-dummy solving uses ``endplay``'s DDS (through :mod:`engine.whist.players.dds`,
 imported lazily, when a player is made;
@@ -40,8 +42,11 @@ Humbug honours) over sampled deals, each judged double-dummy with every hand cut
 cards (the four lowest plain cards taken out, their four tricks shared 2–2), the opponent
 choosing as ``basic`` would.
 
-Time: sampling stops after ``samples`` deals, or before a solve that would likely take the
-decision past ``budget`` seconds (on an injected clock); one legal action returns at once.
+Effort: how many deals it samples for a card depends on the position only, never on a
+clock, so a seed plays the same cards on any machine, busy or idle: ``samples`` (40), fewer
+where a solve is dearer — as many as ``effort`` (120) typical solve milliseconds buy, at the
+mean solve cost measured once per hand size (``_SOLVE_MS``), at least one. Humbug's choices
+sample ``humbug_samples`` (12) deals. One legal action returns at once.
 
 Strength (``bench/whist_strength.py``, short whist, duplicate: each deal played twice with
 the partnerships swapped; 95 % confidence intervals):
