@@ -1,6 +1,8 @@
 """The tables' computer players at work: they act until a member must decide, each
 caught up first with what its seat saw (:func:`prime`), and a searching level decides in
-one worker thread, off the event loop (:data:`SEARCH`).
+one worker thread, off the event loop (:data:`SEARCH`). A level the game lists in
+``Game.watching_levels`` is shown its view after every move (:func:`engine.game.show_move`),
+a member's and a computer's alike, and a rebuilt one is shown the same views again.
 
 It knows no game: a game's levels and which of them search come from its engine ``Game``.
 """
@@ -14,7 +16,7 @@ from typing import Any
 
 from bot.store import SeatRecord
 from bot.table import Table, decider, player_view
-from engine.game import AnyGame, AnyPlayer, AnyState
+from engine.game import AnyGame, AnyPlayer, AnyState, show_move, watchers
 
 __all__ = ["SEARCH", "computer_due", "computers_act", "prime", "run_computers", "stand_ins"]
 
@@ -43,9 +45,9 @@ async def computers_act(
         and computer_due(seats, state, players)
     ):
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(SEARCH, run_computers, seats, state, players)
+        await loop.run_in_executor(SEARCH, run_computers, seats, state, players, game)
     else:
-        run_computers(seats, state, players)
+        run_computers(seats, state, players, game)
 
 
 def computer_due(
@@ -62,9 +64,14 @@ def computer_due(
 
 
 def run_computers(
-    seats: Mapping[int, SeatRecord], state: AnyState, players: Mapping[int, AnyPlayer]
+    seats: Mapping[int, SeatRecord],
+    state: AnyState,
+    players: Mapping[int, AnyPlayer],
+    game: AnyGame,
 ) -> None:
-    """Let computer seats act until a member must decide or the game ends."""
+    """Let computer seats act until a member must decide or the game ends; show each
+    watching player (``Game.watching_levels``) every move."""
+    watching = watchers(game, players)
     while not state.is_over:
         for hand in state.to_act:
             seat = decider(state, hand)
@@ -73,14 +80,19 @@ def run_computers(
         else:
             break
         state.apply(hand, players[seat].act(state.view(hand)))
+        if watching:
+            show_move(state, watching)
 
 
 def prime(table: Table, players: Mapping[int, AnyPlayer]) -> None:
-    """Show each player every view its seat had at each decision point so far."""
+    """Show each player every view its seat had at each decision point so far, and a
+    watching one (``Game.watching_levels``) its view after every move, as it would have
+    been shown them had it been there all along."""
     state = table.state
     game = table.ui.game
     options = state.options
     replayed = game.new_game(table.seed, options)
+    watching = watchers(game, players)
     last = None
     for move in state.moves:
         if replayed.turn != last:
@@ -88,6 +100,8 @@ def prime(table: Table, players: Mapping[int, AnyPlayer]) -> None:
                 player.observe(player_view(replayed, seat))
             last = replayed.turn
         replayed.apply(move.seat, move.action)
+        if watching:
+            show_move(replayed, watching)
     for seat, player in players.items():
         player.observe(player_view(replayed, seat))
 

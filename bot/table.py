@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Self
 from bot.i18n import Text
 from bot.store import SeatRecord, SeatResult
 from bot.table_options import TableOptions
-from engine.game import AnyPlayer, AnyState, options_from_json, seat_count
+from engine.game import AnyPlayer, AnyState, options_from_json, own_hand, player_view
 
 if TYPE_CHECKING:
     from bot.game import GameUI
@@ -200,26 +200,6 @@ class Outcome:
     closed: bool = False
     # A member left the game in play (``/<game> leave``): a computer plays this seat now.
     handed_over: int | None = None
-
-
-def own_hand(state: AnyState, player: int) -> int | None:
-    """Return the engine hand ``player`` sits at (``None``: none, such as a player sitting
-    out a game). Where hands and players differ (whist's dummies, a rotation of roles),
-    the player's hand is found with :meth:`State.player_at`; elsewhere it is the seat."""
-    hands = seat_count(state)
-    if 0 <= player < hands and state.player_at(player) == player:
-        return player
-    for hand in range(hands):
-        if state.player_at(hand) == player:
-            return hand
-    return None
-
-
-def player_view(state: AnyState, player: int) -> Any:
-    """Return what ``player`` may know now: the view of the hand they sit at (which shows
-    the hands they decide for), or the public view when they sit at none."""
-    hand = own_hand(state, player)
-    return state.public_view() if hand is None else state.view(hand)
 
 
 def decider(state: AnyState, hand: int) -> int | None:

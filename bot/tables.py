@@ -53,6 +53,7 @@ from bot.table import (
 )
 from bot.table_options import TableOptions
 from engine.errors import EngineError, OptionsError
+from engine.game import show_move, watchers
 
 if TYPE_CHECKING:
     from bot.game import GameUI
@@ -876,6 +877,7 @@ class Tables:
         after them (``StaleError`` if the engine refuses an action)."""
         stage = before.clone()
         slow = table.ui.game.slow_action
+        watching = watchers(table.ui.game, table.players)
         for seat, action, _ in actions:
             try:
                 if slow(action):
@@ -885,7 +887,11 @@ class Tables:
                 else:
                     stage.apply(seat, action)
             except EngineError as error:
+                if watching and stage.move_count > before.move_count:
+                    self._rebuild_players(table)  # they were shown moves that never happen
                 raise StaleError.of(table.ui.refusal(error)) from None
+            if watching:
+                show_move(stage, watching)
         await computers_act(table.ui.game, seating, stage, table.players)
         return stage
 

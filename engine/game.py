@@ -42,7 +42,11 @@ __all__ = [
     "deciding_player",
     "options_from_json",
     "options_to_json",
+    "own_hand",
+    "player_view",
     "seat_count",
+    "show_move",
+    "watchers",
 ]
 
 ActionT = TypeVar("ActionT")
@@ -210,7 +214,9 @@ class Player(Protocol[ViewT_contra, ActionT_co]):
     name: str
 
     def observe(self, view: ViewT_contra) -> None:
-        """Take in what ``view`` shows without acting (to catch up on a game in progress)."""
+        """Take in what ``view`` shows without acting: to catch up on a game in progress,
+        and, for a level the game lists in ``Game.watching_levels``, after every move (the
+        simulator, the text table and the bot call it: :func:`show_move`)."""
         ...
 
     def act(self, view: ViewT_contra) -> ActionT_co:
@@ -254,6 +260,9 @@ class Game(Protocol[StateT, ViewT, ActionT, OptionsT]):
     """The computer level a table gets when nobody chooses one."""
     slow_levels: frozenset[str] = frozenset()
     """Hook: computer levels whose decisions run a search the bot keeps off its event loop
+    (whist's expert). Default: none."""
+    watching_levels: frozenset[str] = frozenset()
+    """Hook: computer levels whose players :meth:`~Player.observe` every move as it happens
     (whist's expert). Default: none."""
 
     @property
@@ -334,6 +343,41 @@ def deciding_player(state: AnyState, seat: int) -> int | None:
     :meth:`State.controller` and :meth:`State.player_at`."""
     owner = state.controller(seat)
     return None if owner is None else state.player_at(owner)
+
+
+def own_hand(state: AnyState, player: int) -> int | None:
+    """Return the hand ``player`` sits at (``None``: none, such as a player sitting out a
+    game). Where hands and players differ (whist's dummies, a rotation of roles), the
+    player's hand is found with :meth:`State.player_at`; elsewhere it is the seat."""
+    hands = state.seats
+    if 0 <= player < hands and state.player_at(player) == player:
+        return player
+    for hand in range(hands):
+        if state.player_at(hand) == player:
+            return hand
+    return None
+
+
+def player_view(state: AnyState, player: int) -> Any:
+    """Return what ``player`` may know now: the view of the hand they sit at (which shows
+    the hands they decide for), or the public view when they sit at none."""
+    hand = own_hand(state, player)
+    return state.public_view() if hand is None else state.view(hand)
+
+
+def watchers(game: AnyGame, players: Mapping[int, AnyPlayer]) -> dict[int, AnyPlayer]:
+    """Return those of ``players`` whose level ``game`` lists in
+    :attr:`Game.watching_levels` (by their ``name``), to be shown every move."""
+    watching = game.watching_levels
+    return {p: player for p, player in players.items() if player.name in watching}
+
+
+def show_move(state: AnyState, players: Mapping[int, AnyPlayer]) -> None:
+    """Show each of ``players`` (by player number; see :func:`watchers`) its view now,
+    after a move: only what its own seat may know, so no hidden card of another seat
+    reaches it."""
+    for player, computer in players.items():
+        computer.observe(player_view(state, player))
 
 
 def options_to_json(options: Any) -> dict[str, Any]:

@@ -7,6 +7,8 @@ player, as many as the game seats (or ``--level L`` seats L everywhere). The pla
 through the players: in game ``g`` the ``i``-th listed level plays as player ``(i + g) % n``, so
 over a multiple of ``n`` games every entry has been every player equally often (where players
 and hands differ, as with whist's dummies, each hand is played by the player deciding for it).
+A player of a level the game lists in ``Game.watching_levels`` is shown its view after every
+move, as at the bot's tables.
 Each entry's win share splits shared wins (a win shared by two counts one half to each); its
 95 % interval is Wilson's, which stays within [0, 1]. The flags a game's text table shares keep
 their names here: ``--seed``, ``--level``, ``--variant`` (whist's variant, Doppelkopf's preset;
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine import games
-from engine.game import AnyGame, AnyState, Game, Player, options_from_json
+from engine.game import AnyGame, AnyState, Game, Player, options_from_json, show_move, watchers
 from engine.terminal import Parser, option_value, or_list, sentence, variant_field
 
 StateT = TypeVar("StateT", bound=AnyState)
@@ -206,6 +208,8 @@ def _play_one(
     view, apply = state.view, state.apply
     controller, player_at = state.controller, state.player_at
     acts = [player.act for player in seated]
+    # players of a level that watches every move (``Game.watching_levels``) see each one
+    watching = watchers(rules, dict(enumerate(seated)))
     while not state.is_over:
         for hand in state.to_act:
             # the player deciding for the hand: its own, or a dummy's partner (as
@@ -220,6 +224,8 @@ def _play_one(
             else:
                 action = acts[p](view(hand))
             apply(hand, action)
+            if watching:
+                show_move(state, watching)
     result = state.result()
     tallies.update(rules.tally(state))
     for p in range(n):

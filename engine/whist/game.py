@@ -24,6 +24,9 @@ class WhistGame(Game[WhistState, WhistView, Action, WhistOptions]):
     options_type = WhistOptions
     default_level = "basic"
     slow_levels = frozenset({"expert"})  # double-dummy solves: the bot keeps them off its loop
+    # The expert's sampler deals only cards it has not seen played: it must see every card
+    # (its views at its own turns show only the trick in progress and the last trick).
+    watching_levels = frozenset({"expert"})
 
     @property
     def levels(self) -> Mapping[str, Callable[[int], Player[WhistView, Action]]]:

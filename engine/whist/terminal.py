@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from engine.cards import Card, Suit, parse_card
 from engine.errors import EngineError, ParseError
-from engine.game import deciding_player
+from engine.game import deciding_player, show_move, watchers
 from engine.terminal import (
     COMMANDS,
     BadFlag,
@@ -50,6 +50,7 @@ from engine.whist.actions import (
     parse_seat,
     play,
 )
+from engine.whist.game import GAME
 from engine.whist.options import VARIANT_NAMES, WhistOptions
 from engine.whist.players import LEVELS, Player, make_player
 from engine.whist.rules import DealResult, Phase, WhistState, WhistView, new_game
@@ -141,6 +142,7 @@ class WhistTable(TextTable):
         self.state = state
         self.me = me
         self.players = players
+        self._watching = watchers(GAME, players)  # shown every card as it is played
         others = iter(NAMES)
         self.names = ["you" if p == me else next(others) for p in range(state.players)]
         self._told_results = len(state.results)
@@ -269,6 +271,7 @@ class WhistTable(TextTable):
                 action = self.players[decider].act(state.view(hand))
             before = state.public_view()
             state.apply(hand, action)
+            show_move(state, self._watching)
             self._tell(hand, action, before)
         self._finish()
 

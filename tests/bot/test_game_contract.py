@@ -29,11 +29,12 @@ from bot.scheduler import Scheduler
 from bot.store import SQLiteStore
 from bot.tables import Table, TableOptions, Tables, UserError, own_hand
 from engine import games as engine_games
-from engine.game import Game, Move, Player, State, seat_count
+from engine.game import Game, Move, Player, State, seat_count, watchers
 from engine.simulate import simulate
 from tests.bot.driver import World
 from tests.support.highcard.engine import (
     HIGHCARD,
+    TRICKS,
     HighCardGame,
     HighCardState,
     HighCardView,
@@ -120,7 +121,7 @@ def test_the_contract_declares_the_hooks_the_core_reads() -> None:
         "keeps_meaning",
         "moved_on",
     } <= ui_hooks
-    assert game_hooks == {"slow_levels", "slow_action", "stand_in_view", "tally"}
+    assert game_hooks == {"slow_levels", "watching_levels", "slow_action", "stand_in_view", "tally"}
     assert state_hooks == {"seats"}
 
 
@@ -163,9 +164,14 @@ def test_adding_a_game_lists_every_hook_with_its_default() -> None:
 
 
 class Recording(HighPlayer):
-    """High card's ``high`` player, noting the thread it decides in."""
+    """High card's ``high`` player, noting the thread it decides in and the views it is
+    shown between its decisions."""
 
     threads: ClassVar[list[str]] = []
+    shown: ClassVar[list[HighCardView]] = []
+
+    def observe(self, view: HighCardView) -> None:
+        Recording.shown.append(view)
 
     def act(self, view: HighCardView) -> Play:
         Recording.threads.append(threading.current_thread().name)
@@ -177,6 +183,7 @@ class HookedGame(HighCardGame):
 
     levels: Mapping[str, Callable[[int], Player[HighCardView, Play]]] = {"high": Recording}
     slow_levels = frozenset({"high"})
+    watching_levels = frozenset({"high"})
 
     def __init__(self) -> None:
         self.calls: list[str] = []
@@ -346,6 +353,34 @@ async def test_a_played_out_game_plays_on_when_its_last_member_leaves(
     assert Recording.threads and all(t.startswith("computers") for t in Recording.threads)
     outcome = await hooked.tables.hand_over(table.id, ALICE)
     assert outcome.handed_over == 0 and table.status == "finished"
+
+
+async def test_a_watching_level_is_shown_every_move_of_its_own_seat(
+    harness: Callable[[GameUI], Harness],
+) -> None:
+    """``watching_levels``: the computer is shown its own seat's view after its own
+    face-down choice and after the member's, which it sees only once the trick is shown;
+    rebuilt (a restart), it is shown the same views again."""
+    Recording.shown.clear()
+    hooked = harness(HookedUI())
+    table = await hooked.open(computer=True)
+    assert [(v.chosen, len(v.tricks)) for v in Recording.shown] == [((False, True), 0)]
+    live = Recording.shown[:]
+    Recording.shown.clear()
+    hooked.tables._rebuild_players(table)
+    assert all(view in Recording.shown for view in live), "rebuilt, it sees them all again"
+    Recording.shown.clear()
+    card = table.state.legal_actions(0)[0]
+    await hooked.tables.act(table.id, ALICE, 0, table.turn, card)
+    assert [(v.chosen, len(v.tricks)) for v in Recording.shown] == [((False, False), 1)]
+    assert all(v.seat == 1 for v in [*live, *Recording.shown])
+    assert watchers(HIGHCARD, {1: Recording(1)}) == {}, "by default, no level watches"
+
+
+def test_the_simulator_shows_a_watching_level_every_move() -> None:
+    Recording.shown.clear()
+    simulate(["high", "high"], 1, game=HookedGame(), timing=False)
+    assert len(Recording.shown) == 2 * 2 * TRICKS, "each player, after every move"
 
 
 def test_the_simulator_counts_what_the_game_tallies() -> None:

@@ -1,6 +1,6 @@
 """The whist ``expert``: legal in every variant from views only, double-dummy best in Double
 Dummy (claims proven by the solver), sampled deals that agree with everything its views
-showed, its time budget on an injected clock, and ``basic`` in its place without endplay."""
+showed, a sample count fixed by the position, and ``basic`` in its place without endplay."""
 
 from __future__ import annotations
 
@@ -184,12 +184,12 @@ def test_the_expert_sees_only_views() -> None:
     other._hands[a] = tuple(sorted((*state.hand(a)[1:], swap_b)))
     other._hands[b] = tuple(sorted((*state.hand(b)[1:], swap_a)))
     assert other.view(hand) == state.view(hand)
-    first = ExpertPlayer(4, samples=3, solve_from=13, clock=lambda: 0.0).act(state.view(hand))
-    second = ExpertPlayer(4, samples=3, solve_from=13, clock=lambda: 0.0).act(other.view(hand))
+    first = ExpertPlayer(4, samples=3, effort=1e6, solve_from=13).act(state.view(hand))
+    second = ExpertPlayer(4, samples=3, effort=1e6, solve_from=13).act(other.view(hand))
     assert first == second
 
 
-def test_sampling_stops_at_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sampling_solves_the_sample_count(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
     real = expert_module.solve_position
 
@@ -198,15 +198,14 @@ def test_sampling_stops_at_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> N
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(expert_module, "solve_position", counting)
-    ticks = iter(range(1000))
     state = new_game(3)
     hand = state.to_play
     assert hand is not None
-    slow = ExpertPlayer(1, samples=30, budget=0.5, solve_from=13, clock=lambda: float(next(ticks)))
-    slow.act(state.view(hand))
-    assert len(calls) == 1, "one second passes per reading: one sample, then the budget is spent"
+    dear = ExpertPlayer(1, samples=30, effort=226.0, solve_from=13)
+    dear.act(state.view(hand))
+    assert len(calls) == 2, "two solves of a full deal's typical cost fit the effort"
     calls.clear()
-    ExpertPlayer(1, samples=3, solve_from=13, clock=lambda: 0.0).act(state.view(hand))
+    ExpertPlayer(1, samples=3, effort=1e6, solve_from=13).act(state.view(hand))
     assert len(calls) == 3
 
 

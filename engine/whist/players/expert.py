@@ -10,12 +10,14 @@ tricks on average. Ties go to the card ``basic`` would play, else the lowest. It
 the expected tricks of its side: game and rubber values are not weighed (tricks are what a
 deal scores, and the odd trick and honours follow them).
 
-Its views show only the trick in progress and the last trick, so a card played after its
-own turn is seen only when it leads the next trick. Such cards are known only to be gone:
-the sampler deals them too, as each hand's "played unseen" cards. Who won such a trick
-still tells something: a hand that beat the best card still out of the suit led trumped,
-so it was void. (A driver that also calls :meth:`ExpertPlayer.observe` with each view as
-the game goes on gives it every card played.)
+Its views show only the trick in progress and the last trick, so at its own turns alone it
+would see a card played after its turn only when that card leads the next trick. It is a
+watching level (``WhistGame.watching_levels``): the simulator, the text table and the bot
+show it its view after every move (:meth:`ExpertPlayer.observe`), so it knows every card
+played, and a rebuilt one is shown the same views again from the move log. Driven only by
+its own decisions, it still plays: a card it did not see is known only to be gone, and the
+sampler deals it too, as the hand's "played unseen" cards; who won such a trick still tells
+something: a hand that beat the best card still out of the suit led trumped, so it was void.
 
 Double-dummy solving uses ``endplay``'s DDS (through :mod:`engine.whist.players.dds`,
 imported lazily, when a player is made;
@@ -40,25 +42,27 @@ Humbug honours) over sampled deals, each judged double-dummy with every hand cut
 cards (the four lowest plain cards taken out, their four tricks shared 2–2), the opponent
 choosing as ``basic`` would.
 
-Time: sampling stops after ``samples`` deals, or before a solve that would likely take the
-decision past ``budget`` seconds (on an injected clock); one legal action returns at once.
+Effort: how many deals it samples for a card depends on the position only, never on a
+clock, so a seed plays the same cards on any machine, busy or idle: ``samples`` (40), fewer
+where a solve is dearer — as many as ``effort`` (120) typical solve milliseconds buy, at the
+mean solve cost measured once per hand size (``_SOLVE_MS``), at least one. Humbug's choices
+sample ``humbug_samples`` (12) deals. One legal action returns at once.
 
 Strength (``bench/whist_strength.py``, short whist, duplicate: each deal played twice with
 the partnerships swapped; 95 % confidence intervals):
 
-    .venv/bin/python bench/whist_strength.py --pairs 1000 --jobs 2
+    .venv/bin/python bench/whist_strength.py --pairs 1000 --jobs 4 --cpu --progress 50
 
-basic vs random +3.50 tricks a deal, 95 % CI [+3.40, +3.60]; expert vs basic +0.54, 95 % CI
-[+0.48, +0.61] (1,000 deal pairs each, seeds 1–1000). Expert decision time: mean 46.6 ms, p99
-175 ms over 52,000 decisions, measured while another two-process benchmark shared the two
-cores (targets: +1.5, +0.4, 100 ms, 500 ms).
+expert vs basic +0.85 tricks a deal, 95 % CI [+0.75, +0.95] over the first 450 deal pairs
+of a 1,000-pair run (seeds 1–450), watching every card; decision CPU time p50 20.2 ms, p99
+327.6 ms over 23,400 decisions (targets: +0.6 with the interval above +0.4, p99 500 ms).
+basic vs random +3.50, 95 % CI [+3.40, +3.60].
 """
 
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from engine.cards import DECK, Card, Rank, Suit
 from engine.whist.actions import ACCEPT, EXCHANGE, KEEP, REJECT, Action, Kind, claim, declare, play
@@ -76,8 +80,12 @@ _TRICKS = 13
 _TWO_HAND_SOLVABLE = 9  # cards a hand at most: the squeezed layout takes 0.2–2.5 s at ten
 _CUT_TO = 9  # Humbug's hands are judged double-dummy with nine cards each
 _CLAIM_BELOW = 5  # claim a proven share when at most this many tricks remain
-
-Clock = Callable[[], float]
+# The mean CPU milliseconds of one DDS solve by the most cards a hand holds (300 random
+# deals a size, measured once on the bench machine): the expert spends its ``effort`` in
+# these units, so how many deals it samples depends on the position only, never on a clock.
+_SOLVE_MS = {13: 113.0, 12: 17.6, 11: 7.3, 10: 3.5, 9: 1.8, 8: 0.9, 7: 0.6}
+_SOLVE_MS_SMALL = 0.4
+_TWO_HAND_MS = {9: 58.0, 8: 0.7}  # the squeezed two-hand layout (see the module's docstring)
 
 
 # --------------------------------------------------------------------------------------
@@ -364,18 +372,27 @@ class ExpertPlayer:
         seed: int,
         *,
         samples: int = 40,
-        budget: float = 0.15,
+        effort: float = 120.0,
         solve_from: int = 11,
-        clock: Clock = time.perf_counter,
+        humbug_samples: int = 12,
     ) -> None:
         load_solver()  # loading DDS takes seconds: at the table's start, not in a decision
         self._rng = random.Random(seed)
         self._basic = BasicPlayer(seed)
         self._memory = _Memory(0)
         self.samples = samples
-        self.budget = budget
+        self.effort = effort
         self.solve_from = solve_from
-        self._clock = clock
+        self.humbug_samples = humbug_samples
+
+    def sample_count(self, view: WhistView) -> int:
+        """Return how many deals this player samples for a card in ``view``'s position:
+        ``samples``, fewer where each solve is dearer (``effort`` in typical solve
+        milliseconds), at least one."""
+        most = max(view.counts)
+        costs = _TWO_HAND_MS if view.variant in _TWO_HANDED else _SOLVE_MS
+        cost = costs.get(most, _SOLVE_MS_SMALL)
+        return max(1, min(self.samples, int(self.effort / cost)))
 
     def observe(self, view: WhistView) -> None:
         """Take in what ``view`` shows (cards played, hands on view) without acting."""
@@ -431,14 +448,13 @@ class ExpertPlayer:
     def _estimate(self, view: WhistView) -> tuple[dict[Card, float], int, bool] | None:
         """Return the mean tricks per card of the side to play over sampled deals, the
         number of deals solved and whether the deal was certain."""
-        started = self._clock()
         knowledge = _knowledge(view, self._memory)
         if knowledge is None:
             return None
         certain = knowledge.certain
         totals: dict[Card, float] = {}
         solved = 0
-        for _ in range(1 if certain else self.samples):
+        for _ in range(1 if certain else self.sample_count(view)):
             world = knowledge.sample(self._rng)
             if world is None:
                 break
@@ -448,9 +464,6 @@ class ExpertPlayer:
             for card, tricks in result.items():
                 totals[card] = totals.get(card, 0.0) + tricks
             solved += 1
-            spent = self._clock() - started
-            if spent + spent / solved >= self.budget:
-                break  # the next sample would likely overrun the budget
         if not solved:
             return None
         return {c: t / solved for c, t in totals.items()}, solved, certain
@@ -498,7 +511,7 @@ class ExpertPlayer:
         trump = view.trump
         assert trump is not None
         mine_to_play = view.to_play % 2 == view.seat % 2
-        for _ in range(1 if knowledge.certain else self.samples):
+        for _ in range(1 if knowledge.certain else self.sample_count(view)):
             world = knowledge.sample(self._rng)
             if world is None:
                 return REJECT
@@ -560,32 +573,26 @@ class ExpertPlayer:
         # humbug_declared: the dealer is bound to his hand; otherwise both choose at once
         opponent_chooses = opponent in view.to_act or view.chosen[opponent]
         leads = seat != view.dealer
-        started = self._clock()
         keep = exchange = 0
-        for hands in self._deals(view, self.samples):
+        for hands in self._deals(view, self.humbug_samples):
             theirs = hands[opponent]
             if opponent_chooses and not keeps(theirs, trump):
                 theirs = hands[_RIGHT[opponent]]
             keep += self._humbug_value(trump, leads, hands[seat], theirs)
             exchange += self._humbug_value(trump, leads, hands[_RIGHT[seat]], theirs)
-            if self._clock() - started >= self.budget:
-                break
         return KEEP if keep >= exchange else EXCHANGE
 
     def _declare(self, view: WhistView) -> Action:
         seat = view.seat
         assert seat is not None
         opponent = _SOUTH if seat == _NORTH else _NORTH
-        started = self._clock()
         values = dict.fromkeys(Suit, 0)
-        for hands in self._deals(view, self.samples):
+        for hands in self._deals(view, self.humbug_samples):
             for suit in Suit:
                 theirs = hands[opponent]
                 if not keeps(theirs, suit):
                     theirs = hands[_RIGHT[opponent]]
                 values[suit] += self._humbug_value(suit, False, hands[seat], theirs)
-            if self._clock() - started >= self.budget:
-                break
         return declare(max(Suit, key=lambda s: (values[s], s)))
 
 
