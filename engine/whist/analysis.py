@@ -119,12 +119,36 @@ def _costs(
     deal: list[list[Card]], trump: Suit | None, leader: int, played: list[Card]
 ) -> tuple[int, ...]:
     """Return the cost of each card of ``played`` from the hands ``deal`` (checked)."""
+    _check_play(deal, trump, leader, played)
+    if not played:
+        return ()
     hands = [list(hand) for hand in deal]
     solver = Solver(trump)
     trick: list[Card] = []
     ns_tricks = 0
     total = solver.tricks(position_of(hands, trump, leader, trick, 0))
     costs: list[int] = []
+    for card in played:
+        seat = (leader + len(trick)) % 4
+        hands[seat].remove(card)
+        trick.append(card)
+        if len(trick) == 4:
+            leader = (leader + trick_winner(trick, trump)) % 4
+            ns_tricks += 0 if leader % 2 else 1
+            trick = []
+        after = _after(solver, position_of(hands, trump, leader, trick, ns_tricks), total, seat)
+        costs.append(total - after if seat % 2 == 0 else after - total)
+        total = after
+    return tuple(costs)
+
+
+def _check_play(
+    deal: list[list[Card]], trump: Suit | None, leader: int, played: list[Card]
+) -> None:
+    """Raise :class:`IllegalActionError` at the first card of ``played`` that its seat
+    cannot play then."""
+    hands = [list(hand) for hand in deal]
+    trick: list[Card] = []
     for card in played:
         seat = (leader + len(trick)) % 4
         hand = hands[seat]
@@ -147,12 +171,7 @@ def _costs(
         trick.append(card)
         if len(trick) == 4:
             leader = (leader + trick_winner(trick, trump)) % 4
-            ns_tricks += 0 if leader % 2 else 1
             trick = []
-        after = _after(solver, position_of(hands, trump, leader, trick, ns_tricks), total, seat)
-        costs.append(total - after if seat % 2 == 0 else after - total)
-        total = after
-    return tuple(costs)
 
 
 def _after(solver: Solver, position: Position, before: int, seat: int) -> int:

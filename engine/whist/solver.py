@@ -352,7 +352,10 @@ class Solver:
             moves.insert(0, best)
         follow = self._follow
         relevant = 0
+        skip = 0
         for q in moves:
+            if skip >> q & 1:
+                continue
             r = follow(
                 hands ^ (1 << (shift + q)),
                 lengths - (1 << ((leader << 4) + ((q >> 4) << 2))),
@@ -370,7 +373,12 @@ class Solver:
                     bucket, hands, r >> 1, target if ns else -1, target - 1 if not ns else n
                 )
                 return r
-            relevant |= r >> 1
+            rel = r >> 1
+            relevant |= rel
+            if not rel >> q & 1:
+                # The answer did not depend on this card's rank: any smaller card of
+                # its suit in this hand gives the same answer.
+                skip |= _FIELD[q >> 4] & ~rel
         if ns:
             self._store(bucket, hands, relevant, -1, target - 1)
             return relevant << 1
@@ -476,7 +484,10 @@ class Solver:
         last = k == 3
         relevant = 0
         lane = seat << 4
+        skip = 0
         for q in moves:
+            if skip >> q & 1:
+                continue
             if _beats(q, winning, trump):
                 w, wq = seat, q
             else:
@@ -505,5 +516,10 @@ class Solver:
                 r = self._follow(rest, rest_lengths, leader, k + 1, led, w, wq, (*cards, q), target)
             if (r & 1) == ns:
                 return r
-            relevant |= r >> 1
+            rel = r >> 1
+            relevant |= rel
+            if not rel >> q & 1:
+                # The answer did not depend on this card's rank: any smaller card of
+                # its suit in this hand gives the same answer.
+                skip |= _FIELD[q >> 4] & ~rel
         return relevant << 1 | (not ns)

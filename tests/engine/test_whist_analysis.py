@@ -1,0 +1,288 @@
+"""``engine.whist.analysis``: the double-dummy cost of every card, checked against a plain
+minimax (no pruning, no table) on small end positions and against DDS (endplay) on larger
+ones and whole deals; the API's contract; bad input refused with a clear error."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from engine.cards import DECK, Card, Suit
+from engine.errors import IllegalActionError, InvalidActionError, ParseError
+from engine.tricks import legal_cards, trick_winner
+from engine.whist.analysis import double_dummy_costs, double_dummy_result, end_position_costs
+
+SEATS = "NESW"
+TRUMPS: tuple[str | None, ...] = (None, "C", "D", "H", "S")
+SUIT_OF = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES}
+
+
+def deal_of(rng: random.Random, size: int) -> list[list[Card]]:
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return [deck[i * size : (i + 1) * size] for i in range(4)]
+
+
+def as_codes(hands: Sequence[Sequence[Card]]) -> dict[str, tuple[str, ...]]:
+    return {
+        seat: tuple(card.code for card in hand) for seat, hand in zip(SEATS, hands, strict=True)
+    }
+
+
+def random_play(
+    rng: random.Random, hands: Sequence[Sequence[Card]], trump: Suit | None, leader: int, n: int
+) -> list[Card]:
+    """Return ``n`` cards played at random by the rules (follow suit, winner leads)."""
+    held = [list(hand) for hand in hands]
+    trick: list[Card] = []
+    played: list[Card] = []
+    for _ in range(n):
+        seat = (leader + len(trick)) % 4
+        card = rng.choice(legal_cards(held[seat], trick[0].suit if trick else None))
+        held[seat].remove(card)
+        trick.append(card)
+        played.append(card)
+        if len(trick) == 4:
+            leader = (leader + trick_winner(trick, trump)) % 4
+            trick = []
+    return played
+
+
+def minimax(held: list[list[Card]], trump: Suit | None, leader: int, trick: list[Card]) -> int:
+    """Return N-S's tricks from here (the trick in progress included), every line tried."""
+    seat = (leader + len(trick)) % 4
+    if len(trick) == 4:
+        winner = (leader + trick_winner(trick, trump)) % 4
+        won = 1 - winner % 2
+        return won + (minimax(held, trump, winner, []) if held[winner] else 0)
+    values = []
+    for card in legal_cards(held[seat], trick[0].suit if trick else None):
+        held[seat].remove(card)
+        values.append(minimax(held, trump, leader, [*trick, card]))
+        held[seat].append(card)
+    return max(values) if seat % 2 == 0 else min(values)
+
+
+def brute_costs(
+    hands: Sequence[Sequence[Card]], trump: Suit | None, leader: int, played: Sequence[Card]
+) -> list[int]:
+    """Return each played card's cost by its definition: the best legal card's tricks for
+    its side minus the played card's, each found by minimax."""
+    held = [list(hand) for hand in hands]
+    trick: list[Card] = []
+    ns_done = 0
+    costs = []
+    for card in played:
+        seat = (leader + len(trick)) % 4
+        totals = {}
+        for option in legal_cards(held[seat], trick[0].suit if trick else None):
+            held[seat].remove(option)
+            after = [*trick, option]
+            if len(after) == 4:
+                winner = (leader + trick_winner(after, trump)) % 4
+                won = 1 - winner % 2
+                rest = minimax(held, trump, winner, []) if held[winner] else 0
+                ns = ns_done + won + rest
+            else:
+                ns = ns_done + minimax(held, trump, leader, after)
+            held[seat].append(option)
+            totals[option] = ns if seat % 2 == 0 else -ns
+        costs.append(max(totals.values()) - totals[card])
+        held[seat].remove(card)
+        trick.append(card)
+        if len(trick) == 4:
+            leader = (leader + trick_winner(trick, trump)) % 4
+            ns_done += 1 - leader % 2
+            trick = []
+    return costs
+
+
+@pytest.mark.parametrize("trump", TRUMPS)
+def test_costs_match_minimax_on_small_end_positions(trump: str | None) -> None:
+    rng = random.Random(f"analysis-{trump}")
+    suit = None if trump is None else SUIT_OF[trump]
+    # Four cards a hand make the minimax slow (up to 24**4 lines): a few of those.
+    for size in (2,) * 20 + (3,) * 25 + (4,) * 3:
+        hands = deal_of(rng, size)
+        leader = rng.randrange(4)
+        played = random_play(rng, hands, suit, leader, rng.randint(0, 4 * size))
+        got = end_position_costs(as_codes(hands), trump, SEATS[leader], [c.code for c in played])
+        assert list(got) == brute_costs(hands, suit, leader, played), (hands, leader, played)
+
+
+def dds_deal(hands: Sequence[Sequence[Card]], trump: str | None, leader: int) -> Any:
+    """Return endplay's ``Deal`` of ``hands`` (N E S W), ``leader`` to lead."""
+    from endplay.types import Deal, Denom, Player
+
+    def pbn(hand: Sequence[Card]) -> str:
+        return ".".join(
+            "".join(c.rank.letter for c in sorted(hand, reverse=True) if c.suit is suit)
+            for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+        )
+
+    deal = Deal("N:" + " ".join(pbn(hand) for hand in hands))
+    deal.trump = Denom.nt if trump is None else Denom("SHDC".index(trump))
+    deal.first = Player(leader)
+    return deal
+
+
+def code(card: Any) -> str:
+    """Return our code of one of endplay's cards."""
+    return str(card.rank.name[1] + card.suit.name[0].upper())
+
+
+def dds_costs(
+    hands: Sequence[Sequence[Card]], trump: str | None, leader: int, played: Sequence[Card]
+) -> list[int]:
+    """Return each played card's cost as DDS scores the cards of the hand to play."""
+    from endplay.dds import solve_board
+
+    deal = dds_deal(hands, trump, leader)
+    costs = []
+    for card in played:
+        scores = {code(c): tricks for c, tricks in solve_board(deal)}
+        costs.append(max(scores.values()) - scores[card.code])
+        deal.play(next(c for c in deal.legal_moves() if code(c) == card.code))
+    return costs
+
+
+def test_costs_match_dds_on_larger_end_positions() -> None:
+    rng = random.Random("analysis-dds")
+    for i in range(12):
+        size = rng.randint(5, 8)
+        hands = deal_of(rng, size)
+        trump = TRUMPS[i % 5]
+        suit = None if trump is None else SUIT_OF[trump]
+        leader = rng.randrange(4)
+        played = random_play(rng, hands, suit, leader, 4 * size)
+        got = end_position_costs(as_codes(hands), trump, SEATS[leader], [c.code for c in played])
+        assert list(got) == dds_costs(hands, trump, leader, played), (hands, trump, leader)
+
+
+ROUND_ROBIN = [list(DECK[seat::4]) for seat in range(4)]
+"""A deal with every suit in every hand: N holds 2C 6C TC AC 5D 9D KD 4H 8H QH 3S 7S JS."""
+
+
+def test_whole_deals_match_dds_result_and_costs() -> None:
+    from endplay.dds import calc_dd_table
+    from endplay.types import Denom, Player
+
+    rng = random.Random("analysis-deals")
+    for i in range(2):
+        hands = deal_of(rng, 13)
+        trump = TRUMPS[(2 * i + 1) % 5]
+        suit = None if trump is None else SUIT_OF[trump]
+        leader = rng.randrange(4)
+        table = calc_dd_table(dds_deal(hands, trump, leader))
+        declarer = Player((leader + 3) % 4)
+        tricks = table[Denom.nt if trump is None else Denom("SHDC".index(trump)), declarer]
+        ns = tricks if declarer.value % 2 == 0 else 13 - tricks
+        assert double_dummy_result(as_codes(hands), trump, SEATS[leader]) == (ns, 13 - ns)
+        played = random_play(rng, hands, suit, leader, 52)
+        costs = double_dummy_costs(as_codes(hands), trump, SEATS[leader], [c.code for c in played])
+        assert list(costs) == dds_costs(hands, trump, leader, played)
+        # The contract: one cost a card, none negative, a prefix gives the prefix.
+        assert len(costs) == 52 and min(costs) >= 0
+        prefix = [c.code for c in played[:23]]
+        assert double_dummy_costs(as_codes(hands), trump, SEATS[leader], prefix) == costs[:23]
+
+
+def test_no_cards_played_gives_no_costs() -> None:
+    assert double_dummy_costs(as_codes(ROUND_ROBIN), "H", "N", []) == ()
+
+
+def test_cards_may_be_given_as_cards_or_in_other_spellings() -> None:
+    hands = {"N": ["AS", "2S"], "E": ["KS", "3H"], "S": ["4D", "5D"], "W": ["6D", "7D"]}
+    # North's two of spades gives East the lead, and East's heart both tricks.
+    assert end_position_costs(hands, None, "N", ["2s", "ks", "4D", "6D"]) == (2, 0, 0, 0)
+    assert end_position_costs(hands, None, "N", [DECK[3 * 13 + 12]]) == (0,)
+
+
+WHOLE_PLAY = [c.code for c in random_play(random.Random(0), ROUND_ROBIN, Suit.HEARTS, 0, 52)]
+
+
+def with_hand(seat: str, cards: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    hands = as_codes(ROUND_ROBIN)
+    hands[seat] = tuple(cards)
+    return hands
+
+
+@pytest.mark.parametrize(
+    ("hands", "trump", "leader", "played", "error", "reason"),
+    [
+        (
+            with_hand("E", ["ZZ", *as_codes(ROUND_ROBIN)["E"][1:]]),
+            "H",
+            "N",
+            [],
+            ParseError,
+            "parse",
+        ),
+        (as_codes(ROUND_ROBIN), "H", "N", ["2C", "1C"], ParseError, "parse"),
+        (
+            with_hand("E", as_codes(ROUND_ROBIN)["E"][1:]),
+            "H",
+            "N",
+            [],
+            InvalidActionError,
+            "hand-size",
+        ),
+        (
+            with_hand("E", ["2C", *as_codes(ROUND_ROBIN)["E"][1:]]),
+            None,
+            "N",
+            [],
+            InvalidActionError,
+            "duplicate-card",
+        ),
+        ({"N": as_codes(ROUND_ROBIN)["N"]}, "H", "N", [], InvalidActionError, "invalid-hands"),
+        (as_codes(ROUND_ROBIN), "NT", "N", [], InvalidActionError, "invalid-trump"),
+        (as_codes(ROUND_ROBIN), "H", "X", [], InvalidActionError, "invalid-seat"),
+        (as_codes(ROUND_ROBIN), "H", "N", ["3C"], IllegalActionError, "not-in-hand"),
+        (
+            as_codes(ROUND_ROBIN),
+            "H",
+            "N",
+            ["2C", "3C", "4C", "5C", "2C"],
+            IllegalActionError,
+            "not-in-hand",
+        ),
+        (as_codes(ROUND_ROBIN), "H", "N", ["2C", "2D"], IllegalActionError, "must-follow"),
+        (
+            as_codes(ROUND_ROBIN),
+            "H",
+            "N",
+            [*WHOLE_PLAY, WHOLE_PLAY[0]],
+            IllegalActionError,
+            "not-in-hand",
+        ),
+    ],
+    ids=[
+        "unknown-card-in-hand",
+        "unknown-card-played",
+        "twelve-cards",
+        "card-dealt-twice",
+        "seats-missing",
+        "unknown-trump",
+        "unknown-seat",
+        "card-of-another-hand",
+        "card-played-twice",
+        "not-following-suit",
+        "too-many-cards",
+    ],
+)
+def test_bad_input_is_refused_with_a_reason(
+    hands: dict[str, Sequence[str]],
+    trump: str | None,
+    leader: str,
+    played: list[str],
+    error: type[Exception],
+    reason: str,
+) -> None:
+    with pytest.raises(error) as raised:
+        double_dummy_costs(hands, trump, leader, played)
+    assert getattr(raised.value, "reason", None) == reason
+    assert str(raised.value)
