@@ -485,10 +485,13 @@ class Solver:
         relevant = 0
         lane = seat << 4
         skip = 0
+        lead = self._lead
+        follow = self._follow
+        winning_suit = winning >> 4
         for q in moves:
             if skip >> q & 1:
                 continue
-            if _beats(q, winning, trump):
+            if (q > winning) if q >> 4 == winning_suit else (q >> 4 == trump):
                 w, wq = seat, q
             else:
                 w, wq = winner, winning
@@ -499,7 +502,7 @@ class Solver:
                 for c in reversed(trick):
                     keep, down = _REMOVE[c]
                     rest = (rest & keep) | ((rest >> 1) & down)
-                r = self._lead(rest, rest_lengths, w, target - 1 if not w & 1 else target)
+                r = lead(rest, rest_lengths, w, target - 1 if not w & 1 else target)
                 rel = r >> 1
                 if rel:
                     for c in trick:
@@ -513,7 +516,7 @@ class Solver:
                         break
                 r = rel << 1 | (r & 1)
             else:
-                r = self._follow(rest, rest_lengths, leader, k + 1, led, w, wq, (*cards, q), target)
+                r = follow(rest, rest_lengths, leader, k + 1, led, w, wq, (*cards, q), target)
             if (r & 1) == ns:
                 return r
             rel = r >> 1

@@ -105,7 +105,7 @@ def test_costs_match_minimax_on_small_end_positions(trump: str | None) -> None:
     rng = random.Random(f"analysis-{trump}")
     suit = None if trump is None else SUIT_OF[trump]
     # Four cards a hand make the minimax slow (up to 24**4 lines): a few of those.
-    for size in (2,) * 20 + (3,) * 25 + (4,) * 3:
+    for size in (2,) * 15 + (3,) * 15 + (4,) * 2:
         hands = deal_of(rng, size)
         leader = rng.randrange(4)
         played = random_play(rng, hands, suit, leader, rng.randint(0, 4 * size))
@@ -151,7 +151,7 @@ def dds_costs(
 
 def test_costs_match_dds_on_larger_end_positions() -> None:
     rng = random.Random("analysis-dds")
-    for i in range(12):
+    for i in range(8):
         size = rng.randint(5, 8)
         hands = deal_of(rng, size)
         trump = TRUMPS[i % 5]
@@ -166,28 +166,69 @@ ROUND_ROBIN = [list(DECK[seat::4]) for seat in range(4)]
 """A deal with every suit in every hand: N holds 2C 6C TC AC 5D 9D KD 4H 8H QH 3S 7S JS."""
 
 
-def test_whole_deals_match_dds_result_and_costs() -> None:
+WHOLE_DEALS = [("analysis-deal-0", None)]
+"""Whole deals the solver settles in about a second (``bench/dd_costs.py`` times typical
+ones): a seed of the deal and its trumps."""
+
+
+@pytest.mark.parametrize(("seed", "trump"), WHOLE_DEALS)
+def test_whole_deals_match_dds_result_and_costs(seed: str, trump: str | None) -> None:
     from endplay.dds import calc_dd_table
     from endplay.types import Denom, Player
 
-    rng = random.Random("analysis-deals")
-    for i in range(2):
-        hands = deal_of(rng, 13)
-        trump = TRUMPS[(2 * i + 1) % 5]
+    rng = random.Random(seed)
+    hands = deal_of(rng, 13)
+    suit = None if trump is None else SUIT_OF[trump]
+    leader = rng.randrange(4)
+    table = calc_dd_table(dds_deal(hands, trump, leader))
+    declarer = Player((leader + 3) % 4)  # DDS's table is by declarer: the leader's right
+    tricks = table[Denom.nt if trump is None else Denom("SHDC".index(trump)), declarer]
+    ns = tricks if declarer.value % 2 == 0 else 13 - tricks
+    assert double_dummy_result(as_codes(hands), trump, SEATS[leader]) == (ns, 13 - ns)
+    played = random_play(rng, hands, suit, leader, 52)
+    costs = double_dummy_costs(as_codes(hands), trump, SEATS[leader], [c.code for c in played])
+    assert list(costs) == dds_costs(hands, trump, leader, played)
+    assert len(costs) == 52 and min(costs) >= 0
+    # What N-S took is the double-dummy result less N-S's costs, plus E-W's.
+    seats = played_seats(played, suit, leader)
+    ns_costs = sum(cost for cost, seat in zip(costs, seats, strict=True) if seat % 2 == 0)
+    ew_costs = sum(costs) - ns_costs
+    assert tricks_taken(played, suit, leader) == ns - ns_costs + ew_costs
+
+
+def played_seats(played: Sequence[Card], trump: Suit | None, leader: int) -> list[int]:
+    """Return the seat of each card of a legal play."""
+    seats = []
+    for start in range(0, len(played), 4):
+        trick = played[start : start + 4]
+        seats.extend((leader + i) % 4 for i in range(len(trick)))
+        if len(trick) == 4:
+            leader = (leader + trick_winner(trick, trump)) % 4
+    return seats
+
+
+def tricks_taken(played: Sequence[Card], trump: Suit | None, leader: int) -> int:
+    """Return N-S's tricks in a whole legal play."""
+    won = 0
+    for start in range(0, len(played), 4):
+        leader = (leader + trick_winner(played[start : start + 4], trump)) % 4
+        won += 1 - leader % 2
+    return won
+
+
+def test_end_position_prefixes_give_the_prefix_of_the_costs() -> None:
+    rng = random.Random("analysis-prefix")
+    for i in range(10):
+        size = rng.randint(4, 7)
+        hands = deal_of(rng, size)
+        trump = TRUMPS[i % 5]
+        leader = SEATS[rng.randrange(4)]
         suit = None if trump is None else SUIT_OF[trump]
-        leader = rng.randrange(4)
-        table = calc_dd_table(dds_deal(hands, trump, leader))
-        declarer = Player((leader + 3) % 4)
-        tricks = table[Denom.nt if trump is None else Denom("SHDC".index(trump)), declarer]
-        ns = tricks if declarer.value % 2 == 0 else 13 - tricks
-        assert double_dummy_result(as_codes(hands), trump, SEATS[leader]) == (ns, 13 - ns)
-        played = random_play(rng, hands, suit, leader, 52)
-        costs = double_dummy_costs(as_codes(hands), trump, SEATS[leader], [c.code for c in played])
-        assert list(costs) == dds_costs(hands, trump, leader, played)
-        # The contract: one cost a card, none negative, a prefix gives the prefix.
-        assert len(costs) == 52 and min(costs) >= 0
-        prefix = [c.code for c in played[:23]]
-        assert double_dummy_costs(as_codes(hands), trump, SEATS[leader], prefix) == costs[:23]
+        played = [c.code for c in random_play(rng, hands, suit, SEATS.index(leader), 4 * size)]
+        costs = end_position_costs(as_codes(hands), trump, leader, played)
+        assert len(costs) == len(played) and min(costs) >= 0
+        cut = rng.randrange(len(played) + 1)
+        assert end_position_costs(as_codes(hands), trump, leader, played[:cut]) == costs[:cut]
 
 
 def test_no_cards_played_gives_no_costs() -> None:
