@@ -81,7 +81,7 @@ def _check_deal(
     hands: Mapping[str, Sequence[str | Card]], trump: str | None, leader: str, size: int | None
 ) -> tuple[list[list[Card]], Suit | None, int]:
     """Return the hands N E S W as cards, the trump suit and the leader's seat, or raise."""
-    if not isinstance(hands, Mapping) or sorted(hands) != sorted(_SEATS):
+    if not isinstance(hands, Mapping) or set(hands) != set(_SEATS):
         raise InvalidActionError(
             f"The hands must be given for exactly the seats N, E, S and W, not {hands!r}.",
             reason="invalid-hands",
@@ -103,12 +103,12 @@ def _check_deal(
                     f"{card.code} is dealt twice.", reason="duplicate-card", card=card.code
                 )
             seen.add(card)
-    if trump is not None and trump not in _SUITS:
+    if trump is not None and (not isinstance(trump, str) or trump not in _SUITS):
         raise InvalidActionError(
             f"{trump!r} is not a trump suit: write C, D, H, S, or None for no trumps.",
             reason="invalid-trump",
         )
-    if leader not in _SEATS:
+    if not isinstance(leader, str) or leader not in _SEATS:
         raise InvalidActionError(
             f"{leader!r} is not a seat: write N, E, S or W.", reason="invalid-seat"
         )

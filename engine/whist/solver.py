@@ -473,6 +473,9 @@ class Solver:
                 else:
                     discards.append((s << 4) + runs[0])
                     others.extend((s << 4) + r for r in runs[1:])
+            if len(discards) > 1:
+                # From the longest suit first: it is the least likely to unguard a card.
+                discards.sort(key=lambda q: -((hand >> (q & 48)) & _SUIT).bit_count())
             if ours:
                 moves = discards + ruffs + others
             else:
