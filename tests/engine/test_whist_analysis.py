@@ -327,3 +327,23 @@ def test_bad_input_is_refused_with_a_reason(
         double_dummy_costs(hands, trump, leader, played)
     assert getattr(raised.value, "reason", None) == reason
     assert str(raised.value)
+
+
+@pytest.mark.parametrize("module", ["engine/whist/analysis.py", "engine/whist/solver.py"])
+def test_the_solver_imports_only_the_standard_library_and_the_engine(module: str) -> None:
+    import ast
+    import sys
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).resolve().parents[2] / module).read_text())
+    imported = {
+        name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+        )
+    }
+    assert imported <= set(sys.stdlib_module_names) | {"engine"}, imported
