@@ -43,9 +43,21 @@ def _forms(secret: str, suit_first: bool = False) -> set[str]:
 
 
 def _stand_in_openings() -> tuple[str, ...]:
-    """Return how each game's stand-in sentence opens, in every language."""
+    """Return how each game's stand-in sentence opens, in every language (read once per
+    catalogue: a scan asks for them once per line)."""
+    global _openings_read
+    entries = catalogue()
+    if _openings_read[0] is not entries:  # a test game's catalogue came or went
+        _openings_read = (entries, _read_openings(entries))
+    return _openings_read[1]
+
+
+_openings_read: tuple[object, tuple[str, ...]] = (None, ())
+
+
+def _read_openings(entries: dict[str, dict[str, object]]) -> tuple[str, ...]:
     openings = []
-    for key, texts in catalogue().items():
+    for key, texts in entries.items():
         if key.rpartition(".")[2].startswith("stand_in"):
             for text in texts.values():
                 if isinstance(text, str):

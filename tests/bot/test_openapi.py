@@ -152,6 +152,13 @@ def test_the_checks_refuse_what_discord_refuses(
     assert check(entry("POST", "/channels/1/messages", bad_style), schemas)
     six = {"type": 1, "components": [{**button, "custom_id": str(i)} for i in range(6)]}
     assert check(entry("PATCH", "/channels/1/messages/2", {"components": [six]}), schemas)
+    # The checks remember what passed and try only the branches a component's type allows:
+    # a body refused once is refused again, a type no branch allows too, and a component
+    # with another kind's fields.
+    assert check(entry("POST", "/channels/1/messages", bad_style), schemas)
+    for kind in (99, 3):  # none; a string select, which has options, not a style
+        odd = {"components": [{"type": 1, "components": [{**button, "type": kind}]}]}
+        assert check(entry("POST", "/channels/1/messages", odd), schemas), kind
     twice = {"type": 1, "components": [button, button]}
     assert message_rules({"components": [twice]})
     rows = [{"type": 1, "components": [{**button, "custom_id": str(i)}]} for i in range(6)]
