@@ -456,8 +456,6 @@ class Solver:
                 rank = winning & 15
                 over = [o + r for r in runs if r > rank]
                 under = [o + r for r in runs if r < rank]
-                if k == 2:
-                    over.reverse()
                 moves = under + over if k == 1 else over + under
         else:
             discards: list[int] = []
