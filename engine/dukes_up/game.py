@@ -22,6 +22,9 @@ class DukesUpGame(Game[DukesUpState, DukesUpView, Action, DukesUpOptions]):
     title = "Dukes Up!"
     options_type = DukesUpOptions
     default_level = "baseline"
+    # the expert's decisions take up to tens of milliseconds on a busy host (its p99 is over
+    # 5 ms: bench/dukes_up_strength.py), so the bot keeps them off its event loop
+    slow_levels = frozenset({"expert"})
 
     @property
     def levels(self) -> Mapping[str, Callable[[int], Player[DukesUpView, Action]]]:

@@ -279,16 +279,25 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     # One sum counts every rank and suit at once (see _TALLY): row[v] is the number of
     # cards of rank value v (row[1] the aces again, for ace-low runs), row[16 + s] of suit s.
     row = sum(map(_TALLY.__getitem__, cards)).to_bytes(20, "little")
-    suit_length = max(row[16:])
-    for longest in _LONGEST_SUIT_ORDER:
-        if row[16 + longest] == suit_length:
-            break
-    sets_at = [v for v in range(2, 15) if row[v] >= 3] if max(row[2:15]) >= 3 else []
-    full_bonus = 0
-    for v in sets_at:
-        full_bonus += _SET_BONUS[row[v]]
+    suits = row[16:]
+    longest_suit = _LONGEST_SUIT.get(suits)
+    if longest_suit is None:
+        longest_suit = _LONGEST_SUIT[suits] = _longest_suit(suits)
+    longest, suit_length = longest_suit
+    # The ranks held three or four times, and their bonus, by the pattern of such counts:
+    # one translate finds whether there are any, and the few patterns there are are kept.
+    counts = row[:15]
+    marks = counts.translate(_SET_MARKS)
+    if marks == _NO_SETS:
+        sets_at: tuple[int, ...] = ()
+        full_bonus = 0
+    else:
+        found = _SETS_AT.get(marks)
+        if found is None:
+            found = _SETS_AT[marks] = _sets_at(marks)
+        sets_at, full_bonus = found
 
-    present = row[:15].translate(_PRESENT)
+    present = counts.translate(_PRESENT)
     candidates = _CANDIDATES.get(present)
     if candidates is None:
         candidates = _CANDIDATES[present] = _longest_sequences(present)
@@ -330,6 +339,21 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     )
 
 
+def _longest_suit(suits: bytes) -> tuple[Suit, int]:
+    """Return the longest suit (ties: the first in seat order) and its length, from the
+    count of each suit (``suits[suit]``)."""
+    suit_length = max(suits)
+    longest = next(suit for suit in _LONGEST_SUIT_ORDER if suits[suit] == suit_length)
+    return longest, suit_length
+
+
+def _sets_at(marks: bytes) -> tuple[tuple[int, ...], int]:
+    """Return the rank values held three or four times (``marks`` keeps those counts, 0
+    elsewhere) and their bonus before any sequence takes a card."""
+    values = tuple(v for v in range(2, 15) if marks[v])
+    return values, sum(_SET_BONUS[marks[v]] for v in values)
+
+
 def _longest_sequences(present: bytes) -> tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]:
     """Return the longest sequences of the ranks ``present`` marks (1 at each rank value held,
     at 1 too for an ace), highest first, with the rank values each uses; none when no two
@@ -356,6 +380,13 @@ _TALLY: dict[Card, int] = {
 }
 """What a card adds to a hand's tally: one in the byte of its rank value (and of value 1 for
 an ace) and one in the byte ``16 + suit``; no count in a hand of one pack passes 255."""
+_LONGEST_SUIT: dict[bytes, tuple[Suit, int]] = {}
+""":func:`_longest_suit` by the suits' counts: at most 560 ways to split 13 cards in four."""
+_SET_MARKS = bytes([0, 0, 0, 3, 4]).ljust(256, b"\0")
+"""Keeps the counts that make a set (three or four of a rank) and turns the rest into 0."""
+_NO_SETS = bytes(15)
+_SETS_AT: dict[bytes, tuple[tuple[int, ...], int]] = {}
+""":func:`_sets_at` by the marked counts: a few thousand patterns at most (four sets at most)."""
 _PRESENT = bytes([0] + [1] * 255)
 """Turns counts into ranks present (1) or absent (0), for ``bytes.translate``."""
 _SEQUENCES: dict[tuple[int, int], tuple[tuple[Rank, ...], frozenset[int]]] = {
@@ -511,10 +542,22 @@ _TO_ACT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-# The two parts of a hand around its card ``i``, as ready slice objects: ``hand[:i]`` would
-# build two slices every time a card is played.
-_BEFORE: tuple[slice, ...] = tuple(slice(None, i) for i in range(TRICKS))
-_AFTER: tuple[slice, ...] = tuple(slice(i + 1, None) for i in range(TRICKS))
+_CREDITED: Callable[[DealResult], tuple[int, ...]] = operator.attrgetter("credited")
+
+_PILES: Callable[[list[Card]], tuple[list[Card], ...]] = operator.itemgetter(
+    *(slice(seat, None, 4) for seat in SEATS)
+)
+"""The four won piles of a deal's received cards (``DupeState._won``), in seat order."""
+
+
+_CHOICE_MADE: tuple[tuple[tuple[int, tuple[int, ...], tuple[bool, ...]], ...], ...] = tuple(
+    tuple(
+        (mask | 1 << seat, _TO_ACT[mask | 1 << seat], _CHOSEN[mask | 1 << seat]) for seat in SEATS
+    )
+    for mask in range(16)
+)
+"""``_CHOICE_MADE[mask][seat]``: the mask, ``_TO_ACT`` and ``_CHOSEN`` once ``seat`` has chosen
+too, read from tables: the bit arithmetic on every choice costs more."""
 
 
 def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
@@ -538,6 +581,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         "_chosen",
         "_deal",
         "_hands",
+        "_held",
         "_identities",
         "_identity",
         "_last",
@@ -562,7 +606,8 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     options: DupeOptions
     seed: int
     _hands: list[tuple[Card, ...]]
-    _won: list[list[Card]]
+    _held: list[list[Card]]  # the same hands as lists, to take a card out in place
+    _won: list[Card]  # this deal's received cards, trick by trick in seat order
     _choices: list[Card | None]
     _mask: int
     _chosen: tuple[bool, ...]
@@ -613,7 +658,8 @@ class DupeState(State[DupeView, Action, DupeOptions]):
 
     def result(self) -> GameResult:
         """Return the totals, the winners once the game is over, and each deal's credits."""
-        rounds = tuple(tuple(r.credited[s] for r in self._results) for s in SEATS)
+        # one C zip over the deals' credits, not a generator per seat
+        rounds = tuple(zip(*map(_CREDITED, self._results), strict=True)) or ((), (), (), ())
         return GameResult(self._totals, self._winners, rounds)
 
     if TYPE_CHECKING:
@@ -693,7 +739,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
 
     def won_cards(self, seat: int) -> tuple[Card, ...]:
         """Return the seat's won cards this deal, sorted (full state)."""
-        return tuple(sorted(self._won[seat]))
+        return tuple(sorted(self._won[seat::4]))
 
     def identity(self, seat: int) -> Suit:
         """Return the suit of the seat's identity card this deal (full state)."""
@@ -753,7 +799,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 self._revealed,
                 self._taker,
                 self._last,
-                None if memory != "open" else tuple(sorted(self._won[seat], key=_ORDER)),
+                None if memory != "open" else tuple(sorted(self._won[seat::4], key=_ORDER)),
                 self._results,
                 self._totals,
                 self._winners,
@@ -800,7 +846,8 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         """Return an independent copy of this state."""
         other = copy.copy(self)  # shares the immutable parts
         other._hands = list(self._hands)
-        other._won = [list(pile) for pile in self._won]
+        other._held = [list(hand) for hand in self._held]
+        other._won = list(self._won)
         other._choices = list(self._choices)
         other._moves = list(self._moves)
         return other
@@ -899,12 +946,16 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             self._moves.append((seat, action))
             choices = self._choices
             choices[seat] = hand[i]  # the hand's own (interned) card
-            self._hands[seat] = hand[_BEFORE[i]] + hand[_AFTER[i]]
-            mask = self._mask | 1 << seat
+            # Out of the list in place, then one copy as the tuple views share: cheaper
+            # than two slices and their concatenation.
+            held = self._held[seat]
+            del held[i]
+            self._hands[seat] = tuple(held)
+            mask, to_act, chosen = _CHOICE_MADE[self._mask][seat]
             if mask != 15:
                 self._mask = mask
-                self._to_act = _TO_ACT[mask]
-                self._chosen = _CHOSEN[mask]
+                self._to_act = to_act
+                self._chosen = chosen
                 return
             # All four have chosen: reveal the trick.
             cards: tuple[Card, ...] = tuple(choices)  # type: ignore[arg-type]
@@ -942,7 +993,19 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             ):
                 a, b, c, d = received
                 w, x, y, z = cards
-                if {id(a), id(b), id(c), id(d)} != {id(w), id(x), id(y), id(z)}:
+                # a permutation of the four revealed objects, told by identity alone
+                if not (
+                    (a is w or a is x or a is y or a is z)
+                    and (b is w or b is x or b is y or b is z)
+                    and (c is w or c is x or c is y or c is z)
+                    and (d is w or d is x or d is y or d is z)
+                    and a is not b
+                    and a is not c
+                    and a is not d
+                    and b is not c
+                    and b is not d
+                    and c is not d
+                ):
                     self._check(seat, action)
             else:
                 self._check(seat, action)
@@ -955,11 +1018,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             self._revealed = None
             self._to_act = SEATS
         # The trick is over: everyone's received card goes onto their won cards.
-        won = self._won
-        won[0].append(received[0])
-        won[1].append(received[1])
-        won[2].append(received[2])
-        won[3].append(received[3])
+        self._won += received  # seat s's pile is every fourth card from card s
         self._last = _new_tuple(TrickRecord, (self._deal, self._trick, cards, taker, received))
         if self._trick < TRICKS:
             self._trick += 1
@@ -968,7 +1027,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
 
     def _score_deal(self) -> None:
         identities = self._identities[self._deal - 1]
-        won = tuple(tuple(sorted(pile, key=_ORDER)) for pile in self._won)
+        won = tuple(tuple(sorted(pile, key=_ORDER)) for pile in _PILES(self._won))
         scores = tuple(score_hand(hand) for hand in won)
         credited = tuple(scores[_SUIT_SEAT[identities[seat]]].total for seat in SEATS)
         self._totals = tuple(t + c for t, c in zip(self._totals, credited, strict=True))
@@ -987,7 +1046,8 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         self._identity = self._identities[self._deal - 1]
         self._trick = 1
         self._hands = list(won)
-        self._won = [[], [], [], []]
+        self._held = [list(hand) for hand in won]
+        self._won = []
 
 
 def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
@@ -1011,7 +1071,8 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state.options = options if options is not None else DupeOptions()
     state.seed = seed
     state._hands = [tuple(sorted(hand, key=_ORDER)) for hand in hands]
-    state._won = [[], [], [], []]
+    state._held = [list(hand) for hand in state._hands]
+    state._won = []
     state._choices = [None, None, None, None]
     state._mask = 0
     state._chosen = _NONE_CHOSEN

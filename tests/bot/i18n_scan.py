@@ -43,8 +43,28 @@ def english_pieces(shortest: int = 10) -> frozenset[str]:
 
 def english_in(texts: Iterable[str]) -> list[tuple[str, str]]:
     """Return ``(piece, text)`` for every English piece found in ``texts``."""
-    pieces = english_pieces()
-    return [(piece, text) for text in texts for piece in pieces if piece in text]
+    openings = _pieces_by_opening()
+    found = []
+    for text in texts:  # each place in a text looked up once, not every piece searched for
+        hits = {
+            piece
+            for at in range(len(text) - _OPENING + 1)
+            for piece in openings.get(text[at : at + _OPENING], ())
+            if text.startswith(piece, at)
+        }
+        found += [(piece, text) for piece in sorted(hits)]
+    return found
+
+
+_OPENING = 10  # characters: the shortest English piece (``english_pieces``)
+
+
+@cache
+def _pieces_by_opening() -> dict[str, tuple[str, ...]]:
+    by_opening: dict[str, list[str]] = {}
+    for piece in english_pieces(_OPENING):
+        by_opening.setdefault(piece[:_OPENING], []).append(piece)
+    return {opening: tuple(pieces) for opening, pieces in by_opening.items()}
 
 
 # --- which catalogue keys a game's messages can reach -----------------------------------

@@ -18,7 +18,7 @@ DEFAULT_LEVELS = {
     "dupe": "expert",
     "doppelkopf": "expert",
     "whist": "expert",
-    "dukes_up": "baseline",  # it has no expert
+    "dukes_up": "expert",
     "whist_duplicate": "expert",
 }
 ALL_RANDOM = dict.fromkeys(DEFAULT_LEVELS, "random")
@@ -526,10 +526,10 @@ def test_levels_are_set_per_game_and_checked_against_each_games_levels(
     }
     assert settings.level_for("whist") == "basic" and settings.level_for("chess") is None
     assert said == []
-    path = toml(tmp_path, f'token = "{TOKEN}"\ncomputer_level = {{ dukes_up = "expert" }}\n')
+    path = toml(tmp_path, f'token = "{TOKEN}"\ncomputer_level = {{ dukes_up = "greedy" }}\n')
     assert refusal(path) == (
-        f"{path}: bad value for “computer_level”: “expert” is not a level of dukes_up "
-        "(random, baseline)."
+        f"{path}: bad value for “computer_level”: “greedy” is not a level of dukes_up "
+        "(random, baseline, expert)."
     )
     path = toml(tmp_path, f'token = "{TOKEN}"\ncomputer_level = {{ chess = "expert" }}\n')
     assert "there is no game “chess” (games: dupe, doppelkopf, whist, dukes_up" in refusal(path)
@@ -551,8 +551,8 @@ def test_one_level_for_every_game_says_which_games_lack_it() -> None:
         "its tables keep expert."
     ) in said
     assert (
-        "computer_level “greedy” is not a level of dukes_up (random, baseline): "
-        "its tables keep baseline."
+        "computer_level “greedy” is not a level of dukes_up (random, baseline, expert): "
+        "its tables keep expert."
     ) in said
     text = refusal(token=TOKEN, computer_level="genius")
     assert "“genius” is no game's level (dupe: random, greedy, expert; doppelkopf:" in text

@@ -23,7 +23,8 @@ def plain(
     leader: int,
     soloist: int,
 ) -> bool:
-    """Every line, no shortcut: the soloist picks, the opponents try everything."""
+    """Every line, no shortcut: the soloist picks, the opponents try everything (a seat
+    stops at the first card that decides: a line for the soloist, a refutation against)."""
     if len(plays) == 4:
         winner = plays[order.winner([c for _, c in plays])][0]
         if winner != soloist:
@@ -33,14 +34,16 @@ def plain(
         return plain(order, hands, [], soloist, soloist)
     seat = (plays[-1][0] + 1) % 4 if plays else leader
     led = plays[0][1] if plays else None
-    results = []
+    deciding = seat == soloist  # True settles it for the soloist, False for an opponent
     for card in order.legal(hands[seat], led):
         hands[seat].remove(card)
         plays.append((seat, card))
-        results.append(plain(order, hands, plays, leader, soloist))
+        result = plain(order, hands, plays, leader, soloist)
         plays.pop()
         hands[seat].append(card)
-    return any(results) if seat == soloist else all(results)
+        if result == deciding:
+            return deciding
+    return not deciding
 
 
 def position(

@@ -111,7 +111,10 @@ def test_help_lists_every_flag() -> None:
     ("args", "message"),
     [
         (["--seat", "X"], "error: Dukes Up!: “X” is not a seat: choose B (Black) or R (Red)."),
-        (["--level", "nobody"], "“nobody” is not a computer level: choose random or baseline."),
+        (
+            ["--level", "nobody"],
+            "“nobody” is not a computer level: choose random, baseline or expert.",
+        ),
         (["--option", "rounds=0"], "error: Dukes Up!: "),
         (["--option", "colour=red"], "there is no option “colour”: the options are rounds"),
         (["--variant", "x"], "there is no flag --variant: the flags are"),

@@ -28,7 +28,17 @@ def _baseline(seed: int) -> Player:
     return BaselinePlayer(seed)
 
 
-LEVELS: dict[str, Callable[[int], Player]] = {"random": _random, "baseline": _baseline}
+def _expert(seed: int) -> Player:
+    from engine.dukes_up.players.expert import ExpertPlayer
+
+    return ExpertPlayer(seed)
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {
+    "random": _random,
+    "baseline": _baseline,
+    "expert": _expert,
+}
 """Player levels by name, weakest first."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import game
+from engine.dupe.players.random import RandomPlayer
 from engine.dupe.rules import Action, DupeView
 
 __all__ = ["LEVELS", "Player", "make_player"]
@@ -17,12 +18,6 @@ __all__ = ["LEVELS", "Player", "make_player"]
 
 Player = game.Player[DupeView, Action]
 """A computer player of this game (see :class:`engine.game.Player`)."""
-
-
-def _random(seed: int) -> Player:
-    from engine.dupe.players.random import RandomPlayer
-
-    return RandomPlayer(seed)
 
 
 def _greedy(seed: int) -> Player:
@@ -38,7 +33,9 @@ def _expert(seed: int) -> Player:
 
 
 LEVELS: dict[str, Callable[[int], Player]] = {
-    "random": _random,
+    # The random player's class itself: it is light to import, and a game loop builds one
+    # per seat and game (engine.simulate), where an import statement each time costs more.
+    "random": RandomPlayer,
     "greedy": _greedy,
     "expert": _expert,
 }
