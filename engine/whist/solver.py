@@ -22,7 +22,7 @@ enough in pure Python:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.cards import Card, Suit
 
@@ -141,6 +141,13 @@ def _at_least(bit: int) -> int:
 _ABOVE = tuple(_at_least(q) if q & 15 < 13 else 0 for q in range(64))
 
 
+def _run_bottom(hand: int, q: int) -> int:
+    """Return the lowest card of the run of ``hand`` (lane bits) that ``q`` tops."""
+    while q & 15 and hand >> (q - 1) & 1:
+        q -= 1
+    return q
+
+
 def _cashable(
     me: int, lho: int, rho: int, union: int, trump: int, lho_ruffs: int, rho_ruffs: int
 ) -> tuple[int, int]:
@@ -199,13 +206,19 @@ class Solver:
     Each search step returns ``relevance << 1 | answer``: the answer (North-South reach the
     target) and, as a lane mask, the cards whose owners the answer depends on — in every
     suit the top ones down to some rank (the *winning ranks* of DDS). A position with the
-    same suit lengths in every hand and the same owners of those cards has the same answer,
-    so the table stores ``(mask, owners)`` under the lengths and matches by one ``&``.
+    same suit lengths in every hand and the same owners of those cards has the same answer
+    (a card searched for its whole run makes the run relevant down to its bottom), so the
+    table stores ``(mask, owners)`` under the lengths and matches by one ``&``.
     """
 
-    __slots__ = ("best", "nodes", "table", "trump")
+    __slots__ = ("best", "nodes", "shuffle", "table", "trump")
 
-    def __init__(self, trump: Suit | None) -> None:
+    def __init__(
+        self, trump: Suit | None, *, shuffle: Callable[[list[int]], object] | None = None
+    ) -> None:
+        # Tests pass ``random.Random(seed).shuffle`` to search moves in any order: a sound
+        # search gives the same values whatever the order.
+        self.shuffle = shuffle
         self.trump = -1 if trump is None else int(trump)
         self.table: dict[int, dict[int, dict[int, list[int]]]] = {}
         self.best: dict[int, int] = {}
@@ -350,6 +363,8 @@ class Solver:
         if best is not None:
             moves.remove(best)
             moves.insert(0, best)
+        if self.shuffle is not None:
+            self.shuffle(moves)
         follow = self._follow
         relevant = 0
         skip = 0
@@ -374,6 +389,11 @@ class Solver:
                 )
                 return r
             rel = r >> 1
+            if rel >> q & 1:
+                # Only the top of q's run was searched, for all of it: a position that
+                # shares this answer must hold the whole run too, else its lower cards
+                # there may be cards it never searched.
+                rel |= _ABOVE[_run_bottom(me, q)]
             relevant |= rel
             if not rel >> q & 1:
                 # The answer did not depend on this card's rank: any smaller card of
@@ -482,6 +502,8 @@ class Solver:
                     over = [q for q in ruffs if q & 15 > rank]
                     ruffs = over + [q for q in ruffs if q & 15 < rank]
                 moves = ruffs + discards + others
+        if self.shuffle is not None:
+            self.shuffle(moves)
         last = k == 3
         relevant = 0
         lane = seat << 4
@@ -521,6 +543,8 @@ class Solver:
             if (r & 1) == ns:
                 return r
             rel = r >> 1
+            if rel >> q & 1:
+                rel |= _ABOVE[_run_bottom(hand, q)]
             relevant |= rel
             if not rel >> q & 1:
                 # The answer did not depend on this card's rank: any smaller card of

@@ -347,3 +347,91 @@ def test_the_solver_imports_only_the_standard_library_and_the_engine(module: str
         )
     }
     assert imported <= set(sys.stdlib_module_names) | {"engine"}, imported
+
+
+def shuffled_solver(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Make ``engine.whist.analysis`` search moves in a random order (seeded)."""
+    import engine.whist.analysis as analysis
+    from engine.whist.solver import Solver
+
+    order = random.Random(seed)
+    monkeypatch.setattr(analysis, "Solver", lambda trump: Solver(trump, shuffle=order.shuffle))
+
+
+RUN_POSITION = (
+    {
+        "N": ("QS", "QC", "TC", "KS", "7C", "4C", "4S", "9C"),
+        "E": ("JD", "AH", "TS", "3D", "7D", "7H", "2C", "KC"),
+        "S": ("2S", "AD", "AC", "5S", "9H", "9D", "6C", "8C"),
+        "W": ("9S", "6S", "5H", "4H", "QD", "JH", "KD", "8H"),
+    },
+    "C",
+    "N",
+    [
+        "7C",
+        "2C",
+        "AC",
+        "8H",
+        "9D",
+        "KD",
+        "KS",
+        "JD",
+        "JH",
+        "4C",
+        "AH",
+        "9H",
+        "TC",
+        "KC",
+        "8C",
+        "4H",
+        "7H",
+        "2S",
+        "5H",
+        "4S",
+        "TS",
+        "5S",
+        "9S",
+        "QS",
+        "9C",
+        "3D",
+        "6C",
+        "QD",
+        "QC",
+        "7D",
+        "AD",
+        "6S",
+    ],
+)
+"""An end position whose costs came out wrong when the table served a position that shared
+the top card of a run searched for all of it, but not the run's lower cards."""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_run_searched_by_its_top_card_is_relevant_down_to_its_bottom(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    hands, trump, leader, played = RUN_POSITION
+    shuffled_solver(monkeypatch, seed)
+    costs = end_position_costs(hands, trump, leader, played)
+    # DDS's costs (endplay's solve_board), card by card.
+    assert [i for i, cost in enumerate(costs) if cost] == [2, 6, 12, 16, 19]
+    assert sum(costs) == 5
+
+
+def test_costs_are_the_same_whatever_order_the_solver_tries_moves_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random("analysis-order")
+    cases = []
+    for i in range(12):
+        size = rng.randint(5, 7)
+        hands = deal_of(rng, size)
+        trump = TRUMPS[i % 5]
+        suit = None if trump is None else SUIT_OF[trump]
+        leader = rng.randrange(4)
+        played = [c.code for c in random_play(rng, hands, suit, leader, 4 * size)]
+        cases.append((as_codes(hands), trump, SEATS[leader], played))
+    plain = [end_position_costs(*case) for case in cases]
+    for seed in (1, 2):
+        shuffled_solver(monkeypatch, seed)
+        assert [end_position_costs(*case) for case in cases] == plain
