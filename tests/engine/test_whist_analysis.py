@@ -166,34 +166,45 @@ ROUND_ROBIN = [list(DECK[seat::4]) for seat in range(4)]
 """A deal with every suit in every hand: N holds 2C 6C TC AC 5D 9D KD 4H 8H QH 3S 7S JS."""
 
 
-WHOLE_DEALS = [("analysis-deal-0", None)]
-"""Whole deals the solver settles in about a second (``bench/dd_costs.py`` times typical
-ones): a seed of the deal and its trumps."""
+def test_a_nine_card_end_position_matches_dds_result_and_costs() -> None:
+    # A whole deal takes the pure-Python solver seconds (``bench/dd_costs.py``): nine
+    # cards a hand check the same identity within the test suite's time.
+    from endplay.dds import solve_board
 
-
-@pytest.mark.parametrize(("seed", "trump"), WHOLE_DEALS)
-def test_whole_deals_match_dds_result_and_costs(seed: str, trump: str | None) -> None:
-    from endplay.dds import calc_dd_table
-    from endplay.types import Denom, Player
-
-    rng = random.Random(seed)
-    hands = deal_of(rng, 13)
-    suit = None if trump is None else SUIT_OF[trump]
+    rng = random.Random("analysis-deal-9")
+    hands = deal_of(rng, 9)
+    trump = "S"
+    suit = SUIT_OF[trump]
     leader = rng.randrange(4)
-    table = calc_dd_table(dds_deal(hands, trump, leader))
-    declarer = Player((leader + 3) % 4)  # DDS's table is by declarer: the leader's right
-    tricks = table[Denom.nt if trump is None else Denom("SHDC".index(trump)), declarer]
-    ns = tricks if declarer.value % 2 == 0 else 13 - tricks
-    assert double_dummy_result(as_codes(hands), trump, SEATS[leader]) == (ns, 13 - ns)
-    played = random_play(rng, hands, suit, leader, 52)
-    costs = double_dummy_costs(as_codes(hands), trump, SEATS[leader], [c.code for c in played])
+    best = max(tricks for _, tricks in solve_board(dds_deal(hands, trump, leader)))
+    ns = best if leader % 2 == 0 else 9 - best
+    played = random_play(rng, hands, suit, leader, 36)
+    costs = end_position_costs(as_codes(hands), trump, SEATS[leader], [c.code for c in played])
     assert list(costs) == dds_costs(hands, trump, leader, played)
-    assert len(costs) == 52 and min(costs) >= 0
+    assert len(costs) == 36 and min(costs) >= 0
     # What N-S took is the double-dummy result less N-S's costs, plus E-W's.
     seats = played_seats(played, suit, leader)
     ns_costs = sum(cost for cost, seat in zip(costs, seats, strict=True) if seat % 2 == 0)
     ew_costs = sum(costs) - ns_costs
     assert tricks_taken(played, suit, leader) == ns - ns_costs + ew_costs
+
+
+SUIT_HANDS = {
+    seat: tuple(f"{rank}{suit}" for rank in "23456789TJQKA")
+    for seat, suit in zip(SEATS, "SHDC", strict=True)
+}
+"""A deal with one whole suit in each hand: North spades, East hearts, South diamonds."""
+
+
+@pytest.mark.parametrize(
+    ("trump", "leader", "result"),
+    [(None, "E", (0, 13)), (None, "S", (13, 0)), ("S", "E", (13, 0)), ("C", "N", (0, 13))],
+)
+def test_the_double_dummy_result_of_a_whole_deal(
+    trump: str | None, leader: str, result: tuple[int, int]
+) -> None:
+    # Whoever leads cashes a whole suit; North's spades as trumps ruff East's lead.
+    assert double_dummy_result(SUIT_HANDS, trump, leader) == result
 
 
 def played_seats(played: Sequence[Card], trump: Suit | None, leader: int) -> list[int]:
@@ -368,38 +379,18 @@ RUN_POSITION = (
     "C",
     "N",
     [
-        "7C",
-        "2C",
-        "AC",
-        "8H",
-        "9D",
-        "KD",
-        "KS",
-        "JD",
-        "JH",
-        "4C",
-        "AH",
-        "9H",
-        "TC",
-        "KC",
-        "8C",
-        "4H",
-        "7H",
-        "2S",
-        "5H",
-        "4S",
-        "TS",
-        "5S",
-        "9S",
-        "QS",
-        "9C",
-        "3D",
-        "6C",
-        "QD",
-        "QC",
-        "7D",
-        "AD",
-        "6S",
+        card
+        for trick in (
+            "7C 2C AC 8H",
+            "9D KD KS JD",
+            "JH 4C AH 9H",
+            "TC KC 8C 4H",
+            "7H 2S 5H 4S",
+            "TS 5S 9S QS",
+            "9C 3D 6C QD",
+            "QC 7D AD 6S",
+        )
+        for card in trick.split()
     ],
 )
 """An end position whose costs came out wrong when the table served a position that shared
