@@ -14,7 +14,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import buttons, details, discord_internals, games, ids, pictures, suits
+from bot import budget, buttons, details, discord_internals, games, ids, pictures, suits
 from bot.commands import Translator, game_group
 from bot.community import Community
 from bot.config import Settings
@@ -241,6 +241,9 @@ class Bot(commands.Bot):
                 per_server=settings.lobbies_per_server,
             ),
             removed_grace=settings.removed_grace_minutes * 60,
+            requests_per_second=budget.share(
+                settings.global_requests_per_second, settings.shard_count, settings.shard_ids
+            ),
         )
         loaded = await self.controller.tables.load(self.shard_slice)
         log.info("loaded %d live table(s) from %s", loaded, self.store.location)

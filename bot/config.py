@@ -137,6 +137,18 @@ class Settings(BaseSettings):
             "channel)."
         ),
     )
+    global_requests_per_second: float = Field(
+        default=45,
+        gt=0,
+        le=100_000,
+        description=(
+            "Requests a second the whole bot makes to Discord besides answering clicks and "
+            "commands (posts, table message edits), every process together: Discord allows "
+            "a bot 50 (more if it grants a higher limit). Processes each running a slice of "
+            "the shards take the share of their shards. Past it, table messages are edited "
+            "less often: owed posts and turn changes go first."
+        ),
+    )
     lobby_idle_minutes: float = Field(
         default=30,
         ge=0,

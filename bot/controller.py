@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import discord_internals, ids, pictures, render, suits
+from bot.budget import REQUESTS_PER_SECOND
 from bot.delivery import CHANNEL_GONE, Courier
 from bot.errors import answer_error, on_time, reply_private
 from bot.game import Form, GameUI, Rendered, Step
@@ -173,12 +174,14 @@ class Controller:
         edit_interval: float,
         removed_grace: float = 3600.0,
         owns: Callable[[int], bool] | None = None,
+        requests_per_second: float = REQUESTS_PER_SECOND,
         **tables: Any,
     ) -> None:
         """Build the controller, its live tables (``tables``: the rest of
         :class:`~bot.tables.Tables`' keyword arguments) and the courier of their posts and
         edits; committed changes that nobody pressed for (a timer's) are shown through
-        :meth:`on_outcome`. ``owns``: whether this process runs a server (its shard)."""
+        :meth:`on_outcome`. ``owns``: whether this process runs a server (its shard);
+        ``requests_per_second``: its share of the bot's requests to Discord."""
         self.bot = bot
         self.owns = owns or (lambda guild_id: True)
         self.tables = Tables(
@@ -193,6 +196,7 @@ class Controller:
             lang=self.public_lang_of,
             shown=self._table_shown,
             abandon=self._abandon,
+            requests_per_second=requests_per_second,
         )
         self._now = clock
         self._hands: dict[tuple[int, int], _HandHandle] = {}

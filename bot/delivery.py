@@ -14,6 +14,13 @@ posts are struck off (and its table abandoned); a channel that refuses pictures 
 only for a while. A channel's posts go in the order they were owed. Discord's
 ``enforce_nonce`` makes a post sent again (a crash between sending and striking it) return
 the first instead of appearing twice.
+
+Every request made here counts against Discord's global limit (none of them is made with
+an interaction's token), so each waits for the process's request budget (``bot.budget``):
+owed posts first, then the table messages whose turn changed, then the other edits. A table
+message waiting for the budget is edited once, with what the table shows when its turn
+comes: the tighter the budget, the more changes one edit carries, and the last is always
+shown.
 """
 
 from __future__ import annotations
@@ -24,12 +31,13 @@ import functools
 import io
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterator
+from typing import Any, NamedTuple
 
 import discord
 
 from bot import details, discord_internals, pictures, render, suits, table_message
+from bot.budget import OTHER, TURN, URGENT, Budget
 from bot.game import Rendered
 from bot.i18n import Lang
 from bot.store import MatchPost, StoreWriteError
@@ -64,6 +72,7 @@ _NO_FILES_FOR = 3600.0  # a channel refusing pictures gets text only, then is tr
 _STALE_EDIT_AFTER = 5.0
 _STALE_EDIT_SPACING = 0.025
 _OWED_AT_ONCE = 8  # tables whose owed posts are sent side by side after a restart
+_GRANT_EVENT = "budget_grant"  # the client event a request waiting for the budget waits for
 
 # Discord's JSON error codes that decide what becomes of a refused post or edit
 # (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json).
@@ -109,10 +118,12 @@ class Courier:
         lang: Callable[[int], Lang],
         shown: Callable[[Table, Lang], Rendered],
         abandon: Callable[[Table], Awaitable[None]],
+        requests_per_second: float,
     ) -> None:
         """``lang``: a server's public language; ``shown``: the table message as it should
         look now; ``abandon``: close a live table whose channel or server is gone (the
-        controller's, which also tells its event)."""
+        controller's, which also tells its event); ``requests_per_second``: this process's
+        share of the bot's requests to Discord (:class:`~bot.budget.Budget`)."""
         self.bot = bot
         self.tables = tables
         self.scheduler = tables.scheduler
@@ -122,6 +133,9 @@ class Courier:
         self._lang = lang
         self._shown_now = shown
         self._abandon = abandon
+        self.budget = Budget(
+            self.scheduler, requests_per_second, wait=self._wait_grant, wake=self._wake_grant
+        )
         self._tasks: set[asyncio.Task[None]] = set()
         self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
         self._editing: dict[int, asyncio.Lock] = {}  # table → its message's edit in flight
@@ -129,6 +143,7 @@ class Courier:
         # table → a digest of what its message shows (:func:`fingerprint`), when the bot
         # made it so: an edit that would show the same is skipped.
         self._shown: dict[int, bytes] = {}
+        self._turn_shown: dict[int, object] = {}  # table → whose turn its message shows
         # Posts waiting to be sent again, by their scheduler key: sent at once when their
         # server is back (the bot added again, an outage over).
         self._waiting: dict[tuple[object, ...], Table] = {}
@@ -141,6 +156,14 @@ class Courier:
         return float(self.tables.clock())
 
     # --- helpers -------------------------------------------------------------------
+
+    async def _wait_grant(self, ticket: Hashable) -> None:
+        """Wait for the budget's turn of ``ticket`` as the client waits for an event (see
+        :class:`~bot.budget.Budget`)."""
+        await self.bot.wait_for(_GRANT_EVENT, check=lambda granted: granted == ticket)
+
+    def _wake_grant(self, ticket: Hashable) -> None:
+        self.bot.dispatch(_GRANT_EVENT, ticket)
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
         """Run ``coro`` in the background (stopped by :meth:`close`)."""
@@ -164,6 +187,7 @@ class Courier:
         self.scheduler.cancel(("edit", table.id))
         self._pictured.pop(table.id, None)
         self._shown.pop(table.id, None)
+        self._turn_shown.pop(table.id, None)
         self._retries.pop(("edit", table.id), None)
         editing = self._editing.get(table.id)
         if editing is not None and not editing.locked():
@@ -182,13 +206,28 @@ class Courier:
     def refresh_table(self, table: Table) -> None:
         """Bring the public table message up to date ``edit_interval`` after this change,
         together with every change made meanwhile: one edit for a burst of changes (four
-        plays and the reveal, say), and never more than one edit per interval."""
-        self._edit_by(table, self._now() + self.edit_interval)
+        plays and the reveal, say), and never more than one edit per interval. A change
+        that leaves the turn where it was waits, besides, until the requests queued for
+        the budget now have gone: the busier the bot, the more such changes one edit
+        carries."""
+        delay = self.edit_interval
+        if self.edit_priority(table) == OTHER:
+            delay = max(delay, self.budget.backlog())
+        self._edit_by(table, self._now() + delay)
+
+    def edit_priority(self, table: Table) -> int:
+        """Return how soon the table message's edit goes within the budget: before others
+        when the turn it shows is no longer the table's."""
+        return TURN if self._turn_shown.get(table.id) != _turn_of(table) else OTHER
 
     def _edit_by(self, table: Table, when: float) -> bool:
         """Have the table message edited at ``when`` unless an edit is due by then (a later
-        one, a restart's slow catch-up, moves up); return whether this planned one."""
+        one, a restart's slow catch-up, moves up) or waits for the budget (it shows this
+        change: moved up if the turn changed); return whether this planned one."""
         key = ("edit", table.id)
+        if self.budget.waiting(key):
+            self.budget.hasten(key, self.edit_priority(table))
+            return False
         due = self.scheduler.due(key)
         if table.message_id is None or (due is not None and due <= when):
             return False
@@ -216,18 +255,23 @@ class Courier:
         if table.id in self.tables.tables:  # a finished table's last edit is in the outbox
             self._edit_by(table, self._now() + self._backoff(("edit", table.id)))
 
-    async def edit_now(self, table: Table) -> str:
+    async def edit_now(self, table: Table, priority: int | None = None) -> str:
         """Edit the table message to show the table as it is (posting it again if it was
-        deleted); return what became of it (see :func:`fate`). Edits of one message never
-        overlap: one that Discord kept waiting (429s) cannot land after a later one, such as
-        the game's last, with an older table."""
+        deleted) as soon as the budget allows (``priority``: unless given, by whether its
+        turn changed); return what became of it (see :func:`fate`). Edits of one message
+        never overlap: one that Discord kept waiting (429s) cannot land after a later one,
+        such as the game's last, with an older table."""
         if table.message_id is None or table.channel_id in self._gone:
             return SENT
+        if priority is not None:  # an edit waiting for the budget shows this one's table
+            self.budget.hasten(("edit", table.id), priority)
         lock = self._editing.setdefault(table.id, asyncio.Lock())
         async with lock:
-            done = await self._edit_table_message(table, table.message_id)
+            done = await self._edit_table_message(table, table.message_id, priority=priority)
             if done == NO_FILES:
-                done = await self._edit_table_message(table, table.message_id, files=False)
+                done = await self._edit_table_message(
+                    table, table.message_id, files=False, priority=priority
+                )
                 if done == SENT:
                     self._text_only(table)
                 elif done == NO_FILES:
@@ -236,53 +280,70 @@ class Courier:
                 done = await self._repost_table(table)
             return done
 
-    async def _edit_table_message(self, table: Table, message_id: int, files: bool = True) -> str:
-        """Edit the table message once; with ``files`` false, without any picture."""
-        made = moves_made(table)
-        lang = self._lang(table.guild_id)
-        shown = self._shown_now(table, lang)
-        picture = table_picture(table, lang) if files and self.files_ok(table) else None
-        key = None if picture is None else picture[0]
+    async def _edit_table_message(
+        self, table: Table, message_id: int, files: bool = True, priority: int | None = None
+    ) -> str:
+        """Edit the table message once, when the budget allows; with ``files`` false,
+        without any picture."""
+        edit = self._table_edit(table, files)
+        if edit is None:
+            return SENT
+        if priority is None:
+            priority = self.edit_priority(table)
+        if await self.budget.take(("edit", table.id), priority):
+            edit = self._table_edit(table, files)  # the table moved on while it waited
+            if edit is None:
+                return SENT
         extra: dict[str, Any] = {}
-        digest = fingerprint(shown)
-        if key != self._pictured.get(table.id) or not files:
+        if edit.new_picture:
             # The shown picture changed: attach it (or take the old one away).
             attached = []
-            if picture is not None:
-                data = await pictures.render_off_loop(picture[1])
+            if edit.picture is not None:
+                data = await pictures.render_off_loop(edit.picture[1])
                 name = pictures.picture_filename("trick")
                 attached.append(discord.File(io.BytesIO(data), filename=name))
             extra["attachments"] = attached
-        elif self._shown.get(table.id) == digest:
-            # The message shows exactly this already (a move nobody else sees yet, such as
-            # a step of a Dukes Up! turn's working copy): no edit. A restart edits it once
-            # (it is not recorded as showing the move).
-            return SENT
         self._shown.pop(table.id, None)  # unknown until Discord took the edit
         try:
             await discord_internals.edit_channel_message(
                 self.bot,
                 table.channel_id,
                 message_id,
-                content=shown.content,
-                embeds=shown.embeds,
-                view=shown.buttons(),
+                content=edit.shown.content,
+                embeds=edit.shown.embeds,
+                view=edit.shown.buttons(),
                 **extra,
             )
         except discord.HTTPException as error:
             log.warning("game %s: table message not updated: %s", table.id, error)
-            return fate(error, with_file=picture is not None and "attachments" in extra)
-        if "attachments" in extra:
-            self._pictured[table.id] = key
-        self._remember_shown(table, digest)
-        await self._record_shown(table, made)
+            return fate(error, with_file=edit.picture is not None and edit.new_picture)
+        if edit.new_picture:
+            self._pictured[table.id] = None if edit.picture is None else edit.picture[0]
+        self._remember_shown(table, edit.digest, edit.turn)
+        await self._record_shown(table, edit.made)
         return SENT
 
-    def _remember_shown(self, table: Table, digest: bytes) -> None:
+    def _table_edit(self, table: Table, files: bool) -> _Edit | None:
+        """Return the edit that shows the table as it is now (with ``files`` false, without
+        any picture), or None when the message shows exactly this already (a move nobody
+        else sees yet, such as a step of a Dukes Up! turn's working copy; a restart edits
+        it once, as it is not recorded as showing the move)."""
+        lang = self._lang(table.guild_id)
+        shown = self._shown_now(table, lang)
+        picture = table_picture(table, lang) if files and self.files_ok(table) else None
+        key = None if picture is None else picture[0]
+        digest = fingerprint(shown)
+        new_picture = key != self._pictured.get(table.id) or not files
+        if not new_picture and self._shown.get(table.id) == digest:
+            return None
+        return _Edit(moves_made(table), _turn_of(table), shown, picture, digest, new_picture)
+
+    def _remember_shown(self, table: Table, digest: bytes, turn: object) -> None:
         """Note what the table message shows now, while the table lives (an ended table's
         last edit leaves nothing behind)."""
         if table.id in self.tables.tables:
             self._shown[table.id] = digest
+            self._turn_shown[table.id] = turn
 
     async def post_table_message(self, table: Table, *, fresh: bool = False) -> str:
         """Post the table message anew (between its edits); return what became of it. With
@@ -295,7 +356,9 @@ class Courier:
         the table goes on, its lobby can be joined, and the channel is not blocked. With
         ``fresh``, the table has no message yet (it started without a lobby)."""
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        await self.budget.take(("edit", table.id), TURN)
         made = moves_made(table)
+        turn = _turn_of(table)
         lang = self._lang(table.guild_id)
         shown = self._shown_now(table, lang)
         picture = table_picture(table, lang) if self.files_ok(table) else None
@@ -314,7 +377,7 @@ class Courier:
             refused = fate(error, with_file=picture is not None)
             return RETRY if refused in (NO_FILES, MESSAGE_GONE) else refused
         self._pictured[table.id] = None if picture is None else picture[0]
-        self._remember_shown(table, fingerprint(shown))
+        self._remember_shown(table, fingerprint(shown), turn)
         if table.status in ("lobby", "playing") or fresh:
             await self.tables.set_message(table, message.id)
         else:
@@ -342,6 +405,8 @@ class Courier:
         channel is not blocked by a table nobody can see."""
         if table.message_id is None or table.channel_id in self._gone:
             return
+        if not self.budget.try_take():
+            return  # a member waits for the answer: not for the budget; checked another time
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             await channel.fetch_message(table.message_id)
@@ -370,7 +435,7 @@ class Courier:
         else:
             try:
                 if post == "table":
-                    done = await self.edit_now(table)
+                    done = await self.edit_now(table, URGENT)
                 else:
                     done = await self._send_post(table, post)
             except Exception:
@@ -449,7 +514,9 @@ class Courier:
         *,
         nonce: str | None = None,
     ) -> str:
-        """Post a public message; return what became of it (see :func:`fate`)."""
+        """Post a public message (when the budget allows: before any edit); return what
+        became of it (see :func:`fate`)."""
+        await self.budget.take(("post", nonce or id(shown)), URGENT)
         try:
             extra: dict[str, Any] = {}
             if file is not None:
@@ -561,6 +628,7 @@ class Courier:
         if post.channel_id in self._gone:
             return CHANNEL_GONE
         channel = self.bot.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
+        await self.budget.take(("match-post", post.nonce), URGENT)
         try:
             await channel.send(content=suits.rich(post.text), nonce=post.nonce)
         except discord.HTTPException as error:
@@ -675,3 +743,24 @@ class Courier:
             if table.status in ("lobby", "playing"):
                 self._retries.pop(("edit", table.id), None)
                 self._edit_by(table, now)
+
+
+class _Edit(NamedTuple):
+    """A table message's edit: what it shows (how many moves, whose turn, the message, its
+    picture's key and thunk) and whether it carries a new picture."""
+
+    made: int
+    turn: object
+    shown: Rendered
+    picture: Any
+    digest: bytes
+    new_picture: bool
+
+
+def _turn_of(table: Table) -> object:
+    """Return whose turn the table is at, as its message shows it: the seats to act (a
+    lobby's, a finished game's: none)."""
+    if table.status != "playing":
+        return table.status
+    state = table.state
+    return table.status if state is None else tuple(state.to_act)

@@ -20,9 +20,13 @@ TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 
 
 def make_bot(db: Path, **overrides: Any) -> Bot:
-    """Return a bot on the database ``db`` (table edits immediate and new tables without
-    pictures unless overridden: drawing them only slows tests that are not about them)."""
+    """Return a bot on the database ``db`` (table edits immediate, no request budget to
+    speak of, and new tables without pictures unless overridden: drawing them only slows
+    tests that are not about them)."""
     overrides.setdefault("table_edit_seconds", 0)
+    # and no request budget to wait for on a clock these tests mostly leave stopped
+    # (tests/bot/test_budget.py runs it)
+    overrides.setdefault("global_requests_per_second", 100_000)
     overrides.setdefault("pictures", False)
     # the suits as the games write them (10♠), which the tests read; tests/bot/test_suits.py
     # runs the application's emojis and their fallback

@@ -28,6 +28,7 @@ KEYS = (  # every key but the token
     "turn_seconds",
     "computer_level",
     "table_edit_seconds",
+    "global_requests_per_second",
     "late_interaction_seconds",
     "lobby_idle_minutes",
     "lobbies_per_member",
@@ -90,6 +91,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
         "turn_seconds": 120,
         "computer_level": DEFAULT_LEVELS,
         "table_edit_seconds": 1.5,
+        "global_requests_per_second": 45,
         "late_interaction_seconds": 2.5,
         "lobby_idle_minutes": 30,
         "lobbies_per_member": 3,
@@ -116,6 +118,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             "turn_seconds = 45\n"
             'computer_level = "greedy"\n'
             "table_edit_seconds = 0\n"
+            "global_requests_per_second = 200\n"
             "late_interaction_seconds = 0\n"
             "lobby_idle_minutes = 0\n"
             "lobbies_per_member = 1\n"
@@ -136,6 +139,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "turn_seconds": 45,
                 "computer_level": {**DEFAULT_LEVELS, "dupe": "greedy"},
                 "table_edit_seconds": 0,
+                "global_requests_per_second": 200,
                 "late_interaction_seconds": 0,
                 "lobby_idle_minutes": 0,
                 "lobbies_per_member": 1,
@@ -161,6 +165,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "PARLOUR_TURN_SECONDS": "300",
                 "PARLOUR_COMPUTER_LEVEL": "random",
                 "PARLOUR_TABLE_EDIT_SECONDS": "2.5",
+                "PARLOUR_GLOBAL_REQUESTS_PER_SECOND": "22.5",
                 "PARLOUR_LATE_INTERACTION_SECONDS": "2",
                 "PARLOUR_LOBBY_IDLE_MINUTES": "90",
                 "PARLOUR_LOBBIES_PER_MEMBER": "5",
@@ -181,6 +186,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "turn_seconds": 300,
                 "computer_level": ALL_RANDOM,
                 "table_edit_seconds": 2.5,
+                "global_requests_per_second": 22.5,
                 "late_interaction_seconds": 2,
                 "lobby_idle_minutes": 90,
                 "lobbies_per_member": 5,
@@ -276,6 +282,8 @@ def test_settings_take_every_key_as_keyword(tmp_path: Path) -> None:
         ("turn_seconds", "fast"),
         ("table_edit_seconds", -1),
         ("table_edit_seconds", 61),
+        ("global_requests_per_second", 0),
+        ("global_requests_per_second", "fast"),
         ("late_interaction_seconds", 4),
         ("dev_guild_id", 0),
         ("computer_level", "genius"),

@@ -17,6 +17,10 @@ fake would miss:
   and answered ``404`` with Discord's error shape;
 * :meth:`FakeDiscord.inject_429` makes a share of REST requests answer 429 with the headers
   discord.py needs to retry;
+* Discord's global limit, 50 requests a second per bot token over every connection (every
+  slice of a bot together), interaction-token requests exempt: past it a ``429`` with
+  ``"global": true``; invalid requests (401, 403, 429) are counted per 10 minutes
+  (:attr:`FakeDiscord.limits`, :mod:`tests.loopback.limits`);
 * the gateway speaks HELLO, IDENTIFY (with shards), READY, GUILD_CREATE, heartbeats,
   sequence numbers, RESUME with replay, INVALID_SESSION; :meth:`FakeDiscord.drop_gateway`
   cuts connections abruptly.
@@ -27,8 +31,9 @@ The 3 s to answer an interaction (unless ``clock`` is given: then that clock), a
 wait of :meth:`FakeDiscord.wait_for`, count on ``pace``: the monotonic clock unless given;
 the tests give :class:`~tests.loopback.pace.Pace` (the monotonic clock less the time the
 machine kept the bot or this server waiting for a core), so that other work on a busy
-machine does not fail a bot that answered in 3 s of its own time. Rate-limit windows and
-latencies use the monotonic wall clock.
+machine does not fail a bot that answered in 3 s of its own time. Rate-limit windows (the
+routes' and the global one) count on ``limit_clock`` (the monotonic clock unless given: a
+test moves a :class:`ManualClock` instead of sleeping); latencies on the monotonic clock.
 
 Scripted members live in :mod:`tests.loopback.driver`; this module is the server.
 """
@@ -41,6 +46,7 @@ import hashlib
 import itertools
 import json
 import logging
+import math
 import random
 import re
 import secrets
@@ -56,6 +62,7 @@ import orjson
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.discord_api_rules import check_request
+from tests.loopback.limits import GLOBAL_PER_SECOND, GlobalLimits
 
 __all__ = [
     "DEFAULT_TOKEN",
@@ -592,6 +599,8 @@ class FakeDiscord:
         bot_name: str = "Dupe",
         recommended_shards: int = 1,
         rate_limit: tuple[int, float] = (50, 1.0),
+        global_limit: int = GLOBAL_PER_SECOND,
+        limit_clock: Clock = time.monotonic,
         validate: bool = True,
     ) -> None:
         self.token = token
@@ -602,6 +611,9 @@ class FakeDiscord:
         self.heartbeat_interval = heartbeat_interval
         self.recommended_shards = recommended_shards
         self.rate_limit = rate_limit
+        self.limit_clock = limit_clock
+        # Discord's global limit and the invalid requests, over every connection
+        self.limits = GlobalLimits(limit_clock, global_limit)
         self.validate = validate
         self._counter = itertools.count()
         self.application_id = self.snowflake()
@@ -1193,7 +1205,7 @@ class FakeDiscord:
         """Count a request in its bucket's window; return its headers and whether the
         bucket is exceeded."""
         limit, window = self.rate_limit
-        now = time.monotonic()
+        now = self.limit_clock()
         start, used = self._windows.get(bucket, (now, 0))
         if now - start >= window:
             start, used = now, 0
@@ -1235,9 +1247,27 @@ class FakeDiscord:
         }
         return self._json(429, body, headers)
 
+    def _too_many_global(self, retry_after: float) -> web.Response:
+        """Discord's answer past the global limit: no bucket headers, the global ones."""
+        headers = {
+            "Retry-After": str(math.ceil(retry_after)),
+            "X-RateLimit-Global": "true",
+            "X-RateLimit-Scope": "global",
+            "Via": "1.1 google",  # discord.py retries a 429 only when it came through the proxy
+        }
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": round(retry_after, 3),
+            "global": True,
+            "code": 0,
+        }
+        return self._json(429, body, headers)
+
     async def _rest(self, request: web.Request) -> web.Response:
         try:
-            return await self._answer(request)
+            response = await self._answer(request)
+            self.limits.answered(response.status)
+            return response
         finally:
             self._notify()  # wake whoever waits for what the bot does
 
@@ -1277,6 +1307,13 @@ class FakeDiscord:
         if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
             record.status = 401
             return self._json(401, {"message": "401: Unauthorized", "code": 0})
+        # Requests made with an interaction's token are not counted (the callback, its
+        # webhook routes); every other one is, per the token it was made with.
+        if not route.template.startswith(("/interactions/", "/webhooks/")):
+            retry_after = self.limits.admit(request.headers.get("Authorization", ""))
+            if retry_after is not None:
+                record.status = 429
+                return self._too_many_global(retry_after)
         headers, exceeded = self._rate_headers(bucket)
         if exceeded:
             self.rate_limited += 1
