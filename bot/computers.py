@@ -15,10 +15,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.store import SeatRecord
-from bot.table import Table, decider, player_view
+from bot.table import StaleError, Table, decider, player_view
+from engine.errors import EngineError
 from engine.game import AnyGame, AnyPlayer, AnyState, show_move, watchers
 
-__all__ = ["SEARCH", "computer_due", "computers_act", "prime", "run_computers", "stand_ins"]
+__all__ = [
+    "SEARCH",
+    "computer_due",
+    "computers_act",
+    "prime",
+    "run_computers",
+    "staged",
+    "stand_ins",
+]
 
 
 # Computer players whose decisions search (whist's expert: double-dummy solves of tens of
@@ -26,6 +35,36 @@ __all__ = ["SEARCH", "computer_due", "computers_act", "prime", "run_computers", 
 # asyncio's pool: the tables wait their turn, and a solver library that keeps state per
 # thread (DDS) is never entered twice at once.
 SEARCH = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="computers")
+
+
+async def staged(
+    table: Table,
+    before: Any,
+    actions: list[tuple[int, Any, bool]],
+    seating: Mapping[int, SeatRecord],
+    rebuild: Callable[[Table], None],
+) -> Any:
+    """Return a copy of ``before`` with the members' actions applied and the computers'
+    moves after them (``StaleError`` if the engine refuses an action; ``rebuild`` then
+    gives the table fresh players if watching ones were shown moves that never happen)."""
+    stage = before.clone()
+    slow = table.ui.game.slow_action
+    watching = watchers(table.ui.game, table.players)
+    for seat, action, _ in actions:
+        try:
+            if slow(action):
+                # A search the engine runs (Doppelkopf's claim check) goes to a worker
+                # thread: the stage is this table's private copy, under its lock.
+                await asyncio.to_thread(stage.apply, seat, action)
+            else:
+                stage.apply(seat, action)
+        except EngineError as error:
+            if watching and stage.move_count > before.move_count:
+                rebuild(table)
+            raise StaleError.of(table.ui.refusal(error)) from None
+        show_move(stage, watching)
+    await computers_act(table.ui.game, seating, stage, table.players)
+    return stage
 
 
 async def computers_act(

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.computers import SEARCH, computers_act, prime, stand_ins
+from bot.computers import SEARCH, computers_act, prime, staged, stand_ins
 from bot.scheduler import Scheduler
 from bot.store import (
     GameRecord,
@@ -52,8 +52,7 @@ from bot.table import (
     seat_results,
 )
 from bot.table_options import TableOptions
-from engine.errors import EngineError, OptionsError
-from engine.game import show_move, watchers
+from engine.errors import OptionsError
 
 if TYPE_CHECKING:
     from bot.game import GameUI
@@ -806,7 +805,7 @@ class Tables:
         seating = table.seats if seats is None else seats
         before = table.state
         assert before is not None
-        stage = await self._staged(table, before, actions, seating)
+        stage = await staged(table, before, actions, seating, self._rebuild_players)
         applied = list(stage.moves[before.move_count :])
         by_computer = [computer for _, _, computer in actions]
         by_computer += [True] * (len(applied) - len(actions))
@@ -865,35 +864,6 @@ class Tables:
         elif not same_decision:
             self._schedule(table)
         return outcome
-
-    async def _staged(
-        self,
-        table: Table,
-        before: Any,
-        actions: list[tuple[int, Any, bool]],
-        seating: dict[int, SeatRecord],
-    ) -> Any:
-        """Return a copy of ``before`` with the actions applied and the computers' moves
-        after them (``StaleError`` if the engine refuses an action)."""
-        stage = before.clone()
-        slow = table.ui.game.slow_action
-        watching = watchers(table.ui.game, table.players)
-        for seat, action, _ in actions:
-            try:
-                if slow(action):
-                    # A search the engine runs (Doppelkopf's claim check) goes to a worker
-                    # thread: the stage is this table's private copy, under its lock.
-                    await asyncio.to_thread(stage.apply, seat, action)
-                else:
-                    stage.apply(seat, action)
-            except EngineError as error:
-                if watching and stage.move_count > before.move_count:
-                    self._rebuild_players(table)  # they were shown moves that never happen
-                raise StaleError.of(table.ui.refusal(error)) from None
-            if watching:
-                show_move(stage, watching)
-        await computers_act(table.ui.game, seating, stage, table.players)
-        return stage
 
     # --- timers --------------------------------------------------------------------
 

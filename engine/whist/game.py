@@ -10,6 +10,7 @@ from engine.errors import OptionsError
 from engine.game import Game, Player, Terminal
 from engine.whist.actions import Action, Move, parse_action
 from engine.whist.options import PLAYERS, WhistOptions
+from engine.whist.players import WATCHING
 from engine.whist.rules import WhistState, WhistView, new_game, replay
 
 __all__ = ["GAME", "WhistGame"]
@@ -24,9 +25,7 @@ class WhistGame(Game[WhistState, WhistView, Action, WhistOptions]):
     options_type = WhistOptions
     default_level = "basic"
     slow_levels = frozenset({"expert"})  # double-dummy solves: the bot keeps them off its loop
-    # The expert's sampler deals only cards it has not seen played: it must see every card
-    # (its views at its own turns show only the trick in progress and the last trick).
-    watching_levels = frozenset({"expert"})
+    watching_levels = WATCHING
 
     @property
     def levels(self) -> Mapping[str, Callable[[int], Player[WhistView, Action]]]:

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from engine.cards import Card, Suit, parse_card
 from engine.errors import EngineError, ParseError
-from engine.game import deciding_player, show_move, watchers
+from engine.game import deciding_player, show_move
 from engine.terminal import (
     COMMANDS,
     BadFlag,
@@ -50,9 +50,8 @@ from engine.whist.actions import (
     parse_seat,
     play,
 )
-from engine.whist.game import GAME
 from engine.whist.options import VARIANT_NAMES, WhistOptions
-from engine.whist.players import LEVELS, Player, make_player
+from engine.whist.players import LEVELS, WATCHING, Player, make_player
 from engine.whist.rules import DealResult, Phase, WhistState, WhistView, new_game
 
 __all__ = ["NAMES", "PROMPT", "WhistTable", "main", "render_hand", "render_result"]
@@ -142,7 +141,8 @@ class WhistTable(TextTable):
         self.state = state
         self.me = me
         self.players = players
-        self._watching = watchers(GAME, players)  # shown every card as it is played
+        # the levels shown every card as it is played (``WhistGame.watching_levels``)
+        self._watching = {p: c for p, c in players.items() if c.name in WATCHING}
         others = iter(NAMES)
         self.names = ["you" if p == me else next(others) for p in range(state.players)]
         self._told_results = len(state.results)

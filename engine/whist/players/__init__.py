@@ -10,7 +10,7 @@ from engine import game
 from engine.whist.actions import Action
 from engine.whist.rules import WhistView
 
-__all__ = ["LEVELS", "Player", "make_player"]
+__all__ = ["LEVELS", "WATCHING", "Player", "make_player"]
 
 
 Player = game.Player[WhistView, Action]
@@ -52,6 +52,11 @@ def _expert(seed: int) -> Player:
 
     return ExpertPlayer(seed)
 
+
+WATCHING = frozenset({"expert"})
+"""The levels shown every move (``Game.watching_levels``): the expert's sampler deals only
+cards it has not seen played, and its views at its own turns show only the trick in
+progress and the last trick."""
 
 LEVELS: dict[str, Callable[[int], Player]] = {
     "random": _random,
