@@ -85,8 +85,9 @@ def _one_of_by_type(schemas: dict[str, Any]) -> Callable[..., Iterator[Any]]:
     one_of = Draft202012Validator.VALIDATORS["oneOf"]
 
     def types(branch: Any) -> Any:
-        name = str(branch.get("$ref", "")).removeprefix("#/components/schemas/")
-        target = schemas.get(name) if isinstance(branch, dict) else None
+        if not isinstance(branch, dict):  # a boolean schema
+            return None
+        target = schemas.get(str(branch.get("$ref", "")).removeprefix("#/components/schemas/"))
         if not isinstance(target, dict) or "type" not in target.get("required", ()):
             return None
         return (target.get("properties") or {}).get("type", {}).get("enum")
