@@ -91,22 +91,16 @@ def test_the_expert_takes_over_any_position_mid_turn() -> None:
         state = new_game(100 + seed, DukesUpOptions(max_turns=60))
         chaos = make_player("random", seed)
         expert = make_player("expert", seed)
+        taken_over = 0
         while not state.is_over:
             seat = state.to_act[0]
             chosen = chaos if rng.random() < 0.4 else expert
-            state.apply(seat, chosen.act(state.view(seat)))
+            taken_over += chosen is expert and state.move_count > 0
+            state.apply(seat, chosen.act(state.view(seat)))  # a refusal raises
+        assert taken_over > 0
 
 
-def test_the_expert_is_deterministic_for_a_seed() -> None:
-    logs = []
-    for _ in range(2):
-        state = new_game(21)
-        players = [make_player("expert", 3), make_player("baseline", 4)]
-        while not state.is_over:
-            seat = state.to_act[0]
-            state.apply(seat, players[seat].act(state.view(seat)))
-        logs.append([str(m) for m in state.moves])
-    assert logs[0] == logs[1]
+# Determinism for a seed: tests/engine/test_dukes_up_players.py, over every level.
 
 
 def test_the_same_view_gives_the_same_choice_whatever_the_hidden_cards() -> None:
