@@ -23,12 +23,23 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TextIO, TypeVar, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    NamedTuple,
+    Protocol,
+    TextIO,
+    TypeVar,
+    runtime_checkable,
+)
 
 from engine.errors import OptionsError
 
 __all__ = [
     "Action",
+    "Advice",
+    "Adviser",
     "AnyGame",
     "AnyPlayer",
     "AnyState",
@@ -228,6 +239,48 @@ AnyPlayer = Player[Any, Any]
 """A computer player of some game."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Advice(Generic[ActionT]):
+    """The expert's advice for one decision, reached from one seat's view only (what a
+    member sees in a hint, and what a review compares each of their decisions with)."""
+
+    action: ActionT
+    """The expert's choice."""
+    values: Mapping[ActionT, float]
+    """The estimated outcome of each action weighed, for the deciding seat's side, in
+    ``unit`` (higher is better); the expert's choice is among them, and so is the action
+    ``Adviser.advise`` was asked to ``compare``."""
+    unit: str
+    """What ``values`` count: ``"tricks"``, ``"points"`` (the game's score) or ``"share"``
+    (of a win, 0–1)."""
+    reason: str = ""
+    """The last part of a catalogue key naming one line of why (``"sampled"``, ``"only"``),
+    or ``""`` when there is nothing to say."""
+    detail: Mapping[str, int | str] = dataclasses.field(default_factory=dict)
+    """The values the line of why names (``{"deals": 40}``)."""
+    exact: bool = False
+    """Whether ``values`` are exact rather than sampled estimates."""
+
+    def cost(self, action: ActionT) -> float | None:
+        """Return what ``action`` loses against the expert's choice (``>= 0``), or ``None``
+        when it was not weighed."""
+        value = self.values.get(action)
+        if value is None:
+            return None
+        return max(0.0, self.values[self.action] - value)
+
+
+class Adviser(Player[ViewT_contra, ActionT], Protocol[ViewT_contra, ActionT]):
+    """A computer player that can say what it would do and why without acting: primed with
+    one seat's views like any player (:meth:`Player.observe`), it advises from that seat's
+    view only."""
+
+    def advise(self, view: ViewT_contra, compare: ActionT | None = None) -> Advice[ActionT]:
+        """Return the advice for the decision in ``view``; its values include ``compare``
+        (a legal action, e.g. the one a member chose) when given."""
+        ...
+
+
 class Terminal(Protocol):
     """A game's text table for ``python -m engine.play <game>``."""
 
@@ -327,6 +380,11 @@ class Game(Protocol[StateT, ViewT, ActionT, OptionsT]):
         """Hook: return what happened in a finished game, counted by the simulator (game
         types, announcements…). Default: nothing."""
         return {}
+
+    def adviser(self, seed: int) -> Adviser[ViewT, ActionT] | None:
+        """Hook: return a new adviser (the game's strongest player) for hints and reviews,
+        built from ``seed``. Default: ``None``, the game gives no advice."""
+        return None
 
 
 AnyGame = Game[Any, Any, Any, Any]

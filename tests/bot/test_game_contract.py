@@ -121,7 +121,14 @@ def test_the_contract_declares_the_hooks_the_core_reads() -> None:
         "keeps_meaning",
         "moved_on",
     } <= ui_hooks
-    assert game_hooks == {"slow_levels", "watching_levels", "slow_action", "stand_in_view", "tally"}
+    assert game_hooks == {
+        "slow_levels",
+        "watching_levels",
+        "slow_action",
+        "stand_in_view",
+        "tally",
+        "adviser",
+    }
     assert state_hooks == {"seats"}
 
 
