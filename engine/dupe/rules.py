@@ -23,9 +23,10 @@ and ``seed``; text that is not a card, an action or a move is a ``parse`` error 
 from __future__ import annotations
 
 import copy
+import functools
 import operator
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import permutations
@@ -216,10 +217,6 @@ def trick_taker(cards: Sequence[Card]) -> int | None:
     return None
 
 
-_ORDER: Callable[[Card], int] = {card: i for i, card in enumerate(sorted(DECK))}.__getitem__
-"""A card's place in the sorted pack: sorting by it orders cards as ``sorted`` does, without
-comparing two enum members per step."""
-
 _new_tuple = tuple.__new__
 """Builds a named tuple from a tuple of its fields, unchecked: the hot path builds views,
 tricks and scores this way, and ``tuple.__new__`` looked up each time costs as much again."""
@@ -274,55 +271,60 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     rank held four times, counting only cards the sequence does not use (it uses one card
     of each of its ranks). Among the sequences of length S the one giving the largest B is
     chosen, ties going to the highest sequence. When no two ranks are consecutive S = 1 and
-    there is no sequence to take a card from any set.
+    there is no sequence to take a card from any set. The cards are distinct (one pack).
     """
-    # One sum counts every rank and suit at once (see _TALLY): row[v] is the number of
-    # cards of rank value v (row[1] the aces again, for ace-low runs), row[16 + s] of suit s.
-    row = sum(map(_TALLY.__getitem__, cards)).to_bytes(20, "little")
-    suits = row[16:]
+    return _score_tally(sum(map(_VALUE, cards)))
+
+
+def _score_tally(tally: int) -> HandScore:
+    """Return the score of the hand whose cards' :data:`_VALUE` add up to ``tally``."""
+    # The tally counts every suit and every rank at once; each part of the score is then a
+    # few operations on one machine-sized int and a look-up in a small cache keyed by the
+    # pattern that part needs (each operation costs as much as a cache look-up).
+    suits = tally & 0xFFFF
     longest_suit = _LONGEST_SUIT.get(suits)
     if longest_suit is None:
         longest_suit = _LONGEST_SUIT[suits] = _longest_suit(suits)
     longest, suit_length = longest_suit
-    # The ranks held three or four times, and their bonus, by the pattern of such counts:
-    # one translate finds whether there are any, and the few patterns there are are kept.
-    counts = row[:15]
-    marks = counts.translate(_SET_MARKS)
-    if marks == _NO_SETS:
-        sets_at: tuple[int, ...] = ()
-        full_bonus = 0
-    else:
-        found = _SETS_AT.get(marks)
-        if found is None:
-            found = _SETS_AT[marks] = _sets_at(marks)
-        sets_at, full_bonus = found
-
-    present = counts.translate(_PRESENT)
+    # Each rank's count plus 3 has its top bit set when the rank is held (4 to 7) and its
+    # two top bits when it is held three or four times (6 or 7).
+    counts = tally + _RANKS_PLUS_3
+    top = counts >> 18
+    present = top & _RANK_ONES
     candidates = _CANDIDATES.get(present)
     if candidates is None:
         candidates = _CANDIDATES[present] = _longest_sequences(present)
+    held3 = top & counts >> 17 & _RANK_ONES
+    if held3:
+        marks = counts >> 16 & held3 * 7  # the counts (plus 3) of those ranks alone
+        found = _SETS_AT.get(marks)
+        if found is None:
+            found = _SETS_AT[marks] = _sets_at(marks)
+        sets_at, full_bonus, all_sets = found
+    else:
+        sets_at, full_bonus, all_sets = _NO_SETS
     if not candidates:
-        sets = tuple((_RANKS[v], row[v]) for v in reversed(sets_at)) if sets_at else ()
         return _new_tuple(
-            HandScore, (longest, suit_length, (), 1, sets, full_bonus, suit_length + full_bonus)
+            HandScore,
+            (longest, suit_length, (), 1, all_sets, full_bonus, suit_length + full_bonus),
         )
     sequence, used = candidates[0]  # ties keep the highest sequence
     best_bonus = full_bonus
-    sets = ()
+    sets: tuple[tuple[Rank, int], ...] = ()
     if sets_at:
         best_bonus = -1
         for candidate in candidates:
             bonus = full_bonus
-            for v in sets_at:
+            for v, count in sets_at:
                 if v in candidate[1]:
-                    bonus += _SET_BONUS[row[v] - 1] - _SET_BONUS[row[v]]
+                    bonus += _SET_BONUS[count - 1] - _SET_BONUS[count]
             if bonus > best_bonus:
                 best_bonus = bonus
                 sequence, used = candidate
         sets = tuple(
-            (_RANKS[v], row[v] - (v in used))
-            for v in reversed(sets_at)
-            if row[v] - (v in used) >= 3
+            (_RANKS[v], count - (v in used))
+            for v, count in reversed(sets_at)
+            if count - (v in used) >= 3
         )
     length = len(sequence)
     return _new_tuple(
@@ -339,56 +341,73 @@ def score_hand(cards: Iterable[Card]) -> HandScore:
     )
 
 
-def _longest_suit(suits: bytes) -> tuple[Suit, int]:
+def _longest_suit(suits: int) -> tuple[Suit, int]:
     """Return the longest suit (ties: the first in seat order) and its length, from the
-    count of each suit (``suits[suit]``)."""
-    suit_length = max(suits)
-    longest = next(suit for suit in _LONGEST_SUIT_ORDER if suits[suit] == suit_length)
+    count of each suit (4 bits each in ``suits``)."""
+    lengths = {suit: suits >> 4 * suit & 15 for suit in Suit}
+    suit_length = max(lengths.values())
+    longest = next(suit for suit in _LONGEST_SUIT_ORDER if lengths[suit] == suit_length)
     return longest, suit_length
 
 
-def _sets_at(marks: bytes) -> tuple[tuple[int, ...], int]:
-    """Return the rank values held three or four times (``marks`` keeps those counts, 0
-    elsewhere) and their bonus before any sequence takes a card."""
-    values = tuple(v for v in range(2, 15) if marks[v])
-    return values, sum(_SET_BONUS[marks[v]] for v in values)
+def _sets_at(marks: int) -> tuple[tuple[tuple[int, int], ...], int, tuple[tuple[Rank, int], ...]]:
+    """Return ``(rank value, count)`` of each rank held three or four times, lowest first
+    (``marks`` keeps those ranks' counts plus 3, 3 bits each from the twos, 0 elsewhere), their
+    bonus before any sequence takes a card, and the sets they score without a sequence,
+    highest first."""
+    values = tuple(
+        (v, (marks >> 3 * (v - 2) & 7) - 3) for v in range(2, 15) if marks >> 3 * (v - 2) & 7
+    )
+    bonus = sum(_SET_BONUS[count] for _, count in values)
+    return values, bonus, tuple((_RANKS[v], count) for v, count in reversed(values))
 
 
-def _longest_sequences(present: bytes) -> tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]:
-    """Return the longest sequences of the ranks ``present`` marks (1 at each rank value held,
-    at 1 too for an ace), highest first, with the rank values each uses; none when no two
+def _longest_sequences(present: int) -> tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]:
+    """Return the longest sequences of the ranks ``present`` marks (bit ``3 × (value - 2)``
+    for each rank held), highest first, with the rank values each uses; none when no two
     ranks are consecutive. A run of that many present ranks can only be a whole maximal run;
-    with all 13 ranks, 1..14 holds two sequences of 13."""
-    best = min(max(map(len, present.split(b"\0"))), 13)
+    with all 13 ranks, ace low to ace high holds two sequences of 13."""
+    # "1" at index v for each rank value v held (the ace at 1 and at 14), "0" at index 0;
+    # bit 3i of ``present`` is the i-th character from the end of its binary digits
+    bits = bin(present | 1 << 39)[::-3]
+    by_value = "0" + bits[12] + bits[:13]
+    best = len(max(by_value.split("0")))  # of runs of "1" the longest is the greatest
     if best < 2:
         return ()
-    run = b"\1" * best
+    if best > 13:
+        best = 13  # every rank: the ace ends a sequence high or low, not both
+    run = "1" * best
     found = []
-    start = present.rfind(run)
+    start = by_value.rfind(run)
     while start >= 0:
         found.append(_SEQUENCES[start, best])
-        start = present.rfind(run, 0, start)
+        start = by_value.rfind(run, 0, start)
     return tuple(found)
 
 
-_CANDIDATES: dict[bytes, tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]] = {}
-""":func:`_longest_sequences` by the ranks present: at most 2¹³ patterns, 16 hands a game."""
+_VALUE: Callable[[Card], int] = {
+    card: 1 << 16 + 3 * (card.rank - 2) | 1 << 4 * card.suit for card in DECK
+}.__getitem__
+"""A card's value: one in the 4-bit count of its suit (from bit 0) and in the 3-bit count of
+its rank (from bit 16, twos lowest). The values of distinct cards of one pack add up without
+a carry to a tally that fits a machine word (``sum`` adds such ints without making an int
+object per card), and they order cards as ``sorted`` does (by rank, then suit)."""
+_ORDER: Callable[[Card], int] = {card: i for i, card in enumerate(sorted(DECK))}.__getitem__
+"""A card's place in the sorted pack: sorting by it orders cards as ``sorted`` does, without
+comparing two enum members per step (and small ints compare faster than card values)."""
+_RANK_ONES = sum(1 << 3 * i for i in range(13))
+"""The lowest bit of each rank's count, the twos' at bit 0."""
+_RANKS_PLUS_3 = 3 * _RANK_ONES << 16
+"""Adds 3 to each rank's count in a tally (no count passes 4, so none carries)."""
 _RANKS: tuple[Rank, ...] = (Rank.ACE, Rank.ACE, *Rank)  # by value; 1 is the low ace
-_TALLY: dict[Card, int] = {
-    card: 1 << 8 * card.rank | 1 << 8 * (16 + card.suit) | (card.rank == Rank.ACE) << 8
-    for card in DECK
-}
-"""What a card adds to a hand's tally: one in the byte of its rank value (and of value 1 for
-an ace) and one in the byte ``16 + suit``; no count in a hand of one pack passes 255."""
-_LONGEST_SUIT: dict[bytes, tuple[Suit, int]] = {}
+_CANDIDATES: dict[int, tuple[tuple[tuple[Rank, ...], frozenset[int]], ...]] = {}
+""":func:`_longest_sequences` by the ranks present: at most 2¹³ patterns."""
+_LONGEST_SUIT: dict[int, tuple[Suit, int]] = {}
 """:func:`_longest_suit` by the suits' counts: at most 560 ways to split 13 cards in four."""
-_SET_MARKS = bytes([0, 0, 0, 3, 4]).ljust(256, b"\0")
-"""Keeps the counts that make a set (three or four of a rank) and turns the rest into 0."""
-_NO_SETS = bytes(15)
-_SETS_AT: dict[bytes, tuple[tuple[int, ...], int]] = {}
-""":func:`_sets_at` by the marked counts: a few thousand patterns at most (four sets at most)."""
-_PRESENT = bytes([0] + [1] * 255)
-"""Turns counts into ranks present (1) or absent (0), for ``bytes.translate``."""
+_SETS_AT: dict[int, tuple[tuple[tuple[int, int], ...], int, tuple[tuple[Rank, int], ...]]] = {}
+""":func:`_sets_at` by the counts of the ranks held three or four times: a few thousand
+patterns at most (four sets at most)."""
+_NO_SETS: tuple[tuple[tuple[int, int], ...], int, tuple[tuple[Rank, int], ...]] = ((), 0, ())
 _SEQUENCES: dict[tuple[int, int], tuple[tuple[Rank, ...], frozenset[int]]] = {
     (start, length): (
         tuple(_RANKS[v] for v in range(start, start + length)),
@@ -544,10 +563,16 @@ _TO_ACT: tuple[tuple[int, ...], ...] = tuple(
 
 _CREDITED: Callable[[DealResult], tuple[int, ...]] = operator.attrgetter("credited")
 
-_PILES: Callable[[list[Card]], tuple[list[Card], ...]] = operator.itemgetter(
+_PILES: Callable[[list[Any]], tuple[list[Any], ...]] = operator.itemgetter(
     *(slice(seat, None, 4) for seat in SEATS)
 )
 """The four won piles of a deal's received cards (``DupeState._won``), in seat order."""
+
+
+_SORTED_PILE: Callable[[list[Card]], list[Card]] = functools.partial(sorted, key=_ORDER)
+_CARD_VALUES: Callable[[Iterable[Card]], Iterator[int]] = functools.partial(map, _VALUE)
+_TOTAL: Callable[[HandScore], int] = operator.itemgetter(6)  # HandScore.total
+_SUIT_SEAT_OF: Callable[[Suit], int] = _SUIT_SEAT.__getitem__
 
 
 _CHOICE_MADE: tuple[tuple[tuple[int, tuple[int, ...], tuple[bool, ...]], ...], ...] = tuple(
@@ -1026,14 +1051,16 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         self._score_deal()
 
     def _score_deal(self) -> None:
-        identities = self._identities[self._deal - 1]
-        won = tuple(tuple(sorted(pile, key=_ORDER)) for pile in _PILES(self._won))
-        scores = tuple(score_hand(hand) for hand in won)
-        credited = tuple(scores[_SUIT_SEAT[identities[seat]]].total for seat in SEATS)
-        self._totals = tuple(t + c for t, c in zip(self._totals, credited, strict=True))
+        # Maps over builtins, not generators: a generator costs a frame and a resumption per
+        # item, more than the work of most of these steps.
+        identities = self._identity
+        won = tuple(map(tuple, map(_SORTED_PILE, _PILES(self._won))))
+        scores = tuple(map(_score_tally, map(sum, map(_CARD_VALUES, won))))
+        credited = tuple(map(_TOTAL, map(scores.__getitem__, map(_SUIT_SEAT_OF, identities))))
+        self._totals = tuple(map(operator.add, self._totals, credited))
         self._results = (
             *self._results,
-            DealResult(self._deal, identities, won, scores, credited, self._totals),
+            _new_tuple(DealResult, (self._deal, identities, won, scores, credited, self._totals)),
         )
         if self._deal == DEALS:
             self._phase = _OVER
