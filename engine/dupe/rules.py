@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import permutations
+from itertools import permutations, product
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from engine.cards import DECK, Card, Rank, Suit, format_cards, parse_card, shuffled_deck
@@ -293,7 +293,11 @@ def _score_tally(tally: int) -> HandScore:
     present = top & _RANK_ONES
     candidates = _CANDIDATES.get(present)
     if candidates is None:
-        candidates = _CANDIDATES[present] = _longest_sequences(present)
+        if not _CANDIDATES:
+            _fill_candidates()  # once: every hand's ranks are then one look-up away
+        candidates = _CANDIDATES.get(present)
+        if candidates is None:
+            candidates = _CANDIDATES[present] = _longest_sequences(present)
     held3 = top & counts >> 17 & _RANK_ONES
     if held3:
         marks = counts >> 16 & held3 * 7  # the counts (plus 3) of those ranks alone
@@ -383,6 +387,14 @@ def _longest_sequences(present: int) -> tuple[tuple[tuple[Rank, ...], frozenset[
         found.append(_SEQUENCES[start, best])
         start = by_value.rfind(run, 0, start)
     return tuple(found)
+
+
+def _fill_candidates() -> None:
+    """Fill :data:`_CANDIDATES` for all 2¹³ sets of ranks (some tens of ms, once a process):
+    filled one miss at a time, the first few hundred games pay a miss in most hands."""
+    for held in product("01", repeat=13):
+        ace_first = "".join(held)
+        _CANDIDATES[int("00".join(ace_first), 2)] = _longest_sequences(int("00".join(ace_first), 2))
 
 
 _VALUE: Callable[[Card], int] = {
