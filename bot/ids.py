@@ -15,6 +15,8 @@ allows 100 characters; ours stay well below (a table id has at most 18 digits):
   game after the payload (:func:`with_values`);
 - ``lb:<guild>:<game>:<sort>:<page>`` a leaderboard page;
 - ``rp:<table>:<step>:<tag>`` a replay page;
+- ``rv:<table>:<page>:<tag>`` a page of the presser's review of a finished game (``o``
+  opens it from the replay, ``p n`` turn its pages);
 - ``dt:<table>:<post>`` the Details button under a table's public post ``post`` (its key,
   ``game3``, ``deal2``: ``GameUI.owed``), answered privately with the post's full detail.
 
@@ -36,12 +38,14 @@ __all__ = [
     "LeaderboardPage",
     "Parsed",
     "ReplayPage",
+    "ReviewPage",
     "TableButton",
     "control",
     "details",
     "leaderboard",
     "parse",
     "replay",
+    "review",
     "split_values",
     "table_button",
     "with_values",
@@ -103,6 +107,15 @@ class ReplayPage(NamedTuple):
     tag: str
 
 
+class ReviewPage(NamedTuple):
+    """A page of the presser's review of a finished game; ``tag`` says which button
+    (``o`` opens the review from the replay, ``p n`` turn its pages)."""
+
+    table: int
+    page: int
+    tag: str
+
+
 class Details(NamedTuple):
     """The Details button under public post ``post`` (its key, ``game3``) of a table."""
 
@@ -110,7 +123,7 @@ class Details(NamedTuple):
     post: str
 
 
-Parsed = TableButton | Control | LeaderboardPage | ReplayPage | Details
+Parsed = TableButton | Control | LeaderboardPage | ReplayPage | ReviewPage | Details
 
 _ID = r"\d{1,18}"
 TABLE_RE = re.compile(rf"t:(?P<table>{_ID}):(?P<what>{'|'.join(TABLE_BUTTONS)})")
@@ -122,6 +135,7 @@ LEADERBOARD_RE = re.compile(
     r":(?P<page>\d{1,6})"
 )
 REPLAY_RE = re.compile(rf"rp:(?P<table>{_ID}):(?P<step>\d{{1,5}}):(?P<tag>p|n|r|d\d{{1,3}})")
+REVIEW_RE = re.compile(rf"rv:(?P<table>{_ID}):(?P<page>\d{{1,4}}):(?P<tag>[opn])")
 POST = r"[a-z]{1,12}\d{0,4}"
 """A public post's key, as games name them (``game3``, ``deal12``)."""
 DETAILS_RE = re.compile(rf"dt:(?P<table>{_ID}):(?P<post>{POST})")
@@ -154,6 +168,11 @@ def replay(table: int, step: int, tag: str) -> str:
     return f"rp:{table}:{step}:{tag}"
 
 
+def review(table: int, page: int, tag: str) -> str:
+    """Return the custom id of a review button."""
+    return f"rv:{table}:{page}:{tag}"
+
+
 def details(table: int, post: str) -> str:
     """Return the custom id of the Details button under a table's public post ``post``."""
     if not re.fullmatch(POST, post):
@@ -178,6 +197,8 @@ def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
         )
     if m := REPLAY_RE.fullmatch(custom_id):
         return ReplayPage(int(m["table"]), int(m["step"]), m["tag"])
+    if m := REVIEW_RE.fullmatch(custom_id):
+        return ReviewPage(int(m["table"]), int(m["page"]), m["tag"])
     if m := DETAILS_RE.fullmatch(custom_id):
         return Details(int(m["table"]), m["post"])
     return None

@@ -16,6 +16,7 @@ from bot import ids, pictures
 from bot.errors import class_refusal
 from bot.game import (
     Choice,
+    ExactReview,
     GameUI,
     OptionSpec,
     Picture,
@@ -25,7 +26,7 @@ from bot.game import (
     Step,
     TableInfo,
 )
-from bot.games.whist import render
+from bot.games.whist import render, review
 from bot.games.whist.duplicate_commands import duplicate_group
 from bot.i18n import Lang, Text, t
 from bot.render import final_standings, replay_buttons, rules_line
@@ -183,6 +184,20 @@ class WhistUI(GameUI[WhistState, WhistView, Action, WhistOptions]):
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer chose for an absent member."""
         return t(lang, "whist.stand_in", action=render.action_text(lang, action))
+
+    def action_text(self, action: Action, lang: Lang) -> str:
+        """Return an action in words (``Q♥``, "keeps the hand")."""
+        return render.action_text(lang, action)
+
+    def review_place(self, state: WhistState) -> Text:
+        """Return the deal and trick of the decision due."""
+        return Text("whist.review_place", deal=state.deal, trick=state.completed + 1)
+
+    def exact_review(
+        self, seed: int, options: WhistOptions, moves: Sequence[str]
+    ) -> ExactReview | None:
+        """Return the double-dummy costs of the cards played (``bot.games.whist.review``)."""
+        return review.exact_review(seed, options, moves)
 
     def owed(self, before: WhistState, after: WhistState) -> list[str]:
         """Return a summary post for each deal the change scored (``deal<n>``)."""
