@@ -212,6 +212,18 @@ class DoppelkopfUI(GameUI[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOpt
         """Return what a computer chose for an absent member."""
         return t(lang, "doppelkopf.stand_in", action=render.action_text(lang, str(action)))
 
+    def action_text(self, action: Action, lang: Lang) -> str:
+        """Return an action in words (a card, an announcement)."""
+        return render.action_text(lang, str(action))
+
+    def review_place(self, state: DoppelkopfState) -> Text:
+        """Return the game and trick of the decision due."""
+        return Text(
+            "doppelkopf.review_place",
+            game=len(state.game_results) + 1,
+            trick=state.trick_number,
+        )
+
     def owed(self, before: DoppelkopfState, after: DoppelkopfState) -> list[str]:
         """Return a breakdown post for each game the change scored (``game<n>``)."""
         done = len(before.game_results)

@@ -433,6 +433,15 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
             what=t(lang, f"dukes_up.did_{Kind(action.kind).name.lower()}"),
         )
 
+    def action_text(self, action: Action, lang: Lang) -> str:
+        """Return what an action does, with its cards (suit first, as the board shows)."""
+        what = t(lang, f"dukes_up.did_{Kind(action.kind).name.lower()}")
+        return f"{what} {render.cards_text(action.cards)}" if action.cards else what
+
+    def review_place(self, state: DukesUpState) -> Text:
+        """Return the round and move of the decision due."""
+        return Text("dukes_up.review_place", round=state.round, move=state.move_count + 1)
+
     def owed(self, before: DukesUpState, after: DukesUpState) -> list[str]:
         """Return a scoring post for each round the change scored (``round<n>``)."""
         done = len(before.results)

@@ -182,6 +182,18 @@ class DupeUI(GameUI[DupeState, DupeView, Action, DupeOptions]):
         )
         return t(lang, "dupe.stand_in_give", given=letters)
 
+    def action_text(self, action: Action, lang: Lang) -> str:
+        """Return a card played, or the cards given with their takers."""
+        if isinstance(action, Play):
+            return str(action.card)
+        return ", ".join(
+            f"{card} → {seat_name(lang, seat)}" for seat, card in enumerate(action.cards)
+        )
+
+    def review_place(self, state: DupeState) -> Text:
+        """Return the deal and trick of the decision due."""
+        return Text("dupe.review_place", deal=state.deal, trick=state.trick)
+
     def owed(self, before: DupeState, after: DupeState) -> list[str]:
         """Return a scoring post for each deal the change scored (``deal<n>``)."""
         return [f"deal{result.deal}" for result in after.results[len(before.results) :]]
