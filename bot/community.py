@@ -316,10 +316,13 @@ class Community:
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
-    async def finished(self, interaction: discord.Interaction, game_id: int) -> GameRecord:
+    async def finished(
+        self, interaction: discord.Interaction, game_id: int, *, review: bool = False
+    ) -> GameRecord:
         """Return the record of finished game ``game_id`` of the interaction's server, or
-        refuse: no such game here, still being played, cancelled, or a table of a match
-        whose trays are still played elsewhere."""
+        refuse, in the words of a replay or a ``review``: no such game here, still being
+        played, cancelled, or a table of a match whose trays are still played elsewhere."""
+        words = "review_" if review else ""
         record = None
         # Discord keeps /replay's game within its range; a forged payload may carry any
         # value, and SQLite cannot even look up an integer of 2**63 or more.
@@ -328,13 +331,13 @@ class Community:
         if record is None or record.guild_id != interaction.guild_id:
             raise UserError("errors.no_such_game", game=game_id)
         if record.status in ("lobby", "playing"):
-            raise UserError("errors.still_playing", game=game_id)
+            raise UserError(f"errors.{words}still_playing", game=game_id)
         if record.status != "finished":
-            raise UserError("errors.game_cancelled", game=game_id)
+            raise UserError(f"errors.{words}game_cancelled", game=game_id)
         matches = getattr(self.bot, "matches", None)
         if matches is not None and await matches.hidden(game_id):
             # The same trays may still be played at another table of its match.
-            raise UserError("errors.replay_in_match", game=game_id)
+            raise UserError(f"errors.{words or 'replay_'}in_match", game=game_id)
         return record
 
     async def show_review(
@@ -343,7 +346,7 @@ class Community:
         """Show page ``page`` of the presser's review of finished game ``game_id`` (a new
         private reply, or an edit of their own review when a page button was pressed);
         only a member who played the game has one."""
-        record = await self.finished(interaction, game_id)
+        record = await self.finished(interaction, game_id, review=True)
         players = [p for p, seat in record.seats.items() if seat.user_id == interaction.user.id]
         if not players:
             raise UserError("errors.review_not_played", game=game_id)

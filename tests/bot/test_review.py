@@ -107,7 +107,12 @@ async def test_anyone_else_and_a_game_not_finished_are_refused(world: World) -> 
     alice = running.players[0].actor
     early = await alice.slash(running.channel, "review", game=running.game_id)
     assert private_text(early) == (
-        f"Game #{running.game_id} is still being played; it can be replayed when it is over."
+        f"Game #{running.game_id} is still being played; it can be reviewed when it is over."
+    )
+    await world.bot.controller.tables.cancel(running.game_id, alice.id, can_manage=True)
+    cancelled = await alice.slash(running.channel, "review", game=running.game_id)
+    assert private_text(cancelled) == (
+        f"Game #{running.game_id} was cancelled, so there is nothing to review."
     )
 
 
