@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from engine.cards import Card, parse_card
 from engine.doppelkopf.orders import ORDERS, POINTS, TRUMP, Order, double_pack, order_for
 from engine.doppelkopf.players.basic import BasicPlayer, solo_strength
+from engine.doppelkopf.players.endings import Ending, claim_holds, concession_due
 from engine.doppelkopf.rules import ANNOUNCEMENTS, HOUSE_SOLOS, Action, DoppelkopfView
 from engine.doppelkopf.scoring import Facts, score
 
@@ -56,8 +57,14 @@ ANNOUNCE_SAMPLES = 32
 """Sampled deals per announcement decision."""
 SOLO_MARGIN = 1.0
 """A solo is declared when its expected score beats the normal game's by this much."""
-ANNOUNCE_MARGIN = 0.3
-"""An announcement is made when it gains at least this much expected score."""
+ANNOUNCE_MARGIN = {"tournament": 0.3, "house": 1.0}
+"""By preset: an announcement is made when it gains at least this much expected score…"""
+ANNOUNCE_WINS = {"tournament": 0.0, "house": 0.8}
+"""…and its party wins in at least this share of the sampled deals (house: each Re or
+Contra doubles the whole score, so a close call loses more when it fails than it gains)."""
+STRONG_TRIES = 6
+"""When weighing an announcement, each sampled deal is the one of this many that gives the
+seats that showed strength (a soloist, an announcer of the other party) the most trumps."""
 SOLO_LOOK = 0.6
 """Solos are looked at only when the rule-of-thumb strength of the best one reaches this."""
 
@@ -100,14 +107,22 @@ class ExpertPlayer:
         *,
         announcements: bool = True,
         solos: bool = True,
+        silent: bool = False,
         solo_margin: float = SOLO_MARGIN,
-        announce_margin: float = ANNOUNCE_MARGIN,
+        announce_margin: float | None = None,
+        announce_wins: float | None = None,
     ) -> None:
         # announcements, solos: the expected-value decisions (off: the basic player's rules
-        # of thumb), switched off one at a time by bench/doppelkopf_ideas.py
-        self._announcements, self._solos = announcements, solos
-        self._solo_margin, self._announce_margin = solo_margin, announce_margin
+        # of thumb), switched off one at a time by bench/doppelkopf_ideas.py; silent: never
+        # announces, claims or concedes (what announcing is worth, measured against it);
+        # the announcement thresholds default to the preset's (ANNOUNCE_MARGIN, ANNOUNCE_WINS)
+        self._announcements, self._solos, self._silent = announcements, solos, silent
+        self._solo_margin = solo_margin
+        self._announce_margin, self._announce_wins = announce_margin, announce_wins
         self._rng = random.Random(seed)
+        # announcements sample with their own generator: card play stays the same whether
+        # or not it weighs an announcement, so the two are measured apart on equal deals
+        self._talk = random.Random(seed * 2 + 1)
         self._basic = BasicPlayer(seed)
         self._deal = -1
         self._tricks: dict[int, list[tuple[int, Card]]] = {}
@@ -140,19 +155,50 @@ class ExpertPlayer:
         if phase != "play":
             return self._basic.act(view)
         cards = [a for a in view.legal if a.card is not None]
+        ending = self._ending_call(view)
+        if ending is not None:
+            return ending
         announcement = next((a for a in view.legal if a.kind in ANNOUNCEMENTS), None)
-        if announcement is not None:
-            # House rules: each Re or Contra doubles the whole score, and announcing by the
-            # sampled estimate lost there (bench/doppelkopf_ideas.py --preset house), so
-            # the house expert announces by basic's rules of thumb.
-            if self._announcements and view.data["preset"] == "tournament":
-                if self._worth_announcing(view, announcement):
-                    return announcement
-            elif self._basic.act(view) == announcement:
-                return announcement
+        if announcement is not None and self._announces(view, announcement):
+            return announcement
         if len(cards) <= 1:
             return cards[0] if cards else view.legal[0]
         return self._choose_card(view, cards)
+
+    def _announces(self, view: DoppelkopfView, announcement: Action) -> bool:
+        """Whether to make ``announcement`` now: never when silent, by expected value
+        (:meth:`_worth_announcing`), or with the expected-value idea off by ``basic``'s
+        rules of thumb."""
+        if self._silent:
+            return False
+        if self._announcements:
+            return self._worth_announcing(view, announcement)
+        return self._basic.act(view) == announcement
+
+    def _ending_call(self, view: DoppelkopfView) -> Action | None:
+        """A claim or a concession when this seat is the soloist and its exact check says
+        so for every deal it may be facing (:mod:`engine.doppelkopf.players.endings`)."""
+        texts = {a.kind: a for a in view.legal if a.kind in ("claim", "concede")}
+        if "claim" not in texts:
+            return None
+        pos = self._position(view)
+        leader = view.data["leader"]
+        ending = Ending(
+            pos.order,
+            pos.seat,
+            pos.hand,
+            pos.unseen,
+            pos.left,
+            pos.voids,
+            pos.current,
+            pos.seat if leader is None else leader,
+            pos.seats,
+        )
+        if claim_holds(ending):
+            return texts["claim"]
+        if concession_due(ending):
+            return texts["concede"]
+        return None
 
     # --- card play -------------------------------------------------------------------------
 
@@ -185,14 +231,17 @@ class ExpertPlayer:
             left=data["cards_left"],
         )
 
-    def _sample(self, pos: _Position) -> tuple[dict[int, list[Card]], dict[int, str]]:
-        """Deal the unseen cards to the other seats consistently with what is known; return
-        the hands and the parties of that deal."""
+    def _sample(
+        self, pos: _Position, rng: random.Random | None = None
+    ) -> tuple[dict[int, list[Card]], dict[int, str]]:
+        """Deal the unseen cards to the other seats consistently with what is known (with
+        ``rng``, default the card play's); return the hands and the parties of that deal."""
+        rng = rng or self._rng
         others = pos.others
         pool = list(pos.unseen)
-        self._rng.shuffle(pool)
+        rng.shuffle(pool)
         pool = pool[: sum(pos.left[s] for s in others)]
-        hands = _deal(pool, others, pos.left, pos.voids, self._rng, pos.order.group)
+        hands = _deal(pool, others, pos.left, pos.voids, rng, pos.order.group)
         hands[pos.seat] = list(pos.hand)
         parties = _parties(pos.known, hands, pos.seats, pos.game, pos.history, pos.current)
         return hands, parties
@@ -214,8 +263,9 @@ class ExpertPlayer:
     # --- announcements ---------------------------------------------------------------------
 
     def _worth_announcing(self, view: DoppelkopfView, action: Action) -> bool:
-        """Whether announcing ``action`` now gains, over the sampled deals played out, at
-        least :data:`ANNOUNCE_MARGIN` in expected score."""
+        """Whether announcing ``action`` now, over :data:`ANNOUNCE_SAMPLES` sampled deals
+        played out, gains at least the preset's :data:`ANNOUNCE_MARGIN` in expected score
+        with its party winning in at least the preset's :data:`ANNOUNCE_WINS` of them."""
         pos = self._position(view)
         party = pos.known.get(pos.seat)
         if party is None:
@@ -227,16 +277,38 @@ class ExpertPlayer:
         more[party] = (*said[party], action.kind)
         normal = pos.game in _NORMAL_GAMES
         gain = 0.0
+        wins = 0
+        # A soloist or an announcer chose so for its hand: deals that give it a random hand
+        # make its opponents far too hopeful (the house expert announced Contra against
+        # nearly every solo), so the deals lean to ones that show its strength.
+        strong = {a["seat"] for a in view.data["announcements"] if a["party"] != party}
+        if pos.soloist is not None and pos.soloist != pos.seat:
+            strong.add(pos.soloist)
+        trump = pos.order.is_trump
         for _ in range(ANNOUNCE_SAMPLES):
-            hands, parties = self._sample(pos)
+            hands, parties = self._sample(pos, self._talk)
+            for _ in range(STRONG_TRIES - 1 if strong else 0):
+                other, other_parties = self._sample(pos, self._talk)
+                if sum(trump(c) for s in strong for c in other[s]) > sum(
+                    trump(c) for s in strong for c in hands[s]
+                ):
+                    hands, parties = other, other_parties
             points, tricks = _taken(pos.order, pos.history, parties)
             nxt = _next_seat(pos.seats)
             player = nxt[pos.current[-1][0]] if pos.current else pos.seat
             _finish(pos.order, hands, list(pos.current), player, pos.seats, parties, points, tricks)
-            for announced, sign in ((more, 1), (said, -1)):
-                _, _, value = score(pos.preset, Facts(points, tricks, announced), normal=normal)
-                gain += sign * _share(value, pos.seat, parties, pos.soloist, normal)
-        return gain / ANNOUNCE_SAMPLES >= self._announce_margin
+            _, _, value = score(pos.preset, Facts(points, tricks, more), normal=normal)
+            after = _share(value, pos.seat, parties, pos.soloist, normal)
+            _, _, value = score(pos.preset, Facts(points, tricks, said), normal=normal)
+            gain += after - _share(value, pos.seat, parties, pos.soloist, normal)
+            wins += after > 0
+        margin = self._announce_margin
+        if margin is None:
+            margin = ANNOUNCE_MARGIN[pos.preset]
+        share = self._announce_wins
+        if share is None:
+            share = ANNOUNCE_WINS[pos.preset]
+        return gain / ANNOUNCE_SAMPLES >= margin and wins / ANNOUNCE_SAMPLES >= share
 
     # --- reservations and bids -------------------------------------------------------------
 
