@@ -43,11 +43,16 @@ def _real_check(state: DoppelkopfState) -> bool:
     return wins_every_trick(state.order, hands, tuple(trick.plays), trick.leader, 1, (0, 1, 2, 3))
 
 
-def test_the_soloist_claims_at_once_when_no_deal_can_take_a_trick_from_it() -> None:
+def test_the_soloist_announces_all_then_claims_when_no_deal_can_take_a_trick_from_it() -> None:
     state = _solo(EVERY_QUEEN)
     assert state.to_act == (1,)
-    assert str(ExpertPlayer(3).act(state.view(1))) == "claim"
-    state.apply(1, "claim")
+    expert = ExpertPlayer(3)
+    said = []
+    while state.phase == "play":
+        action = expert.act(state.view(1))
+        said.append(str(action))
+        state.apply(1, action)
+    assert said == ["re", "no90", "no60", "no30", "black", "claim"]
     result = state.game_results[-1]
     assert result.winner == "re" and result.points == (240, 0)
 
