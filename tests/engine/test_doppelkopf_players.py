@@ -153,3 +153,9 @@ def test_a_stand_in_sees_only_the_decision_owed_and_never_announces() -> None:
     assert narrowed.data["legal"] == [str(a) for a in narrowed.legal]
     for level in sorted(LEVELS):
         assert LEVELS[level](5).act(narrowed).card is not None, level
+
+
+def test_the_expert_is_the_level_the_bot_lets_decide_off_its_event_loop() -> None:
+    # bench/doppelkopf_speed.py --decisions: the expert's p99 is tens of milliseconds;
+    # basic's and random's stay under a millisecond.
+    assert GAME.slow_levels == frozenset({"expert"})
