@@ -19,9 +19,11 @@ from engine.cards import parse_card
 from engine.errors import ParseError
 from engine.game import deciding_player
 
-PLAYERS = {"dupe": 4, "whist": 4, "dukes_up": 2}
-MOVES = {"whist": 52}
-"""Moves reviewed where a whole game's review takes seconds (whist: its first deal)."""
+PLAYERS = {"dupe": 4, "doppelkopf": 4, "whist": 4, "dukes_up": 2}
+MOVES = {"whist": 52, "doppelkopf": 60}
+"""Moves reviewed where a whole game's review takes seconds (about its first deal)."""
+REVIEWED = {"whist": 2, "doppelkopf": 2}
+"""Members reviewed there (whist: one of each side)."""
 
 
 class Sampled:
@@ -87,7 +89,7 @@ def test_a_review_names_nothing_another_seat_held_secret(name: str) -> None:
     options, moves = played(ui, seed)  # type: ignore[arg-type]
     lines = 0
     moves = moves[: MOVES.get(name)]
-    for player in range(PLAYERS[name]):
+    for player in range(REVIEWED.get(name, PLAYERS[name])):
         review: Review = review_game(ui, seed, options, moves, player)  # type: ignore[arg-type]
         assert review.compared and review.decisions > 0
         hidden = hidden_at(ui, seed, options, moves, player)  # type: ignore[arg-type]
