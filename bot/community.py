@@ -286,7 +286,7 @@ class Community:
     ) -> None:
         """Show one step of a finished game's replay (a new private reply, or an edit of
         the member's own private replay when a button was pressed); the last step offers
-        the presser's review."""
+        the presser's review when they played the game."""
         record = await self.finished(interaction, game_id)
         ui = self.game(record.game)
         table_options = TableOptions.from_json(record.options, game_fields(ui))
@@ -296,7 +296,8 @@ class Community:
             raise UserError("errors.no_replay_step")
         lang: Lang = lang_of(interaction.locale)
         shown = ui.replay_page(game_id, steps, step, _seats(record), lang)
-        if step == len(steps) - 1:
+        played = any(seat.user_id == interaction.user.id for seat in record.seats.values())
+        if step == len(steps) - 1 and played:
             if shown.view is None:
                 shown.view = Controls()
             shown.view.add_item(

@@ -138,23 +138,34 @@ async def test_the_review_names_no_card_the_member_could_not_see(world: World) -
         assert named <= own, sorted(map(str, named - own))
 
 
-async def test_the_replay_links_to_the_review(world: World) -> None:
-    game = await finished(world)
-    bob, eve = game.players[1].actor, game.spectator
-    replay = await bob.slash(game.channel, "replay", game=game.game_id)
-    opener = ids.review(game.game_id, 0, "o")
+async def last_step(
+    game: Game, member: simcord.MemberActor, opener: str
+) -> simcord.InteractionResult:
+    """Return ``member``'s replay of the game stepped to its last step (only that one may
+    link to the review)."""
+    replay = await member.slash(game.channel, "replay", game=game.game_id)
     while True:
         assert replay.response is not None
         following = [i for i in live_ids(replay.response) if i.endswith(":n")]
         if not following:
-            break
+            return replay
         assert opener not in ids_of(replay.response), "only the last step links"
-        replay = await bob.click(replay.response.message, custom_id=following[0])
+        replay = await member.click(replay.response.message, custom_id=following[0])
+
+
+async def test_the_replay_links_to_the_review(world: World) -> None:
+    game = await finished(world)
+    bob, eve = game.players[1].actor, game.spectator
+    opener = ids.review(game.game_id, 0, "o")
+    replay = await last_step(game, bob, opener)
     assert replay.response is not None
     assert opener in ids_of(replay.response)
     opened = await bob.click(replay.response.message, custom_id=opener)
     assert opened.response is not None and opened.response.id != replay.response.id
     assert opened.response.embeds[0].title == f"Your review of High card #{game.game_id}"
+    # Only a member who played the game is offered a review; a forged press is refused.
+    watched = await last_step(game, eve, opener)
+    assert watched.response is not None and opener not in ids_of(watched.response)
     stranger = await forge_click(eve, game.table_message, opener)
     assert "You did not play in game" in private_text(stranger)
 
