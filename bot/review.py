@@ -158,8 +158,7 @@ def _number(value: float, lang: Lang, digits: int = 1) -> str:
 def cost_text(finding: Finding, lang: Lang) -> str:
     """Return a finding's cost as a member reads it (``1 trick``, ``≈0.4 points``)."""
     cost = finding.cost
-    if cost is None:
-        return t(lang, "review.cost_unknown")
+    assert cost is not None  # a finding without an estimate has a line of its own
     if finding.exact:
         whole = round(cost)
         return t(lang, f"review.exact_{finding.unit}", n=whole, value=whole)
@@ -175,10 +174,13 @@ def finding_line(ui: GameUI, finding: Finding, lang: Lang) -> str:
     """Return one finding's line: where, the member's choice, the expert's, the cost."""
     place = finding.place(lang)
     chosen = ui.action_text(finding.chosen, lang)
-    cost = cost_text(finding, lang)
     if finding.advised is None:
+        cost = cost_text(finding, lang)
         return t(lang, "review.finding_exact", place=place, chosen=chosen, cost=cost)
     advised = ui.action_text(finding.advised, lang)
+    if finding.cost is None:  # the expert chose by rules, weighing no alternative
+        return t(lang, "review.finding_unweighed", place=place, chosen=chosen, advised=advised)
+    cost = cost_text(finding, lang)
     return t(lang, "review.finding", place=place, chosen=chosen, advised=advised, cost=cost)
 
 

@@ -289,5 +289,16 @@ def test_a_finding_names_the_card_its_place_and_cost() -> None:
     assert line == "**Trick 1** — you: 2♣ · expert: A♠ · costs ≈0.5 tricks"
 
 
+def test_a_choice_the_expert_did_not_weigh_has_no_cost() -> None:
+    """An expert choosing by rules of thumb (whist's opening leads) weighs no alternative:
+    the line says so instead of inventing a cost."""
+    finding = review.Finding(
+        3, UI.review_place(HIGHCARD.new_game(1)), _play("2C"), _play("AS"), None, "tricks", False
+    )
+    assert review.finding_line(UI, finding, "en") == (
+        "**Trick 1** — you: 2♣ · expert: A♠ (by its rules of thumb: no estimate)"
+    )
+
+
 def _play(code: str) -> Any:
     return HIGHCARD.parse_action(parse_card(code).code)
