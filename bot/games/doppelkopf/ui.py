@@ -217,12 +217,11 @@ class DoppelkopfUI(GameUI[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOpt
         return render.action_text(lang, str(action))
 
     def review_place(self, state: DoppelkopfState) -> Text:
-        """Return the game and trick of the decision due."""
-        return Text(
-            "doppelkopf.review_place",
-            game=len(state.game_results) + 1,
-            trick=state.trick_number,
-        )
+        """Return the game and trick of the decision due (before play: the game only)."""
+        game = len(state.game_results) + 1
+        if state.phase != "play":
+            return Text("doppelkopf.review_place_before", game=game)
+        return Text("doppelkopf.review_place", game=game, trick=state.trick_number)
 
     def owed(self, before: DoppelkopfState, after: DoppelkopfState) -> list[str]:
         """Return a breakdown post for each game the change scored (``game<n>``)."""
