@@ -1,7 +1,7 @@
 """``/review``'s speed: the time to review one member's decisions in a finished game.
 
     nice -n 19 .venv/bin/python bench/review.py [--game dupe] [--games 3] [--level random]
-        [--exact | --no-exact]
+        [--exact | --no-exact] [--moves N]
 
 Plays ``--games`` games of each game (or of ``--game``) with computer players of ``--level``
 (the seats' levels do not matter to the review: only the moves), then reviews seat 0's
@@ -10,6 +10,7 @@ fresh adviser per decision, primed with the seat's views. Prints, per game, the 
 compared, the seconds per review and the decisions reviewed per second. Whist's card costs
 are double-dummy (``GameUI.exact_review``, tens of seconds a deal in pure Python): they are
 timed only with ``--exact``; without, whist's cards are compared with its expert's advice.
+``--moves N`` reviews only the first ``N`` moves of each game (whist: 52 is its first deal).
 One process, one core. Figures, not assertions.
 """
 
@@ -61,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="random")
     parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=False)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--moves", type=int, default=None)
     args = parser.parse_args(argv)
     for ui in bot_games.GAMES:
         if (args.game and ui.name != args.game) or not ui.command_group:
@@ -72,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in range(args.games):
             seed = args.seed + n
             options, moves = played(ui, seed, args.level)
+            moves = moves[: args.moves]
             start = time.process_time()
             review = review_game(ui, seed, options, moves, 0)
             seconds.append(time.process_time() - start)
