@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from bot.game import ExactReview
 from bot.i18n import Text
 from engine.cards import Card
-from engine.whist import GAME, WhistOptions
+from engine.game import AnyGame
+from engine.whist import WhistOptions
 from engine.whist.actions import SEAT_LETTERS, Kind
 from engine.whist.analysis import double_dummy_costs, double_dummy_result
 
@@ -35,13 +36,16 @@ class _Deal:
     cards: list[Card] = field(default_factory=list)
 
 
-def exact_review(seed: int, options: WhistOptions, moves: Sequence[str]) -> ExactReview | None:
-    """Return the double-dummy costs of the cards of ``moves`` by ply, with a line per deal
-    giving its double-dummy result; ``None`` when no deal is one of four hands of 13."""
-    state = GAME.new_game(seed, options)
+def exact_review(
+    game: AnyGame, seed: int, options: WhistOptions, moves: Sequence[str]
+) -> ExactReview | None:
+    """Return the double-dummy costs of the cards of ``moves`` of whist ``game`` (a table's,
+    or a duplicate match table's) by ply, with a line per deal giving its double-dummy
+    result; ``None`` when no deal is one of four hands of 13."""
+    state = game.new_game(seed, options)
     deals: list[_Deal] = []
     for ply, text in enumerate(moves):
-        move = GAME.parse_move(text)
+        move = game.parse_move(text)
         action = move.action
         if action.kind is Kind.PLAY and action.card is not None:
             if not deals or deals[-1].number != state.deal:

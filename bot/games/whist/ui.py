@@ -197,7 +197,7 @@ class WhistUI(GameUI[WhistState, WhistView, Action, WhistOptions]):
         self, seed: int, options: WhistOptions, moves: Sequence[str]
     ) -> ExactReview | None:
         """Return the double-dummy costs of the cards played (``bot.games.whist.review``)."""
-        return review.exact_review(seed, options, moves)
+        return review.exact_review(self.game, seed, options, moves)
 
     def owed(self, before: WhistState, after: WhistState) -> list[str]:
         """Return a summary post for each deal the change scored (``deal<n>``)."""
