@@ -4,7 +4,9 @@
         [--exact | --no-exact] [--moves N]
 
 Plays ``--games`` games of each game (or of ``--game``) with computer players of ``--level``
-(the seats' levels do not matter to the review: only the moves), then reviews seat 0's
+(default: each game's second level, ``greedy``, ``basic``, ``baseline``: games as members
+play them, which ``random`` players are not; the review itself depends only on the moves),
+then reviews seat 0's
 decisions with ``bot.review.review_game``, as ``/review`` does in its worker thread: a
 fresh adviser per decision, primed with the seat's views. Prints, per game, the decisions
 compared, the seconds per review and the decisions reviewed per second. Whist's card costs
@@ -59,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=[ui.name for ui in bot_games.GAMES])
     parser.add_argument("--games", type=int, default=3)
-    parser.add_argument("--level", default="random")
+    parser.add_argument("--level", default=None)
     parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=False)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--moves", type=int, default=None)
@@ -73,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         decisions = 0
         for n in range(args.games):
             seed = args.seed + n
-            options, moves = played(ui, seed, args.level)
+            level = args.level or list(ui.game.levels)[1]
+            options, moves = played(ui, seed, level)
             moves = moves[: args.moves]
             start = time.process_time()
             review = review_game(ui, seed, options, moves, 0)
