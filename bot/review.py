@@ -86,16 +86,14 @@ def review_game(ui: GameUI, seed: int, options: Any, moves: Sequence[str], playe
     """Return ``player``'s review of the finished game ``moves`` dealt from ``seed``."""
     game = ui.game
     exact = ui.exact_review(seed, options, moves)
-    costs = exact.costs if exact is not None else {}
-    unit = exact.unit if exact is not None else ""
     probe = game.adviser(advice_seed(seed, player, 0))
-    if probe is None and not costs:
+    if probe is None and exact is None:
         return Review(0, 0, (), sampled=False, compared=False)
     watching = probe is not None and probe.name in game.watching_levels
     state = game.new_game(seed, options)
     seen: list[Any] = []  # the seat's views, in the order a computer there was shown them
     last_turn = None
-    decisions = matched = 0
+    decisions = 0
     sampled = False
     findings: list[Finding] = []
     for ply, text in enumerate(moves):
@@ -105,46 +103,46 @@ def review_game(ui: GameUI, seed: int, options: Any, moves: Sequence[str], playe
             last_turn = state.turn
         hand, action = move.seat, move.action
         if deciding_player(state, hand) == player and len(state.legal_actions(hand)) > 1:
-            finding: Finding | None = None
-            if ply in costs:
-                cost = costs[ply]
+            if exact is not None and ply in exact.costs:
+                cost = exact.costs[ply]
+                decisions += 1
                 if cost > 0:
-                    finding = Finding(ply, ui.review_place(state), action, None, cost, unit, True)
+                    place = ui.review_place(state)
+                    findings.append(Finding(ply, place, action, None, cost, exact.unit, True))
             elif probe is not None:
-                adviser = game.adviser(advice_seed(seed, player, ply))
-                assert adviser is not None
-                for view in seen:
-                    adviser.observe(view)
-                adviser.observe(player_view(state, player))
-                advice = adviser.advise(state.view(hand), compare=action)
-                estimate = advice.cost(action)
-                sampled = sampled or not advice.exact
-                if advice.action != action and (estimate is None or estimate > 1e-9):
-                    finding = Finding(
-                        ply,
-                        ui.review_place(state),
-                        action,
-                        advice.action,
-                        estimate,
-                        advice.unit,
-                        advice.exact,
-                    )
-            else:
-                state.apply(hand, action)
-                if watching:
-                    seen.append(player_view(state, player))
-                continue
-            decisions += 1
-            if finding is None:
-                matched += 1
-            else:
-                findings.append(finding)
+                decisions += 1
+                finding = _advised(ui, state, hand, action, (seed, player, ply), seen)
+                sampled = sampled or (finding is not None and not finding.exact)
+                if finding is not None:
+                    findings.append(finding)
         state.apply(hand, action)
         if watching:
             seen.append(player_view(state, player))
+    matched = decisions - len(findings)
     findings.sort(key=lambda f: (-(f.cost or 0.0), f.ply))
     notes = exact.notes if exact is not None else ()
     return Review(decisions, matched, tuple(findings), sampled, True, notes)
+
+
+def _advised(
+    ui: GameUI, state: Any, hand: int, action: Any, at: tuple[int, int, int], seen: list[Any]
+) -> Finding | None:
+    """Return what a fresh adviser for the decision ``at`` (seed, player, ply), shown the
+    views ``seen`` and the seat's view now, finds of ``action`` at ``hand``: None when it
+    would have chosen the same, or as well."""
+    seed, player, ply = at
+    adviser = ui.game.adviser(advice_seed(seed, player, ply))
+    assert adviser is not None
+    for view in seen:
+        adviser.observe(view)
+    adviser.observe(player_view(state, player))
+    advice = adviser.advise(state.view(hand), compare=action)
+    cost = advice.cost(action)
+    if advice.action == action or (cost is not None and cost <= 1e-9):
+        return None
+    return Finding(
+        ply, ui.review_place(state), action, advice.action, cost, advice.unit, advice.exact
+    )
 
 
 # --- the pages ------------------------------------------------------------------------
