@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 8
 """Findings a page shows: each is a line or two, a page stays one screen."""
+NOTES_CHARS = 2_400
+"""Room for the game's notes on the first page (an embed's text holds 4,096 characters; the
+findings take up to about 1,500)."""
 KEPT = 256
 """Reviews kept in memory (the most recently asked for)."""
 
@@ -182,6 +185,18 @@ def finding_line(ui: GameUI, finding: Finding, lang: Lang) -> str:
     return t(lang, "review.finding", place=place, chosen=chosen, advised=advised, cost=cost)
 
 
+def _fitting(lines: list[str], room: int) -> list[str]:
+    """Return the first of ``lines`` that fit in ``room`` characters, and "…" if some did
+    not (a tournée of many deals)."""
+    kept: list[str] = []
+    for line in lines:
+        room -= len(line) + 1
+        if room < 2:
+            return [*kept, "…"]
+        kept.append(line)
+    return kept
+
+
 def pages_of(review: Review) -> int:
     """Return how many pages ``review`` has (one at least)."""
     return max(1, -(-len(review.findings) // PAGE_SIZE))
@@ -201,7 +216,7 @@ def review_page(ui: GameUI, game_id: int, review: Review, page: int, lang: Lang)
             t(lang, "review.summary", n=review.decisions, matched=review.matched),
         ]
         if page == 0:
-            lines += [note(lang) for note in review.notes]
+            lines += _fitting([note(lang) for note in review.notes], NOTES_CHARS)
         if review.sampled:
             lines.append(t(lang, "review.sampled"))
         if not review.findings:

@@ -7,6 +7,7 @@ Python): here it is stood in for by a stub that records what it was asked."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Sequence
@@ -118,3 +119,11 @@ def test_the_solver_gets_each_deal_as_dealt_and_the_member_their_own_cards(
 def test_the_same_game_gives_the_same_review(solver: Solver) -> None:
     options, moves = played_game(SEED)
     assert review_game(UI, SEED, options, moves, 2) == review_game(UI, SEED, options, moves, 2)
+
+
+def test_a_long_tournee_keeps_the_first_page_within_an_embed(solver: Solver) -> None:
+    options, moves = played_game(SEED)
+    review = review_game(UI, SEED, options, moves, 0)
+    many = dataclasses.replace(review, notes=review.notes[:1] + review.notes[1:2] * 60)
+    text = review_page(UI, 5, many, 0, "de").embeds[0].description or ""
+    assert len(text) <= 4096 and "…" in text and "Runde 1, Stich" in text
