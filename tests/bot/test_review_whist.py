@@ -41,6 +41,7 @@ class Solver:
 
     def __init__(self) -> None:
         self.asked: list[tuple[dict[str, tuple[Card, ...]], str | None, str, list[Card]]] = []
+        self.solved = 0
 
     def costs(
         self,
@@ -53,6 +54,7 @@ class Solver:
         return tuple(1 if i % 3 == 2 else 0 for i in range(len(played)))
 
     def result(self, hands: Any, trump: str | None, leader: str) -> tuple[int, int]:
+        self.solved += 1
         return 7, 6
 
 
@@ -107,7 +109,7 @@ def test_the_solver_gets_each_deal_as_dealt_and_the_member_their_own_cards(
         text = "\n".join(p.embeds[0].description or "" for p in pages)
         if lang == "en":
             assert "computed after the game with all four hands known" in text
-            assert "Deal 1: with all hands known, best play makes North–South 7 and" in text
+            assert "Deal 1: with all hands known, best play makes North–South " in text
             assert re.search(r"\*\*Deal \d, trick \d+\*\* — you: \S+ · costs 1 trick", text)
         else:
             assert "nach dem Spiel mit allen vier Händen offen berechnet" in text
@@ -127,3 +129,24 @@ def test_a_long_tournee_keeps_the_first_page_within_an_embed(solver: Solver) -> 
     many = dataclasses.replace(review, notes=review.notes[:1] + review.notes[1:2] * 60)
     text = review_page(UI, 5, many, 0, "de").embeds[0].description or ""
     assert len(text) <= 4096 and "…" in text and "Runde 1, Stich" in text
+
+
+def test_a_deal_played_out_gives_its_result_from_the_costs(solver: Solver) -> None:
+    """North–South's double-dummy tricks from the start are what they took, plus what
+    their cards gave away, less what East–West's gave them: no second solve. A deal cut
+    short (a claim) is solved from the start."""
+    options, moves = played_game(SEED)
+    state = GAME.replay(SEED, options, moves)
+    taken = state.results[0].tricks
+    exact = UI.exact_review(SEED, options, moves)
+    assert exact is not None and solver.solved == 0
+    hands, _, _, played = solver.asked[0]
+    seats = [next(s for s, h in hands.items() if card in h) for card in played]
+    costs = solver.costs(hands, None, "N", played)
+    given = sum(c if s in "NS" else -c for s, c in zip(seats, costs, strict=True))
+    first = exact.notes[1]
+    assert first.params["ns"] == taken[0] + given
+    assert first.params["ns"] + first.params["ew"] == 13
+
+    UI.exact_review(SEED, options, moves[:30])
+    assert solver.solved == 1

@@ -34,6 +34,7 @@ class _Deal:
     leader: str
     plies: list[int] = field(default_factory=list)
     cards: list[Card] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
 
 
 def exact_review(
@@ -60,6 +61,7 @@ def exact_review(
                 )
             deals[-1].plies.append(ply)
             deals[-1].cards.append(action.card)
+            deals[-1].seats.append(move.seat)
         state.apply(move.seat, action)
     results = {result.deal: result.tricks for result in state.results}
     costs: dict[int, int] = {}
@@ -68,14 +70,14 @@ def exact_review(
         hands = deal.hands
         if len(hands) != len(SEAT_LETTERS) or any(len(h) != HAND for h in hands.values()):
             continue
-        for ply, cost in zip(
-            deal.plies,
-            double_dummy_costs(hands, deal.trump, deal.leader, deal.cards),
-            strict=True,
-        ):
-            costs[ply] = cost
-        ns, ew = double_dummy_result(hands, deal.trump, deal.leader)
+        played = double_dummy_costs(hands, deal.trump, deal.leader, deal.cards)
+        costs.update(zip(deal.plies, played, strict=True))
         taken = results.get(deal.number, (0, 0))
+        if len(deal.cards) == len(SEAT_LETTERS) * HAND:
+            ns = _best_from_the_start(taken[0], deal.seats, played)
+        else:  # a claim ended the deal: its costs stop short of the end
+            ns, _ = double_dummy_result(hands, deal.trump, deal.leader)
+        ew = HAND - ns
         notes.append(
             Text(
                 "whist.review_result",
@@ -89,3 +91,15 @@ def exact_review(
     if not notes:
         return None
     return ExactReview(costs, "tricks", (Text("whist.review_exact"), *notes))
+
+
+def _best_from_the_start(ns_took: int, seats: Sequence[int], costs: Sequence[int]) -> int:
+    """Return North–South's double-dummy tricks from the start of a deal played out: what
+    they took, plus the tricks each of their cards gave away, less those East–West's gave
+    them (a card's cost is how far it moved the double-dummy value against its side), so no
+    second solve of the whole deal is needed."""
+    north_south = {SEAT_LETTERS.index("N"), SEAT_LETTERS.index("S")}
+    given = sum(
+        cost if seat in north_south else -cost for seat, cost in zip(seats, costs, strict=True)
+    )
+    return ns_took + given
