@@ -160,8 +160,11 @@ async def answer(interaction: discord.Interaction, table: Table, pressed: ids.Hi
         _seed(table, pressed.seat, pressed.turn),
     )
     future = asyncio.get_running_loop().run_in_executor(SEARCH, work)
-    done, _ = await asyncio.wait({future}, timeout=max(0.0, ANSWER_WITHIN - _age(interaction)))
-    if not done:
+    wait = ANSWER_WITHIN - _age(interaction)
+    done: set[Any] = set()
+    if wait > 0:
+        done, _ = await asyncio.wait({future}, timeout=wait)
+    if not done:  # a press already that old is acknowledged at once
         await interaction.response.defer(ephemeral=True, thinking=True)
     advice, view = await future
     if hand_to_advise(table, pressed.seat) != hand or table.turn != pressed.turn:
