@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot import hints, ids
+from bot import games, hints, ids
 from bot.app import Bot
 from bot.commands import shared_options
 from bot.i18n import Lang, t
@@ -124,9 +124,13 @@ async def test_without_hints_there_is_no_hint_button(env: simcord.Env, dupe_bot:
     assert "hints" not in footer
 
 
+DECISIONS = {"dupe": 6, "whist": 30}
+# Every game that gives advice, played by its hand buttons (Dukes Up!'s turns of several
+# steps have a test of their own, below); a game that gains an adviser joins by itself.
 GAMES = [
-    pytest.param("dupe", {}, 6, id="dupe"),
-    pytest.param("whist", {}, 30, id="whist"),
+    pytest.param(ui.name, {}, DECISIONS.get(ui.name, 20), id=ui.name)
+    for ui in games.GAMES
+    if hints.offered(ui) and ui.name != "dukes_up"
 ]
 
 
