@@ -18,7 +18,9 @@ allows 100 characters; ours stay well below (a table id has at most 18 digits):
 - ``rv:<table>:<page>:<tag>`` a page of the presser's review of a finished game (``o``
   opens it from the replay, ``p n`` turn its pages);
 - ``dt:<table>:<post>`` the Details button under a table's public post ``post`` (its key,
-  ``game3``, ``deal2``: ``GameUI.owed``), answered privately with the post's full detail.
+  ``game3``, ``deal2``: ``GameUI.owed``), answered privately with the post's full detail;
+- ``h:<table>:<seat>:<turn>`` the Hint button in a seat's hand at decision point ``turn``
+  (a table with hints on, ``bot.hints``), answered privately with the expert's advice.
 
 Ids from before this scheme (``dupe:play:…``) are a game's own affair: its bot package
 reads them (``GameUI.legacy_id``) into these same values.
@@ -35,6 +37,7 @@ __all__ = [
     "VALUES",
     "Control",
     "Details",
+    "Hint",
     "LeaderboardPage",
     "Parsed",
     "ReplayPage",
@@ -42,6 +45,7 @@ __all__ = [
     "TableButton",
     "control",
     "details",
+    "hint",
     "leaderboard",
     "parse",
     "replay",
@@ -123,7 +127,15 @@ class Details(NamedTuple):
     post: str
 
 
-Parsed = TableButton | Control | LeaderboardPage | ReplayPage | ReviewPage | Details
+class Hint(NamedTuple):
+    """The Hint button of ``seat``'s hand at decision point ``turn``."""
+
+    table: int
+    seat: int
+    turn: int
+
+
+Parsed = TableButton | Control | LeaderboardPage | ReplayPage | ReviewPage | Details | Hint
 
 _ID = r"\d{1,18}"
 TABLE_RE = re.compile(rf"t:(?P<table>{_ID}):(?P<what>{'|'.join(TABLE_BUTTONS)})")
@@ -139,6 +151,7 @@ REVIEW_RE = re.compile(rf"rv:(?P<table>{_ID}):(?P<page>\d{{1,4}}):(?P<tag>[opn])
 POST = r"[a-z]{1,12}\d{0,4}"
 """A public post's key, as games name them (``game3``, ``deal12``)."""
 DETAILS_RE = re.compile(rf"dt:(?P<table>{_ID}):(?P<post>{POST})")
+HINT_RE = re.compile(rf"h:(?P<table>{_ID}):(?P<seat>\d{{1,2}}):(?P<turn>\d{{1,6}})")
 
 
 def table_button(table: int, what: str) -> str:
@@ -180,6 +193,11 @@ def details(table: int, post: str) -> str:
     return f"dt:{table}:{post}"
 
 
+def hint(table: int, seat: int, turn: int) -> str:
+    """Return the custom id of the Hint button of a seat's hand."""
+    return f"h:{table}:{seat}:{turn}"
+
+
 def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
     """Return what ``custom_id`` means, or ``None`` if it is none of ours.
 
@@ -201,6 +219,8 @@ def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
         return ReviewPage(int(m["table"]), int(m["page"]), m["tag"])
     if m := DETAILS_RE.fullmatch(custom_id):
         return Details(int(m["table"]), m["post"])
+    if m := HINT_RE.fullmatch(custom_id):
+        return Hint(int(m["table"]), int(m["seat"]), int(m["turn"]))
     return None
 
 
