@@ -15,10 +15,14 @@ cannot follow which suit. Three ideas, each measured alone by ``bench/doppelkopf
 2. **Announcements by expected value** (with 1: +6.50 [5.49, 7.51]). When it may announce,
    it plays :data:`ANNOUNCE_SAMPLES` sampled deals out, scores each with the preset's own
    scoring (``engine.doppelkopf.scoring``) with and without the announcement, and announces
-   when that gains at least :data:`ANNOUNCE_MARGIN` points on average. Tournament rules
-   only: under the house rules, where each Re or Contra doubles the score, it lost (300
-   house tables: +11.19 per table against +15.12 without), so there it announces by
-   ``basic``'s rules.
+   when that gains at least the preset's :data:`ANNOUNCE_MARGIN` points on average and its
+   party wins in at least the preset's :data:`ANNOUNCE_WINS` of the deals. A soloist or an
+   announcer of the other party chose so for its hand, so each deal is the one of
+   :data:`STRONG_TRIES` that gives it the most trumps: with random hands for them the house
+   expert announced Contra against nearly every solo and lost by it (each Re or Contra
+   doubles the house score). Measured against the same expert never announcing
+   (``--variants expert,silent --pair expert,silent``), 60 house tables: +11.17 per table
+   [7.93, 14.41], +1.55 per game.
 3. **Solos by expected value** (with 1: +6.38 [5.59, 7.18]). Before play it deals the other
    hands :data:`GAME_SAMPLES` times and plays out the normal game (a silent marriage when it
    holds both ♣Q) and the three solo types its hand suits best; a solo when one beats the
@@ -27,10 +31,16 @@ cannot follow which suit. Three ideas, each measured alone by ``bench/doppelkopf
    marriage, poverty and misdeal choices are ``basic``'s.
 
 All three: +8.03 per table [7.07, 8.99] over the same 400 tables; over 4,000 tables
-+8.07 [7.76, 8.37], that is +2.02 points per game. House rules (300 tables of 4 dealer
-turns): +15.70 per table [13.61, 17.79], +2.20 per game. The bench switches the ideas off one at a
-time through the constructor's ``announcements`` and ``solos`` flags (off: ``basic``'s
-choices).
++8.07 [7.76, 8.37], that is +2.02 points per game (before the announcements leaned to shown
+strength and the claims). The bench switches the ideas off one at a time through the
+constructor's ``announcements`` and ``solos`` flags (off: ``basic``'s choices), and
+announcing altogether through ``silent``.
+
+As the soloist it **claims** (all remaining tricks) or **concedes** when the engine's exact
+claim check would hold for every deal its view allows (:mod:`.endings`), so a claim of its
+is never refused; before a claim it makes every announcement left, each a sure point.
+It also **advises** (:meth:`ExpertPlayer.advise`, hints and reviews): the same sampling, from
+one seat's view, with the expected score of each action weighed.
 """
 
 from __future__ import annotations
