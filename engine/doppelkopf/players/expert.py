@@ -134,9 +134,6 @@ class ExpertPlayer:
         self._announce_margin, self._announce_wins = announce_margin, announce_wins
         self._seed = seed
         self._rng = random.Random(seed)
-        # announcements sample with their own generator: card play stays the same whether
-        # or not it weighs an announcement, so the two are measured apart on equal deals
-        self._talk = random.Random(seed * 2 + 1)
         self._basic = BasicPlayer(seed)
         self._deal = -1
         self._tricks: dict[int, list[tuple[int, Card]]] = {}
@@ -225,10 +222,7 @@ class ExpertPlayer:
         remembers (never the state), ``compare`` among them. The same view and memory give
         the same advice: its samples are drawn from the seed and the decision point."""
         self._remember(view)
-        rng = random.Random(
-            f"{self._seed}:{view.data['deal']}:{view.data['phase']}:"
-            f"{view.data['trick_number']}:{view.data['trick']}:{view.hand}"
-        )
+        rng = _decision_rng(self._seed, view, "advice")
         phase = view.data["phase"]
         if phase == "play" and any(a.card is not None for a in view.legal):
             return self._advise_play(view, compare, rng)
@@ -433,7 +427,7 @@ class ExpertPlayer:
         """Whether announcing ``action`` now, over :data:`ANNOUNCE_SAMPLES` sampled deals
         played out, gains at least the preset's :data:`ANNOUNCE_MARGIN` in expected score
         with its party winning in at least the preset's :data:`ANNOUNCE_WINS` of them."""
-        weighed = self._announcement_gain(view, action, self._talk)
+        weighed = self._announcement_gain(view, action, _decision_rng(self._seed, view, "say"))
         if weighed is None:
             return False
         gain, wins = weighed
@@ -561,6 +555,16 @@ class ExpertPlayer:
         best = max(look, key=lambda k: (totals[k], k))
         self._plan = (best, (totals[best] - totals[""]) / GAME_SAMPLES)
         return self._plan
+
+
+def _decision_rng(seed: int, view: DoppelkopfView, purpose: str) -> random.Random:
+    """Return a generator drawn from ``seed`` and the decision point of ``view``: announcements
+    and advice sample with it, so card play stays the same whether or not they are weighed
+    (announcing is measured against not announcing on equal deals), the same view gets the
+    same advice, and no generator is kept between decisions."""
+    data = view.data
+    point = f"{data['deal']}:{data['phase']}:{data['trick_number']}:{data['trick']}"
+    return random.Random(f"{seed}:{purpose}:{point}:{sorted(view.hand)}")
 
 
 def _next_seat(seats: list[int]) -> dict[int, int]:
