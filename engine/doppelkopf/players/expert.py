@@ -127,7 +127,7 @@ class ExpertPlayer:
     ) -> None:
         # announcements, solos: the expected-value decisions (off: the basic player's rules
         # of thumb), switched off one at a time by bench/doppelkopf_ideas.py; silent: never
-        # announces, claims or concedes (what announcing is worth, measured against it);
+        # announces (what announcing is worth is measured against it);
         # the announcement thresholds default to the preset's (ANNOUNCE_MARGIN, ANNOUNCE_WINS)
         self._announcements, self._solos, self._silent = announcements, solos, silent
         self._solo_margin = solo_margin
@@ -302,6 +302,7 @@ class ExpertPlayer:
         return Advice(choice, means, "points", "sampled", {"deals": ADVICE_SAMPLES})
 
     def _announces_by(self, view: DoppelkopfView, weighed: tuple[float, float]) -> bool:
+        """Whether an announcement weighed so (its gain, its party's share of wins) is made."""
         preset = view.data["preset"]
         margin = self._announce_margin
         share = self._announce_wins
@@ -428,17 +429,7 @@ class ExpertPlayer:
         played out, gains at least the preset's :data:`ANNOUNCE_MARGIN` in expected score
         with its party winning in at least the preset's :data:`ANNOUNCE_WINS` of them."""
         weighed = self._announcement_gain(view, action, _decision_rng(self._seed, view, "say"))
-        if weighed is None:
-            return False
-        gain, wins = weighed
-        preset = view.data["preset"]
-        margin = self._announce_margin
-        if margin is None:
-            margin = ANNOUNCE_MARGIN[preset]
-        share = self._announce_wins
-        if share is None:
-            share = ANNOUNCE_WINS[preset]
-        return gain >= margin and wins >= share
+        return weighed is not None and self._announces_by(view, weighed)
 
     def _announcement_gain(
         self, view: DoppelkopfView, action: Action, rng: random.Random
