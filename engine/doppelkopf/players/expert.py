@@ -15,10 +15,14 @@ cannot follow which suit. Three ideas, each measured alone by ``bench/doppelkopf
 2. **Announcements by expected value** (with 1: +6.50 [5.49, 7.51]). When it may announce,
    it plays :data:`ANNOUNCE_SAMPLES` sampled deals out, scores each with the preset's own
    scoring (``engine.doppelkopf.scoring``) with and without the announcement, and announces
-   when that gains at least :data:`ANNOUNCE_MARGIN` points on average. Tournament rules
-   only: under the house rules, where each Re or Contra doubles the score, it lost (300
-   house tables: +11.19 per table against +15.12 without), so there it announces by
-   ``basic``'s rules.
+   when that gains at least the preset's :data:`ANNOUNCE_MARGIN` points on average and its
+   party wins in at least the preset's :data:`ANNOUNCE_WINS` of the deals. A soloist or an
+   announcer of the other party chose so for its hand, so each deal is the one of
+   :data:`STRONG_TRIES` that gives it the most trumps: with random hands for them the house
+   expert announced Contra against nearly every solo and lost by it (each Re or Contra
+   doubles the house score). Measured against the same expert never announcing
+   (``--variants expert,silent --pair expert,silent``), 60 house tables: +11.17 per table
+   [7.93, 14.41], +1.55 per game.
 3. **Solos by expected value** (with 1: +6.38 [5.59, 7.18]). Before play it deals the other
    hands :data:`GAME_SAMPLES` times and plays out the normal game (a silent marriage when it
    holds both ♣Q) and the three solo types its hand suits best; a solo when one beats the
@@ -27,10 +31,16 @@ cannot follow which suit. Three ideas, each measured alone by ``bench/doppelkopf
    marriage, poverty and misdeal choices are ``basic``'s.
 
 All three: +8.03 per table [7.07, 8.99] over the same 400 tables; over 4,000 tables
-+8.07 [7.76, 8.37], that is +2.02 points per game. House rules (300 tables of 4 dealer
-turns): +15.70 per table [13.61, 17.79], +2.20 per game. The bench switches the ideas off one at a
-time through the constructor's ``announcements`` and ``solos`` flags (off: ``basic``'s
-choices).
++8.07 [7.76, 8.37], that is +2.02 points per game (before the announcements leaned to shown
+strength and the claims). The bench switches the ideas off one at a time through the
+constructor's ``announcements`` and ``solos`` flags (off: ``basic``'s choices), and
+announcing altogether through ``silent``.
+
+As the soloist it **claims** (all remaining tricks) or **concedes** when the engine's exact
+claim check would hold for every deal its view allows (:mod:`.endings`), so a claim of its
+is never refused; before a claim it makes every announcement left, each a sure point.
+It also **advises** (:meth:`ExpertPlayer.advise`, hints and reviews): the same sampling, from
+one seat's view, with the expected score of each action weighed.
 """
 
 from __future__ import annotations
@@ -117,16 +127,13 @@ class ExpertPlayer:
     ) -> None:
         # announcements, solos: the expected-value decisions (off: the basic player's rules
         # of thumb), switched off one at a time by bench/doppelkopf_ideas.py; silent: never
-        # announces, claims or concedes (what announcing is worth, measured against it);
+        # announces (what announcing is worth is measured against it);
         # the announcement thresholds default to the preset's (ANNOUNCE_MARGIN, ANNOUNCE_WINS)
         self._announcements, self._solos, self._silent = announcements, solos, silent
         self._solo_margin = solo_margin
         self._announce_margin, self._announce_wins = announce_margin, announce_wins
         self._seed = seed
         self._rng = random.Random(seed)
-        # announcements sample with their own generator: card play stays the same whether
-        # or not it weighs an announcement, so the two are measured apart on equal deals
-        self._talk = random.Random(seed * 2 + 1)
         self._basic = BasicPlayer(seed)
         self._deal = -1
         self._tricks: dict[int, list[tuple[int, Card]]] = {}
@@ -215,10 +222,7 @@ class ExpertPlayer:
         remembers (never the state), ``compare`` among them. The same view and memory give
         the same advice: its samples are drawn from the seed and the decision point."""
         self._remember(view)
-        rng = random.Random(
-            f"{self._seed}:{view.data['deal']}:{view.data['phase']}:"
-            f"{view.data['trick_number']}:{view.data['trick']}:{view.hand}"
-        )
+        rng = _decision_rng(self._seed, view, "advice")
         phase = view.data["phase"]
         if phase == "play" and any(a.card is not None for a in view.legal):
             return self._advise_play(view, compare, rng)
@@ -298,6 +302,7 @@ class ExpertPlayer:
         return Advice(choice, means, "points", "sampled", {"deals": ADVICE_SAMPLES})
 
     def _announces_by(self, view: DoppelkopfView, weighed: tuple[float, float]) -> bool:
+        """Whether an announcement weighed so (its gain, its party's share of wins) is made."""
         preset = view.data["preset"]
         margin = self._announce_margin
         share = self._announce_wins
@@ -423,18 +428,8 @@ class ExpertPlayer:
         """Whether announcing ``action`` now, over :data:`ANNOUNCE_SAMPLES` sampled deals
         played out, gains at least the preset's :data:`ANNOUNCE_MARGIN` in expected score
         with its party winning in at least the preset's :data:`ANNOUNCE_WINS` of them."""
-        weighed = self._announcement_gain(view, action, self._talk)
-        if weighed is None:
-            return False
-        gain, wins = weighed
-        preset = view.data["preset"]
-        margin = self._announce_margin
-        if margin is None:
-            margin = ANNOUNCE_MARGIN[preset]
-        share = self._announce_wins
-        if share is None:
-            share = ANNOUNCE_WINS[preset]
-        return gain >= margin and wins >= share
+        weighed = self._announcement_gain(view, action, _decision_rng(self._seed, view, "say"))
+        return weighed is not None and self._announces_by(view, weighed)
 
     def _announcement_gain(
         self, view: DoppelkopfView, action: Action, rng: random.Random
@@ -551,6 +546,16 @@ class ExpertPlayer:
         best = max(look, key=lambda k: (totals[k], k))
         self._plan = (best, (totals[best] - totals[""]) / GAME_SAMPLES)
         return self._plan
+
+
+def _decision_rng(seed: int, view: DoppelkopfView, purpose: str) -> random.Random:
+    """Return a generator drawn from ``seed`` and the decision point of ``view``: announcements
+    and advice sample with it, so card play stays the same whether or not they are weighed
+    (announcing is measured against not announcing on equal deals), the same view gets the
+    same advice, and no generator is kept between decisions."""
+    data = view.data
+    point = f"{data['deal']}:{data['phase']}:{data['trick_number']}:{data['trick']}"
+    return random.Random(f"{seed}:{purpose}:{point}:{sorted(view.hand)}")
 
 
 def _next_seat(seats: list[int]) -> dict[int, int]:
