@@ -18,7 +18,7 @@ import pytest
 from bot.games.whist import review as whist_review
 from bot.games.whist.ui import UI
 from bot.review import review_game, review_page
-from engine.cards import DECK, Card
+from engine.cards import DECK, Card, parse_card
 from engine.whist import GAME, WhistOptions
 from engine.whist.actions import SEAT_LETTERS, Kind
 
@@ -45,12 +45,13 @@ class Solver:
 
     def costs(
         self,
-        hands: dict[str, tuple[Card, ...]],
+        hands: dict[str, Sequence[str]],
         trump: str | None,
         leader: str,
-        played: Sequence[Card],
+        played: Sequence[str],
     ) -> tuple[int, ...]:
-        self.asked.append((hands, trump, leader, list(played)))
+        dealt = {seat: tuple(map(parse_card, hand)) for seat, hand in hands.items()}
+        self.asked.append((dealt, trump, leader, [parse_card(card) for card in played]))
         return tuple(1 if i % 3 == 2 else 0 for i in range(len(played)))
 
     def result(self, hands: Any, trump: str | None, leader: str) -> tuple[int, int]:
@@ -61,6 +62,7 @@ class Solver:
 @pytest.fixture
 def solver(monkeypatch: pytest.MonkeyPatch) -> Solver:
     stub = Solver()
+    monkeypatch.setattr(whist_review, "apart", False)  # the stub answers in this process
     monkeypatch.setattr(whist_review, "double_dummy_costs", stub.costs)
     monkeypatch.setattr(whist_review, "double_dummy_result", stub.result)
     return stub
@@ -142,7 +144,7 @@ def test_a_deal_played_out_gives_its_result_from_the_costs(solver: Solver) -> No
     assert exact is not None and solver.solved == 0
     hands, _, _, played = solver.asked[0]
     seats = [next(s for s, h in hands.items() if card in h) for card in played]
-    costs = solver.costs(hands, None, "N", played)
+    costs = [1 if i % 3 == 2 else 0 for i in range(len(played))]
     given = sum(c if s in "NS" else -c for s, c in zip(seats, costs, strict=True))
     first = exact.notes[1]
     assert first.params["ns"] == taken[0] + given
@@ -150,3 +152,13 @@ def test_a_deal_played_out_gives_its_result_from_the_costs(solver: Solver) -> No
 
     UI.exact_review(SEED, options, moves[:30])
     assert solver.solved == 1
+
+
+def test_the_solver_runs_apart_in_a_child_process() -> None:
+    """The bot's solver works in a child process of its own (the answer comes back through
+    a pipe); what goes wrong there comes back as an error the review reports."""
+    assert whist_review.apart
+    assert whist_review._apart([]) == []
+    bad: whist_review.Job = ({"N": ["AS"]}, None, "N", [], True)
+    with pytest.raises(RuntimeError, match=r"the double-dummy solver failed: .*Error"):
+        whist_review._apart([bad])

@@ -3,12 +3,21 @@ card played in a deal of four hands of 13 (the tricks its side lost against the 
 it held then, all four hands known, as BBO shows bridge players), and each such deal's
 double-dummy result. Both are computed after the game, with every hand known; the review
 says so, and names no card but the member's own.
+
+The solver is pure Python and takes seconds to a minute of CPU a deal: it runs in a child
+process of its own (:data:`apart`), at a lower priority, so that a rubber's review does not
+contend with the bot's event loop for the interpreter for minutes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
 
 from bot.game import ExactReview
 from bot.i18n import Text
@@ -18,10 +27,19 @@ from engine.whist import WhistOptions
 from engine.whist.actions import SEAT_LETTERS, Kind
 from engine.whist.analysis import double_dummy_costs, double_dummy_result
 
-__all__ = ["exact_review"]
+__all__ = ["exact_review", "solve"]
 
 HAND = 13
 """Cards a hand holds in a deal the double-dummy solver takes."""
+apart = True
+"""Whether the solver runs in a child process (the bot); tests that stand in for the solver
+run it here."""
+_NICENESS = 10
+"""How much lower the solver's process's CPU priority is than the bot's: a click first."""
+
+Job = tuple[dict[str, list[str]], str | None, str, list[str], bool]
+"""One deal for the solver: hands as dealt, trumps, the leader, the cards played, and
+whether its result must be solved from the start (a deal a claim cut short)."""
 
 
 @dataclass
@@ -64,26 +82,36 @@ def exact_review(
             deals[-1].seats.append(move.seat)
         state.apply(move.seat, action)
     results = {result.deal: result.tricks for result in state.results}
+    deals = [
+        deal
+        for deal in deals
+        if len(deal.hands) == len(SEAT_LETTERS) and all(len(h) == HAND for h in deal.hands.values())
+    ]
+    jobs: list[Job] = [
+        (
+            {seat: [card.code for card in hand] for seat, hand in deal.hands.items()},
+            deal.trump,
+            deal.leader,
+            [card.code for card in deal.cards],
+            len(deal.cards) < len(SEAT_LETTERS) * HAND,
+        )
+        for deal in deals
+    ]
+    solved = (_apart if apart else solve)(jobs) if jobs else []
     costs: dict[int, int] = {}
     notes: list[Text] = []
-    for deal in deals:
-        hands = deal.hands
-        if len(hands) != len(SEAT_LETTERS) or any(len(h) != HAND for h in hands.values()):
-            continue
-        played = double_dummy_costs(hands, deal.trump, deal.leader, deal.cards)
+    for deal, (played, solved_ns) in zip(deals, solved, strict=True):
         costs.update(zip(deal.plies, played, strict=True))
         taken = results.get(deal.number, (0, 0))
-        if len(deal.cards) == len(SEAT_LETTERS) * HAND:
+        ns = solved_ns
+        if ns is None:  # played out: its result follows from its costs
             ns = _best_from_the_start(taken[0], deal.seats, played)
-        else:  # a claim ended the deal: its costs stop short of the end
-            ns, _ = double_dummy_result(hands, deal.trump, deal.leader)
-        ew = HAND - ns
         notes.append(
             Text(
                 "whist.review_result",
                 deal=deal.number,
                 ns=ns,
-                ew=ew,
+                ew=HAND - ns,
                 ns_took=taken[0],
                 ew_took=taken[1],
             )
@@ -103,3 +131,50 @@ def _best_from_the_start(ns_took: int, seats: Sequence[int], costs: Sequence[int
         cost if seat in north_south else -cost for seat, cost in zip(seats, costs, strict=True)
     )
     return ns_took + given
+
+
+def solve(jobs: Sequence[Job]) -> list[tuple[tuple[int, ...], int | None]]:
+    """Return, for each deal of ``jobs``, the double-dummy costs of its cards and, where
+    asked, North–South's double-dummy tricks from its start (else ``None``)."""
+    solved: list[tuple[tuple[int, ...], int | None]] = []
+    for hands, trump, leader, cards, whole in jobs:
+        costs = tuple(double_dummy_costs(hands, trump, leader, cards))
+        ns = double_dummy_result(hands, trump, leader)[0] if whole else None
+        solved.append((costs, ns))
+    return solved
+
+
+def _apart(jobs: Sequence[Job]) -> list[tuple[tuple[int, ...], int | None]]:
+    """Return :func:`solve`'s answer, worked out in a new child process (spawned: no fork of
+    the bot's threads; a daemon, so a stopping bot ends it)."""
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_solve_apart, args=(list(jobs), send), name="review-solver", daemon=True
+    )
+    child.start()
+    send.close()
+    try:
+        ok, answer = receive.recv()
+    except EOFError:
+        raise RuntimeError("the double-dummy solver's process ended without an answer") from None
+    finally:
+        receive.close()
+        child.join(5)
+    if not ok:
+        raise RuntimeError(f"the double-dummy solver failed: {answer}")
+    return list(answer)
+
+
+def _solve_apart(jobs: list[Job], send: Connection) -> None:
+    """In the child process: solve ``jobs`` at a lower priority and send the answer (or
+    what went wrong)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(_NICENESS)
+    answer: tuple[bool, Any]
+    try:
+        answer = (True, solve(jobs))
+    except Exception as error:  # sent to the review, which tells the member
+        answer = (False, repr(error))
+    send.send(answer)
+    send.close()
