@@ -29,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import games as bot_games
+from bot.games.whist import review as whist_review
 from bot.review import review_game
 from engine.game import GameResult
 
@@ -66,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--moves", type=int, default=None)
     args = parser.parse_args(argv)
+    whist_review.apart = False  # the solver's CPU time counted here, in this process
     for ui in bot_games.GAMES:
         if (args.game and ui.name != args.game) or not ui.command_group:
             continue
