@@ -37,9 +37,8 @@ run it here."""
 _NICENESS = 10
 """How much lower the solver's process's CPU priority is than the bot's: a click first."""
 
-Job = tuple[dict[str, list[str]], str | None, str, list[str], bool]
-"""One deal for the solver: hands as dealt, trumps, the leader, the cards played, and
-whether its result must be solved from the start (a deal a claim cut short)."""
+Job = tuple[dict[str, list[str]], str | None, str, list[str]]
+"""One deal for the solver: hands as dealt, trumps, the leader and the cards played."""
 
 
 @dataclass
@@ -52,7 +51,6 @@ class _Deal:
     leader: str
     plies: list[int] = field(default_factory=list)
     cards: list[Card] = field(default_factory=list)
-    seats: list[int] = field(default_factory=list)
 
 
 def exact_review(
@@ -79,7 +77,6 @@ def exact_review(
                 )
             deals[-1].plies.append(ply)
             deals[-1].cards.append(action.card)
-            deals[-1].seats.append(move.seat)
         state.apply(move.seat, action)
     results = {result.deal: result.tricks for result in state.results}
     deals = [
@@ -93,19 +90,15 @@ def exact_review(
             deal.trump,
             deal.leader,
             [card.code for card in deal.cards],
-            len(deal.cards) < len(SEAT_LETTERS) * HAND,
         )
         for deal in deals
     ]
     solved = (_apart if apart else solve)(jobs) if jobs else []
     costs: dict[int, int] = {}
     notes: list[Text] = []
-    for deal, (played, solved_ns) in zip(deals, solved, strict=True):
+    for deal, (played, ns) in zip(deals, solved, strict=True):
         costs.update(zip(deal.plies, played, strict=True))
         taken = results.get(deal.number, (0, 0))
-        ns = solved_ns
-        if ns is None:  # played out: its result follows from its costs
-            ns = _best_from_the_start(taken[0], deal.seats, played)
         notes.append(
             Text(
                 "whist.review_result",
@@ -121,30 +114,17 @@ def exact_review(
     return ExactReview(costs, "tricks", (Text("whist.review_exact"), *notes))
 
 
-def _best_from_the_start(ns_took: int, seats: Sequence[int], costs: Sequence[int]) -> int:
-    """Return North–South's double-dummy tricks from the start of a deal played out: what
-    they took, plus the tricks each of their cards gave away, less those East–West's gave
-    them (a card's cost is how far it moved the double-dummy value against its side), so no
-    second solve of the whole deal is needed."""
-    north_south = {SEAT_LETTERS.index("N"), SEAT_LETTERS.index("S")}
-    given = sum(
-        cost if seat in north_south else -cost for seat, cost in zip(seats, costs, strict=True)
-    )
-    return ns_took + given
-
-
-def solve(jobs: Sequence[Job]) -> list[tuple[tuple[int, ...], int | None]]:
-    """Return, for each deal of ``jobs``, the double-dummy costs of its cards and, where
-    asked, North–South's double-dummy tricks from its start (else ``None``)."""
-    solved: list[tuple[tuple[int, ...], int | None]] = []
-    for hands, trump, leader, cards, whole in jobs:
+def solve(jobs: Sequence[Job]) -> list[tuple[tuple[int, ...], int]]:
+    """Return, for each deal of ``jobs``, the double-dummy costs of its cards and
+    North–South's double-dummy tricks from its start."""
+    solved: list[tuple[tuple[int, ...], int]] = []
+    for hands, trump, leader, cards in jobs:
         costs = tuple(double_dummy_costs(hands, trump, leader, cards))
-        ns = double_dummy_result(hands, trump, leader)[0] if whole else None
-        solved.append((costs, ns))
+        solved.append((costs, double_dummy_result(hands, trump, leader)[0]))
     return solved
 
 
-def _apart(jobs: Sequence[Job]) -> list[tuple[tuple[int, ...], int | None]]:
+def _apart(jobs: Sequence[Job]) -> list[tuple[tuple[int, ...], int]]:
     """Return :func:`solve`'s answer, worked out in a new child process (spawned: no fork of
     the bot's threads; a daemon, so a stopping bot ends it)."""
     context = multiprocessing.get_context("spawn")
