@@ -60,6 +60,7 @@ import logging
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -380,7 +381,12 @@ class Load:
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.by_slice: dict[int, list[float]] = defaultdict(list)  # play clicks' latency
         self.failed: Counter[str] = Counter()
-        self.stalls = 0
+        # Hands left unchanged STALL_SECONDS, by what the member's fresh hand (My hand)
+        # then showed: the same ("current": waiting for another member's decisions, a
+        # taker's distribution say), something else ("stale": an update the bot lost, a
+        # turn it offered that the member never saw), or nothing (My hand not answered).
+        self.stalls: Counter[str] = Counter()
+        self.timed_out = 0  # turns decided by a computer after the turn time, during play
         self._mean_trick_at = 0.0
         self._mean_trick = 0.0
         self.timeline: list[tuple[float, float]] = []  # play clicks: (sent at, latency)
@@ -599,12 +605,7 @@ class Load:
                 return
             if custom_id is None:
                 if not await server.wait_edit(seat.hand_id, edits, STALL_SECONDS):
-                    self.stalls += 1  # the hand was not updated: ask for it afresh
-                    if self.stalls <= 3:
-                        self.describe_stall(game, seat)
-                    answered = await self.press(seat, game.table_id, game.hand_button, "hand")
-                    if answered is not None and answered.original_message_id is not None:
-                        seat.hand_id = answered.original_message_id
+                    await self.stalled(game, seat)
                 continue
             if think and not thought:
                 await asyncio.sleep(self.rng.expovariate(1 / think))
@@ -613,13 +614,32 @@ class Load:
             thought = False
             await self.press(seat, seat.hand_id, custom_id, kind)
 
-    def describe_stall(self, game: Game, seat: Seat) -> None:
+    async def stalled(self, game: Game, seat: Seat) -> None:
+        """The member's hand was not updated for STALL_SECONDS: ask for it afresh (My
+        hand), as a member would, and count whether it was stale."""
+        watched = shown(self.server.messages[seat.hand_id])
+        before = [self.server.messages[s.hand_id].content for s in game.seats]
+        answered = await self.press(seat, game.table_id, game.hand_button, "hand")
+        if answered is None or answered.original_message_id is None:
+            self.stalls["unanswered"] += 1
+            return
+        seat.hand_id = answered.original_message_id
+        if shown(self.server.messages[seat.hand_id]) == watched:
+            self.stalls["current"] += 1
+            return
+        self.stalls["stale"] += 1
+        if self.stalls["stale"] <= 3:
+            self.describe_stall(game, seat, before)
+
+    def describe_stall(self, game: Game, seat: Seat, before: list[str]) -> None:
         lines = [
-            f"stall: {seat.actor.name} waited {STALL_SECONDS:.0f} s for a new hand; the hands:"
+            f"stale hand: {seat.actor.name} waited {STALL_SECONDS:.0f} s on a hand that My "
+            "hand then showed otherwise; the hands before it was pressed, and the new one:"
         ]
-        for other in game.seats:
+        for other, content in [*zip(game.seats, before, strict=True), (seat, None)]:
             message = self.server.messages[other.hand_id]
-            head = " | ".join(message.content.splitlines()[:1] + message.content.splitlines()[-2:])
+            text = message.content if content is None else content
+            head = " | ".join(text.splitlines()[:1] + text.splitlines()[-2:])
             lines.append(f"    {other.actor.name} (edits {message.edits}): {head[:300]}")
             if self.server.history is not None:
                 lines += [f"        {h[:250]}" for h in self.server.history.get(other.hand_id, [])]
@@ -700,6 +720,40 @@ def print_freshness(load: Load) -> None:
     print(
         f"  over {len(seconds)} moves (answer → the table message's next edit); max "
         f"{max(seconds):.1f} s; {waiting} move(s) not shown by the end of play"
+    )
+
+
+def shown(message: Message) -> tuple[list[str], list[str]]:
+    """Return what a hand offers a member: its lines but notices (a refusal, what a
+    computer did when time ran out: a fresh hand has none), and its enabled controls."""
+    lines = [line for line in message.content.splitlines() if not line.startswith(("⚠️", "⏰"))]
+    controls = [
+        button.get("custom_id") or ""
+        for row in message.components
+        for button in row.get("components") or ()
+        if not button.get("disabled")
+    ]
+    return lines, controls
+
+
+def print_stalls(load: Load) -> None:
+    """Print the hands left unchanged STALL_SECONDS, by what a fresh one showed."""
+    stalls = load.stalls
+    if not stalls:
+        return
+    print(
+        f"  hands unchanged {STALL_SECONDS:.0f} s (a fresh hand then asked for): "
+        f"{sum(stalls.values())}: {stalls['stale']} stale (the fresh hand showed otherwise: "
+        f"an update lost), {stalls['current']} current (waiting for another member, a taker "
+        f"distributing say), {stalls['unanswered']} whose My hand was not answered"
+    )
+
+
+def print_lost_turns(load: Load) -> None:
+    """Print the line a script reads: turns a member may have missed."""
+    print(
+        f"lost turns: hands stale {STALL_SECONDS:.0f} s {load.stalls['stale']}, turns decided "
+        f"by a computer after the turn time {load.timed_out}"
     )
 
 
@@ -869,11 +923,7 @@ async def run(args: argparse.Namespace) -> None:
         print_latencies(load, PLAY_KINDS, "play latency")
         print_timeline(load, play_started)
         print_latencies(load, ("slash", "join", "start", "hand"), "setup latency")
-        if load.stalls:
-            print(
-                f"  hands not updated within {STALL_SECONDS:.0f} s (a fresh hand asked for): "
-                f"{load.stalls}"
-            )
+        print_stalls(load)
         print_requests(load, "play", tricks)
         print_freshness(load)
         bot_cpu = sum(p.bot for p in played)
@@ -921,8 +971,9 @@ async def run(args: argparse.Namespace) -> None:
             await measure_restart(load, loopback, bots, settings, args)
         else:
             for bot in bots:
-                report_log(bot, load.games)
+                load.timed_out += report_log(bot, load.games)
         print_limits(server)
+        print_lost_turns(load)
     finally:
         harvester.cancel()
         for process in loopback.processes:
@@ -1074,9 +1125,10 @@ TIMED_OUT = re.compile(
 )
 
 
-def report_log(bot: BotProcess, games: list[Game]) -> None:
+def report_log(bot: BotProcess, games: list[Game]) -> int:
     """Print the bot's errors, warnings and turns decided by a computer: those of games
-    still played, and those after the members stopped (at --tricks, by design)."""
+    still played, and those after the members stopped (at --tricks, by design); return
+    the first."""
     text = bot.log()
     done_at = {game.db_id: game.done_at for game in games}
     timed_out = after_play = 0
@@ -1099,6 +1151,7 @@ def report_log(bot: BotProcess, games: list[Game]) -> None:
     )
     for line in errors[:5]:
         print(f"    {line[:200]}")
+    return timed_out
 
 
 async def measure_restart(
@@ -1109,15 +1162,52 @@ async def measure_restart(
     args: argparse.Namespace,
 ) -> None:
     """SIGKILL slice 0 (the only one, or one of several while the others go on), start it
-    again, and press a card in every game of its servers as soon as it is ready."""
+    again, and press a card in every game of its servers as soon as it is ready; with
+    ``--restarts N``, N times (each new process killed in turn), for figures a busy machine
+    does not decide alone."""
     first = bots[0]
     first.kill()
     await first.wait()
     for bot in bots:
-        report_log(bot, load.games)
+        load.timed_out += report_log(bot, load.games)
     load.phase = "restart"
-    slices = len(bots)
-    second = loopback.bot_process(first.workdir, **_slice_settings(settings, 0, slices))
+    totals: list[float] = []
+    for n in range(args.restarts):
+        last = n == args.restarts - 1
+        second = await restart_once(load, loopback, first, settings, args, profile=last)
+        totals.append(second[1])
+        if not last:
+            second[0].kill()
+            await second[0].wait()
+    if len(totals) > 1:
+        print(
+            f"restarts: spawn → every game answered, {len(totals)} runs: "
+            + ", ".join(f"{t:.2f}" for t in totals)
+            + f" s (median {statistics.median(totals):.2f} s)"
+        )
+
+
+async def restart_once(
+    load: Load,
+    loopback: LoopbackDiscord,
+    first: BotProcess,
+    settings: dict[str, Any],
+    args: argparse.Namespace,
+    *,
+    profile: bool,
+) -> tuple[BotProcess, float]:
+    """Start slice 0 again on its database; press a card in every game of its servers at
+    READY; print the figures; return the process and spawn → last answer."""
+    slices = len({game.seats[0].slice for game in load.games})
+    extra: dict[str, Any] = {}
+    if profile and args.profile_restart:
+        extra = {"module": "bench.profiled_bot"}
+        env = dict(settings.get("env") or {})
+        env["LOAD_PROFILE"] = str(Path(args.profile_restart).resolve())
+        extra["env"] = env
+    second = loopback.bot_process(
+        first.workdir, **{**_slice_settings(settings, 0, slices), **extra}
+    )
     await second.start()
     spawned = second.started_at
     pid = second.process.pid  # type: ignore[union-attr]
@@ -1125,20 +1215,24 @@ async def measure_restart(
     if args.pin:
         pin(pid, 1)
     spy_out = None
-    if args.py_spy:
+    if args.py_spy and profile:
         stem, dot, ext = args.py_spy.rpartition(".")
         spy_out = f"{stem}-restart{dot}{ext}" if dot else f"{args.py_spy}-restart"
         await asyncio.sleep(0.2)  # py-spy needs the interpreter up
     spy = await start_py_spy(spy_out, pid)
     await second.wait_ready(timeout=120)
     ready = time.monotonic()
+    at_ready = Cpu.now(pid)
     lower_priority(pid, args.bot_nice)
     if args.pin:
         pin(pid, 1)
     mine = [game for game in load.games if game.seats[0].slice == 0]
+    load.latency["restart"] = []
     answered = await asyncio.gather(*(load.restart_click(game) for game in mine))
     last = max(answered)
     cpu = Cpu.now(pid)
+    if profile and args.profile_restart:
+        os.kill(pid, signal.SIGUSR1)  # bench/profiled_bot.py writes its profile
     await stop_py_spy(spy, spy_out)
     loaded = re.search(r"loaded (\d+) live table", second.log())
     print()
@@ -1153,12 +1247,44 @@ async def measure_restart(
     )
     print(
         f"  the new process used {cpu.bot:.2f} CPU s by then (main thread {cpu.bot_main:.2f}, "
-        f"other threads {cpu.bot_other:.2f})"
+        f"other threads {cpu.bot_other:.2f}): {at_ready.bot:.2f} s to READY, "
+        f"{cpu.bot - at_ready.bot:.2f} s from READY to the last answer"
     )
+    print(f"  {startup_timeline(second.log(), spawned)}")
     print_latencies(load, ("restart",), "  restart clicks")
     print(f"  new process peak RSS: {peak_rss_mb(second.process.pid):.0f} MB")  # type: ignore[union-attr]
+    if profile and args.profile_restart:
+        await asyncio.sleep(1.0)
+        print(f"  cProfile of the new process to its last answer: {args.profile_restart}")
     await asyncio.sleep(0.5)
     report_log(second, load.games)
+    return second, last - spawned
+
+
+STARTUP_MARKS = (
+    ("logging in", "settings read, bot built"),
+    ("loaded ", "tables loaded"),
+    ("objects of the start-up", "start-up frozen"),
+    ("has connected to Gateway", "gateway connected"),
+)
+
+
+def startup_timeline(log_text: str, spawned: float) -> str:
+    """Return when the new process reached each step of its start, from its log's
+    timestamps (wall clock, to the millisecond) against the bench's spawn."""
+    offset = time.time() - time.monotonic()
+    marks: list[str] = []
+    for line in log_text.splitlines():
+        for needle, name in STARTUP_MARKS:
+            if needle in line:
+                stamp, _, _rest = line.partition(" INFO ")
+                try:
+                    at = time.mktime(time.strptime(stamp[:19], "%Y-%m-%d %H:%M:%S"))
+                    at += int(stamp[20:23]) / 1000
+                except ValueError:
+                    continue
+                marks.append(f"{name} {at - offset - spawned:.2f} s")
+    return "start-up (from spawn, by its log): " + ", ".join(marks)
 
 
 def main() -> None:
@@ -1167,6 +1293,18 @@ def main() -> None:
     parser.add_argument("--tricks", type=int, default=52, help="tricks to play per game (52: all)")
     parser.add_argument("--seed", type=int, default=1, help="seeds the members' choices")
     parser.add_argument("--restart", action="store_true", help="also measure a restart")
+    parser.add_argument(
+        "--restarts",
+        type=int,
+        default=1,
+        help="with --restart: restart this many times in a row (each a card per game)",
+    )
+    parser.add_argument(
+        "--profile-restart",
+        metavar="FILE",
+        help="with --restart: run the (last) new process under cProfile to its last answer, "
+        "written to FILE (read it with python -m pstats)",
+    )
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean pause before each decision (s)"
     )
