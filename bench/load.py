@@ -34,10 +34,20 @@ for several tricks). It prints:
 - bot CPU seconds per game (utime + stime of the process over the play phase, from
   ``/proc/<pid>/stat``; its main thread and the other threads, SQLite's, separately);
 - the bot's peak RSS (``VmHWM``);
+- lost turns, as the line ``lost turns: hands stale 60 s S, turns decided by a computer
+  after the turn time C``: a member whose hand has not changed for 60 s presses My hand; the
+  hand was *stale* when the fresh one shows otherwise and the game's last move is more than
+  10 s older than the wait (waiting for a taker's five decisions is not a lost turn, and is
+  counted apart); turns decided by a computer are those of the bot's log in games still
+  played (a game whose members stopped at ``--tricks`` runs out of time by design);
 - with ``--restart``: the bot is SIGKILLed with every game live (after the play phase, all
   games mid-game), a new process starts on the same database, and one member of every
   game presses a card of their old hand as soon as the gateway is READY; it prints spawn →
-  READY and spawn → every game answered.
+  READY and spawn → every game answered, the CPU the new process used to READY and after
+  (a busy machine stretches the wall-clock figures, not these), and when its log says it
+  reached each step of its start. ``--restarts N`` does it N times in a row (a card per
+  game each time) and prints the median; ``--profile-restart FILE`` restarts once more
+  under cProfile (``bench/profiled_bot.py``) and writes the profile to FILE.
 
 The driver (this process: the server and 4N members) must not be what is measured: the
 server's OpenAPI body check is slow, so only every ``--validate-every``-th body is checked
