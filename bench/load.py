@@ -520,7 +520,8 @@ class Load:
             else:
                 guild = self.loopback.create_guild(f"Load {g}")
             channel = guild.channel.id
-            seats = [Seat(guild.add_member(f"m{g}-{i}"), channel, shard) for i in range(4)]
+            members = 3 if self.args.computer_seat else 4  # a computer fills the fourth
+            seats = [Seat(guild.add_member(f"m{g}-{i}"), channel, shard) for i in range(members)]
             self.games.append(Game(guild, seats))
 
     async def open_game(self, game: Game, gate: asyncio.Semaphore) -> None:
@@ -530,7 +531,10 @@ class Load:
                 host,
                 "slash",
                 await host.actor.slash(
-                    game.guild.channel, "dupe start", computers="none", pictures=self.args.pictures
+                    game.guild.channel,
+                    "dupe start",
+                    computers=self.args.computer_seat or "none",
+                    pictures=self.args.pictures,
                 ),
             )
             assert lobby.message is not None, "no lobby message"
@@ -855,8 +859,9 @@ async def run(args: argparse.Namespace) -> None:
     }
     load = Load(loopback, args)
     backend = "PostgreSQL" if str(settings["database"]).startswith("postgres") else "SQLite"
+    seated = f"3 members and a computer ({args.computer_seat})" if args.computer_seat else ""
     print(
-        f"load: {args.games} games of 4 members, {args.tricks} tricks each, think "
+        f"load: {args.games} games of {seated or '4 members'}, {args.tricks} tricks each, think "
         f"{args.think:g} s, stagger {args.stagger:g} s, pictures {args.pictures}, seed {args.seed}"
         + f"; {slices} slice(s) on {backend}"
         + (f", bot from {args.bot_path}" if args.bot_path else "")
@@ -1358,6 +1363,12 @@ def main() -> None:
     parser.add_argument("--edit-seconds", type=float, default=1.5)
     parser.add_argument(
         "--pictures", choices=("on", "off"), default="on", help="the tables' pictures option"
+    )
+    parser.add_argument(
+        "--computer-seat",
+        metavar="LEVEL",
+        help="one seat of every table played by a computer of this level (expert, basic, "
+        "random), the other three by members",
     )
     parser.add_argument(
         "--bot-path",
