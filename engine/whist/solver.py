@@ -149,7 +149,14 @@ def _run_bottom(hand: int, q: int) -> int:
 
 
 def _cashable(
-    me: int, lho: int, rho: int, union: int, trump: int, lho_ruffs: int, rho_ruffs: int
+    me: int,
+    lho: int,
+    rho: int,
+    partner: int,
+    union: int,
+    trump: int,
+    lho_ruffs: int,
+    rho_ruffs: int,
 ) -> tuple[int, int]:
     """Return the tricks ``me`` can cash from the top on lead without being ruffed, and the
     cards that count depends on."""
@@ -164,21 +171,37 @@ def _cashable(
         length = a.bit_length()
         top = length - (a ^ f).bit_length()
         if top:
+            count = _long(top, f, lho >> o, rho >> o, partner >> o)
             if s != trump and trump >= 0:
                 if lho_ruffs:
-                    top = min(top, ((lho >> o) & _SUIT).bit_count())
+                    count = min(count, ((lho >> o) & _SUIT).bit_count())
                 if rho_ruffs:
-                    top = min(top, ((rho >> o) & _SUIT).bit_count())
-            if top:
-                quick += top
+                    count = min(count, ((rho >> o) & _SUIT).bit_count())
+            if count:
+                quick += count
                 sure |= _ABOVE[o + length - top]
     return quick, sure
 
 
+def _long(top: int, f: int, lho: int, rho: int, partner: int) -> int:
+    """Return the tricks a hand holding ``f`` of a suit, its ``top`` cards the highest in
+    play, cashes there while it keeps the lead and nobody ruffs: all of them when every
+    other hand (suit bits in their low 13) is out of the suit by then, else the top ones.
+    Depends only on the top cards' owner and the suit lengths (in the table's key)."""
+    if (
+        top >= (lho & _SUIT).bit_count()
+        and top >= (rho & _SUIT).bit_count()
+        and top >= (partner & _SUIT).bit_count()
+    ):
+        return int(f.bit_count())
+    return top
+
+
 def _trump_tricks(hands: int, trump: int, seat: int) -> tuple[int, int]:
     """Return tricks the side of ``seat`` is sure to take with trumps, and the cards that
-    depends on: the run of top trumps in one of its hands, or, when the other side has no
-    trumps, every trump of its longer hand."""
+    depends on: the run of top trumps in one of its hands, or every trump of its longer
+    hand less the other side's trumps (each trick that hand trumps in is its side's
+    unless a trump of theirs is in it; lengths only, which the table's key holds)."""
     o = trump << 4
     mine = (hands >> (((seat & 3) << 6) + o)) & _SUIT
     partner = (hands >> ((((seat + 2) & 3) << 6) + o)) & _SUIT
@@ -188,14 +211,15 @@ def _trump_tricks(hands: int, trump: int, seat: int) -> tuple[int, int]:
     ours = mine | partner
     if not ours:
         return 0, 0
-    if not theirs:
-        return max(mine.bit_count(), partner.bit_count()), 0
+    counted = max(mine.bit_count(), partner.bit_count()) - theirs.bit_count()
     a = ours | theirs
     length = a.bit_length()
     if not ours >> (length - 1):
-        return 0, 0
+        return max(counted, 0), 0
     holder = mine if mine >> (length - 1) else partner
     top = length - (a ^ holder).bit_length()
+    if counted >= top:
+        return counted, 0
     return top, _ABOVE[o + length - top]
 
 
@@ -211,7 +235,7 @@ class Solver:
     table stores ``(mask, owners)`` under the lengths and matches by one ``&``.
     """
 
-    __slots__ = ("best", "nodes", "shuffle", "table", "trump")
+    __slots__ = ("best", "killer", "leads", "nodes", "shuffle", "table", "trump")
 
     def __init__(
         self, trump: Suit | None, *, shuffle: Callable[[list[int]], object] | None = None
@@ -222,16 +246,20 @@ class Solver:
         self.trump = -1 if trump is None else int(trump)
         self.table: dict[int, dict[int, dict[int, list[int]]]] = {}
         self.best: dict[int, int] = {}
+        self.killer: dict[int, int] = {}
+        self.leads: dict[int, int] = {}
         self.nodes = 0
 
-    def tricks(self, position: Position, *, lo: int = 0, hi: int | None = None) -> int:
+    def tricks(
+        self, position: Position, *, lo: int = 0, hi: int | None = None, guess: int | None = None
+    ) -> int:
         """Return the tricks North-South take from ``position`` on (the trick in progress
         included) with best play by all four hands, known to lie between ``lo`` and
-        ``hi``."""
+        ``hi``; ``guess`` is where the search starts (a good guess saves searches)."""
         remaining = position.remaining
         hi = remaining if hi is None else min(hi, remaining)
         lo = max(lo, 0)
-        g = (lo + hi + 1) // 2
+        g = (lo + hi + 1) // 2 if guess is None else guess
         while lo < hi:
             target = min(max(g, lo + 1), hi)
             if self.reaches(position, target):
@@ -323,13 +351,14 @@ class Solver:
             if top:
                 winners.append(o + runs[-1])
                 runs = runs[:-1]
+                count = _long(top, f, lho >> o, rho >> o, partner >> o)
                 if s != trump and trump >= 0:
                     if lho_ruffs:
-                        top = min(top, ((lho >> o) & _SUIT).bit_count())
+                        count = min(count, ((lho >> o) & _SUIT).bit_count())
                     if rho_ruffs:
-                        top = min(top, ((rho >> o) & _SUIT).bit_count())
-                if top:
-                    quick += top
+                        count = min(count, ((rho >> o) & _SUIT).bit_count())
+                if count:
+                    quick += count
                     sure |= _ABOVE[o + length - top]
             if runs:
                 if ((partner >> o) & _SUIT) >> (length - 1):
@@ -342,7 +371,9 @@ class Solver:
             return sure << 1 | ns
         if to_partner:
             # Over to partner's top cards in a suit, then partner cashes all his own.
-            cashed, cashed_sure = _cashable(partner, lho, rho, union, trump, lho_ruffs, rho_ruffs)
+            cashed, cashed_sure = _cashable(
+                partner, lho, rho, me, union, trump, lho_ruffs, rho_ruffs
+            )
             if cashed >= need:
                 for q in to_partner:
                     if cashed_sure & _FIELD[q >> 4]:
@@ -360,6 +391,12 @@ class Solver:
         moves = winners + to_partner + lows + rest
         position = (hands << 2) | leader
         best = self.best.get(position)
+        # Else the lead that refuted the last position with this hand on lead.
+        general = (me << 4 | target) << 2 | leader
+        if best is None:
+            best = self.leads.get(general)
+            if best is not None and best not in moves:
+                best = None
         if best is not None:
             moves.remove(best)
             moves.insert(0, best)
@@ -384,6 +421,7 @@ class Solver:
             )
             if (r & 1) == ns:
                 self.best[position] = q
+                self.leads[general] = q
                 self._store(
                     bucket, hands, r >> 1, target if ns else -1, target - 1 if not ns else n
                 )
@@ -502,6 +540,19 @@ class Solver:
                     over = [q for q in ruffs if q & 15 > rank]
                     ruffs = over + [q for q in ruffs if q & 15 < rank]
                 moves = ruffs + discards + others
+        # The card that refuted the last similar position goes first (a killer move):
+        # following suit, what counts is the suit's cards in play and the trick so far;
+        # discarding or ruffing, the whole hand and the tricks still wanted.
+        if f:
+            union = (hands | hands >> 64 | hands >> 128 | hands >> 192) >> o & _SUIT
+            key = (union << 6 | winning) << 2 | (winner - seat) & 3
+        else:
+            key = ((hand << 6 | winning) << 2 | (winner - seat) & 3) << 4 | target
+        key = (key << 4 | k << 2 | seat) << 1 | (not f)
+        killer = self.killer.get(key)
+        if killer is not None and killer != moves[0] and killer in moves:
+            moves.remove(killer)
+            moves.insert(0, killer)
         if self.shuffle is not None:
             self.shuffle(moves)
         last = k == 3
@@ -511,6 +562,14 @@ class Solver:
         lead = self._lead
         follow = self._follow
         winning_suit = winning >> 4
+        if last:
+            # The three cards played so far leave the same gaps whatever the fourth is:
+            # close them once, then only the fourth card's gap per move.
+            after = ((hands >> (leader << 6)) & _LANE).bit_count()
+            base = hands
+            for c in sorted(cards, reverse=True):
+                keep, down = _REMOVE[c]
+                base = (base & keep) | ((base >> 1) & down)
         for q in moves:
             if skip >> q & 1:
                 continue
@@ -518,29 +577,40 @@ class Solver:
                 w, wq = seat, q
             else:
                 w, wq = winner, winning
-            rest = hands ^ (1 << (shift + q))
             rest_lengths = lengths - (1 << (lane + ((q >> 4) << 2)))
             if last:
-                trick = sorted((*cards, q))
-                for c in reversed(trick):
-                    keep, down = _REMOVE[c]
-                    rest = (rest & keep) | ((rest >> 1) & down)
-                r = lead(rest, rest_lengths, w, target - 1 if not w & 1 else target)
-                rel = r >> 1
-                if rel:
-                    for c in trick:
-                        if not (rel << 1) >> c & 1:
-                            field = _FIELD[c >> 4]
-                            rel = (rel & ~field) | (((rel & field) << 1) & field)
+                t = target - 1 if not w & 1 else target
+                if t <= 0:
+                    rel = 0
+                    r = 1
+                elif t > after:
+                    rel = 0
+                    r = 0
+                else:
+                    gap = q
+                    for c in cards:
+                        if c < q and c >> 4 == q >> 4:
+                            gap -= 1
+                    keep, down = _REMOVE[gap]
+                    r = lead((base & keep) | ((base >> 1) & down), rest_lengths, w, t)
+                    rel = r >> 1
+                    if rel:
+                        for c in sorted((*cards, q)):
+                            if not (rel << 1) >> c & 1:
+                                field = _FIELD[c >> 4]
+                                rel = (rel & ~field) | (((rel & field) << 1) & field)
                 suit = wq >> 4
-                for c in trick:
+                for c in (*cards, q):
                     if c != wq and c >> 4 == suit:
                         rel |= _ABOVE[wq]
                         break
                 r = rel << 1 | (r & 1)
             else:
+                rest = hands ^ (1 << (shift + q))
                 r = follow(rest, rest_lengths, leader, k + 1, led, w, wq, (*cards, q), target)
             if (r & 1) == ns:
+                if q != killer:
+                    self.killer[key] = q
                 return r
             rel = r >> 1
             if rel >> q & 1:
