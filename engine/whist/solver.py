@@ -22,6 +22,7 @@ enough in pure Python:
 
 from __future__ import annotations
 
+from bisect import bisect
 from collections.abc import Callable, Sequence
 
 from engine.cards import Card, Suit
@@ -36,6 +37,12 @@ _BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(13) if m >> r & 1) for m in range(1 << 13)
 )
 """The set bits of every 13-bit mask, lowest first."""
+
+_TOPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple((s << 4) + r for r in _BITS[m & ~(m >> 1)]) for s in range(4) for m in range(1 << 13)
+)
+"""At ``s << 13 | m``: the lane bits of the top card of each run of the suit ``s`` holding
+``m``, lowest first (one card stands for its whole run)."""
 
 
 def _removers() -> tuple[tuple[int, int], ...]:
@@ -223,6 +230,40 @@ def _trump_tricks(hands: int, trump: int, seat: int) -> tuple[int, int]:
     return top, _ABOVE[o + length - top]
 
 
+def _defended(hands: int, union: int, me: int, leader: int) -> tuple[int, int]:
+    """Return the tricks the side not on lead is sure of at no trumps when it holds the
+    top card of every suit the leader has (the leader holds none of them), and the cards
+    that depends on: one, or one a suit when one hand holds all those top cards."""
+    lho = (hands >> (((leader + 1) & 3) << 6)) & _LANE
+    rho = (hands >> (((leader + 3) & 3) << 6)) & _LANE
+    sure = 0
+    suits = 0
+    for s in range(4):
+        o = s << 4
+        if not (me >> o) & _SUIT:
+            continue
+        top = o + ((union >> o) & _SUIT).bit_length() - 1
+        if not ((lho | rho) >> top) & 1:
+            return 0, 0
+        sure |= 1 << top
+        suits += 1
+    if not suits:
+        return 0, 0
+    if sure & lho == sure or sure & rho == sure:
+        return suits, _relevant_tops(sure)
+    return 1, _relevant_tops(sure)
+
+
+def _relevant_tops(cards: int) -> int:
+    """Return the relevance mask of ``cards``: each with every higher card of its suit."""
+    mask = 0
+    for s in range(4):
+        field = (cards >> (s << 4)) & _SUIT
+        if field:
+            mask |= _ABOVE[(s << 4) + (field & -field).bit_length() - 1]
+    return mask
+
+
 class Solver:
     """Double-dummy search for one deal's trump suit; keep one per deal so that the
     transposition table serves every position of it.
@@ -333,6 +374,10 @@ class Solver:
         else:
             lho_ruffs = rho_ruffs = 0
         partner = (hands >> (((leader + 2) & 3) << 6)) & _LANE
+        me_lane = leader << 4
+        lho_lane = ((leader + 1) & 3) << 4
+        partner_lane = ((leader + 2) & 3) << 4
+        rho_lane = ((leader + 3) & 3) << 4
         quick = 0
         sure = 0
         winners: list[int] = []
@@ -347,25 +392,36 @@ class Solver:
             a = (union >> o) & _SUIT
             length = a.bit_length()
             top = length - (a ^ f).bit_length()
-            runs = _BITS[f & ~(f >> 1)]
+            runs = _TOPS[s << 13 | f]
             if top:
-                winners.append(o + runs[-1])
+                winners.append(runs[-1])
                 runs = runs[:-1]
-                count = _long(top, f, lho >> o, rho >> o, partner >> o)
+                suit_lengths = lengths >> (s << 2)
+                lho_length = (suit_lengths >> lho_lane) & 15
+                rho_length = (suit_lengths >> rho_lane) & 15
+                if (
+                    top >= lho_length
+                    and top >= rho_length
+                    and top >= (suit_lengths >> partner_lane) & 15
+                ):
+                    # The others are out of the suit by then: the small cards win too.
+                    count = (suit_lengths >> me_lane) & 15
+                else:
+                    count = top
                 if s != trump and trump >= 0:
-                    if lho_ruffs:
-                        count = min(count, ((lho >> o) & _SUIT).bit_count())
-                    if rho_ruffs:
-                        count = min(count, ((rho >> o) & _SUIT).bit_count())
+                    if lho_ruffs and lho_length < count:
+                        count = lho_length
+                    if rho_ruffs and rho_length < count:
+                        count = rho_length
                 if count:
                     quick += count
                     sure |= _ABOVE[o + length - top]
             if runs:
                 if ((partner >> o) & _SUIT) >> (length - 1):
-                    to_partner.append(o + runs[0])
+                    to_partner.append(runs[0])
                 else:
-                    lows.append(o + runs[0])
-                rest.extend(o + r for r in runs[1:])
+                    lows.append(runs[0])
+                rest.extend(runs[1:])
         need = target if ns else n + 1 - target  # the tricks the side on lead wants
         if quick >= need:
             return sure << 1 | ns
@@ -385,6 +441,13 @@ class Solver:
             # The highest trumps held in one hand take that many tricks whenever played,
             # and a side without trumps loses every trick the other side trumps in.
             lost, lost_sure = _trump_tricks(hands, trump, leader + 1)
+            if n - lost < need:
+                return lost_sure << 1 | (not ns)
+        elif not winners:
+            # No trumps, and the other side holds the top card of every suit the leader
+            # has: whatever is led, they win it, and one of them holding all those top
+            # cards cashes each of them in turn.
+            lost, lost_sure = _defended(hands, union, me, leader)
             if n - lost < need:
                 return lost_sure << 1 | (not ns)
 
@@ -507,39 +570,37 @@ class Solver:
         f = (hand >> o) & _SUIT
         moves: list[int]
         if f:
-            runs = _BITS[f & ~(f >> 1)]
+            tops = _TOPS[led << 13 | f]
             if ours or winning >> 4 != led:
-                moves = [o + r for r in runs]
+                moves = list(tops)
             else:
-                rank = winning & 15
-                over = [o + r for r in runs if r > rank]
-                under = [o + r for r in runs if r < rank]
-                moves = under + over if k == 1 else over + under
+                i = bisect(tops, winning)
+                moves = [*tops[:i], *tops[i:]] if k == 1 else [*tops[i:], *tops[:i]]
         else:
-            discards: list[int] = []
+            discards: list[tuple[int, int]] = []
             others: list[int] = []
             ruffs: list[int] = []
             for s in range(4):
                 g = (hand >> (s << 4)) & _SUIT
                 if not g:
                     continue
-                runs = _BITS[g & ~(g >> 1)]
+                tops = _TOPS[s << 13 | g]
                 if s == trump:
-                    ruffs = [(s << 4) + r for r in runs]
+                    if ours or winning >> 4 != trump:
+                        ruffs = list(tops)
+                    else:
+                        i = bisect(tops, winning)
+                        ruffs = [*tops[i:], *tops[:i]]
                 else:
-                    discards.append((s << 4) + runs[0])
-                    others.extend((s << 4) + r for r in runs[1:])
+                    # From the longest suit first: it is the least likely to unguard a card.
+                    discards.append(((lengths >> (seat << 4 | s << 2)) & 15, tops[0]))
+                    others.extend(tops[1:])
             if len(discards) > 1:
-                # From the longest suit first: it is the least likely to unguard a card.
-                discards.sort(key=lambda q: -((hand >> (q & 48)) & _SUIT).bit_count())
+                discards.sort(reverse=True)
             if ours:
-                moves = discards + ruffs + others
+                moves = [q for _, q in discards] + ruffs + others
             else:
-                if ruffs and winning >> 4 == trump:
-                    rank = winning & 15
-                    over = [q for q in ruffs if q & 15 > rank]
-                    ruffs = over + [q for q in ruffs if q & 15 < rank]
-                moves = ruffs + discards + others
+                moves = ruffs + [q for _, q in discards] + others
         # The card that refuted the last similar position goes first (a killer move):
         # following suit, what counts is the suit's cards in play and the trick so far;
         # discarding or ruffing, the whole hand and the tricks still wanted.
