@@ -321,10 +321,14 @@ class Solver:
                 lengths |= count << (16 * seat + 4 * s)
         if not position.cards:
             return bool(self._lead(hands, lengths, position.leader, target) & 1)
+        union = (hands | hands >> 64 | hands >> 128 | hands >> 192) & _LANE
+        for q in position.cards:
+            union |= 1 << q
         return bool(
             self._follow(
                 hands,
                 lengths,
+                union,
                 position.leader,
                 len(position.cards),
                 position.cards[0] >> 4,
@@ -474,6 +478,7 @@ class Solver:
             r = follow(
                 hands ^ (1 << (shift + q)),
                 lengths - (1 << ((leader << 4) + ((q >> 4) << 2))),
+                union,
                 leader,
                 1,
                 q >> 4,
@@ -551,6 +556,7 @@ class Solver:
         self,
         hands: int,
         lengths: int,
+        union: int,
         leader: int,
         k: int,
         led: int,
@@ -559,7 +565,8 @@ class Solver:
         cards: tuple[int, ...],
         target: int,
     ) -> int:
-        """The search inside a trick: ``k`` cards played, the next seat to play."""
+        """The search inside a trick: ``k`` cards played, the next seat to play;
+        ``union`` holds every card in play at the trick's start (one lane)."""
         seat = (leader + k) & 3
         shift = seat << 6
         hand = (hands >> shift) & _LANE
@@ -605,8 +612,7 @@ class Solver:
         # following suit, what counts is the suit's cards in play and the trick so far;
         # discarding or ruffing, the whole hand and the tricks still wanted.
         if f:
-            union = (hands | hands >> 64 | hands >> 128 | hands >> 192) >> o & _SUIT
-            key = (union << 6 | winning) << 2 | (winner - seat) & 3
+            key = (((union >> o) & _SUIT) << 6 | winning) << 2 | (winner - seat) & 3
         else:
             key = ((hand << 6 | winning) << 2 | (winner - seat) & 3) << 4 | target
         key = (key << 4 | k << 2 | seat) << 1 | (not f)
@@ -668,7 +674,9 @@ class Solver:
                 r = rel << 1 | (r & 1)
             else:
                 rest = hands ^ (1 << (shift + q))
-                r = follow(rest, rest_lengths, leader, k + 1, led, w, wq, (*cards, q), target)
+                r = follow(
+                    rest, rest_lengths, union, leader, k + 1, led, w, wq, (*cards, q), target
+                )
             if (r & 1) == ns:
                 if q != killer:
                     self.killer[key] = q
