@@ -204,17 +204,13 @@ def _long(top: int, f: int, lho: int, rho: int, partner: int) -> int:
     return top
 
 
-def _trump_tricks(hands: int, trump: int, seat: int) -> tuple[int, int]:
-    """Return tricks the side of ``seat`` is sure to take with trumps, and the cards that
-    depends on: the run of top trumps in one of its hands, or every trump of its longer
-    hand less the other side's trumps (each trick that hand trumps in is its side's
-    unless a trump of theirs is in it; lengths only, which the table's key holds)."""
-    o = trump << 4
-    mine = (hands >> (((seat & 3) << 6) + o)) & _SUIT
-    partner = (hands >> ((((seat + 2) & 3) << 6) + o)) & _SUIT
-    theirs = (
-        (hands >> ((((seat + 1) & 3) << 6) + o)) | (hands >> ((((seat + 3) & 3) << 6) + o))
-    ) & _SUIT
+def _trump_tricks(mine: int, partner: int, theirs: int, o: int) -> tuple[int, int]:
+    """Return tricks a side is sure to take with trumps (``mine`` and ``partner`` its two
+    hands' trumps, ``theirs`` the other side's, suit bits; ``o`` the trump suit's lane
+    offset), and the cards that depends on: the run of top trumps in one of its hands, or
+    every trump of its longer hand less the other side's trumps (each trick that hand
+    trumps in is its side's unless a trump of theirs is in it; lengths only, which the
+    table's key holds)."""
     ours = mine | partner
     if not ours:
         return 0, 0
@@ -439,12 +435,16 @@ class Solver:
                     if cashed_sure & _FIELD[q >> 4]:
                         return cashed_sure << 1 | ns
         if trump >= 0:
-            won, won_sure = _trump_tricks(hands, trump, leader)
+            o = trump << 4
+            my_trumps = (me >> o) & _SUIT
+            partner_trumps = (partner >> o) & _SUIT
+            their_trumps = lho_ruffs | rho_ruffs
+            won, won_sure = _trump_tricks(my_trumps, partner_trumps, their_trumps, o)
             if won >= need:
                 return won_sure << 1 | ns
             # The highest trumps held in one hand take that many tricks whenever played,
             # and a side without trumps loses every trick the other side trumps in.
-            lost, lost_sure = _trump_tricks(hands, trump, leader + 1)
+            lost, lost_sure = _trump_tricks(lho_ruffs, rho_ruffs, my_trumps | partner_trumps, o)
             if n - lost < need:
                 return lost_sure << 1 | (not ns)
         elif not winners:
