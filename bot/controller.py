@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import discord_internals, ids, pictures, render, suits
+from bot import discord_internals, hints, ids, pictures, render, suits
 from bot.budget import REQUESTS_PER_SECOND
 from bot.delivery import CHANNEL_GONE, Courier
 from bot.errors import answer_error, on_time, reply_private
@@ -244,7 +244,7 @@ class Controller:
         pending: str = "",
     ) -> Rendered:
         assert table.state is not None
-        return table.ui.hand_message(
+        shown = table.ui.hand_message(
             table_info(table),
             player_view(table.state, seat),
             table.turn,
@@ -252,6 +252,7 @@ class Controller:
             pending=pending,
             notice=notice,
         )
+        return hints.add_button(table, seat, shown, lang)
 
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
         # Only the token is needed to edit the message later, not the interaction (which
@@ -440,6 +441,8 @@ class Controller:
             return
         if isinstance(pressed, ids.Control):
             await self.control(interaction, pressed)
+        elif isinstance(pressed, ids.Hint):
+            await hints.answer(interaction, self.tables.table(pressed.table), pressed)
         elif not isinstance(pressed, ids.TableButton):
             raise UserError("errors.unknown_button")
         elif pressed.what == "hand":

@@ -30,7 +30,7 @@ from bot.i18n import Lang, Text, t
 from bot.ids import Parsed
 from bot.match_rules import MatchRules
 from bot.store import SeatRecord
-from engine.game import AnyState, Game, Move, Player
+from engine.game import Advice, AnyState, Game, Move, Player
 
 __all__ = [
     "CATALOGUE_KEYS",
@@ -208,6 +208,7 @@ class TableInfo:
     seating: str = "join"
     rematch_of: int | None = None
     invited: Sequence[tuple[int, int, str]] = ()
+    hints: bool = False
 
 
 class Step(NamedTuple):
@@ -492,6 +493,12 @@ class GameUI(Protocol[StateT, ViewT, ActionT, OptionsT]):
         time ran out. Default: one decision, from the view the game shows a stand-in
         (``Game.stand_in_view``); a game whose turn takes several actions completes it."""
         return [player.act(self.game.stand_in_view(state.view(hand)))]
+
+    def advice_text(self, view: ViewT, advice: Advice[ActionT], lang: Lang) -> str:
+        """Hook: return the expert's advice (``Game.adviser``) in words for the member whose
+        view this is: its choice and one line of why (the Hint button, ``bot.hints``).
+        Default: the action's notation."""
+        return str(advice.action)
 
     def subcommands(self, bot: Any) -> list[Subcommand]:
         """Hook: return commands of the game's own for its ``/<game>`` group (whist:

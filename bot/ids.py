@@ -16,7 +16,9 @@ allows 100 characters; ours stay well below (a table id has at most 18 digits):
 - ``lb:<guild>:<game>:<sort>:<page>`` a leaderboard page;
 - ``rp:<table>:<step>:<tag>`` a replay page;
 - ``dt:<table>:<post>`` the Details button under a table's public post ``post`` (its key,
-  ``game3``, ``deal2``: ``GameUI.owed``), answered privately with the post's full detail.
+  ``game3``, ``deal2``: ``GameUI.owed``), answered privately with the post's full detail;
+- ``h:<table>:<seat>:<turn>`` the Hint button in a seat's hand at decision point ``turn``
+  (a table with hints on, ``bot.hints``), answered privately with the expert's advice.
 
 Ids from before this scheme (``dupe:play:…``) are a game's own affair: its bot package
 reads them (``GameUI.legacy_id``) into these same values.
@@ -33,12 +35,14 @@ __all__ = [
     "VALUES",
     "Control",
     "Details",
+    "Hint",
     "LeaderboardPage",
     "Parsed",
     "ReplayPage",
     "TableButton",
     "control",
     "details",
+    "hint",
     "leaderboard",
     "parse",
     "replay",
@@ -110,7 +114,15 @@ class Details(NamedTuple):
     post: str
 
 
-Parsed = TableButton | Control | LeaderboardPage | ReplayPage | Details
+class Hint(NamedTuple):
+    """The Hint button of ``seat``'s hand at decision point ``turn``."""
+
+    table: int
+    seat: int
+    turn: int
+
+
+Parsed = TableButton | Control | LeaderboardPage | ReplayPage | Details | Hint
 
 _ID = r"\d{1,18}"
 TABLE_RE = re.compile(rf"t:(?P<table>{_ID}):(?P<what>{'|'.join(TABLE_BUTTONS)})")
@@ -125,6 +137,7 @@ REPLAY_RE = re.compile(rf"rp:(?P<table>{_ID}):(?P<step>\d{{1,5}}):(?P<tag>p|n|r|
 POST = r"[a-z]{1,12}\d{0,4}"
 """A public post's key, as games name them (``game3``, ``deal12``)."""
 DETAILS_RE = re.compile(rf"dt:(?P<table>{_ID}):(?P<post>{POST})")
+HINT_RE = re.compile(rf"h:(?P<table>{_ID}):(?P<seat>\d{{1,2}}):(?P<turn>\d{{1,6}})")
 
 
 def table_button(table: int, what: str) -> str:
@@ -161,6 +174,11 @@ def details(table: int, post: str) -> str:
     return f"dt:{table}:{post}"
 
 
+def hint(table: int, seat: int, turn: int) -> str:
+    """Return the custom id of the Hint button of a seat's hand."""
+    return f"h:{table}:{seat}:{turn}"
+
+
 def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
     """Return what ``custom_id`` means, or ``None`` if it is none of ours.
 
@@ -180,6 +198,8 @@ def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
         return ReplayPage(int(m["table"]), int(m["step"]), m["tag"])
     if m := DETAILS_RE.fullmatch(custom_id):
         return Details(int(m["table"]), m["post"])
+    if m := HINT_RE.fullmatch(custom_id):
+        return Hint(int(m["table"]), int(m["seat"]), int(m["turn"]))
     return None
 
 

@@ -26,7 +26,7 @@ from bot.game import (
 )
 from bot.games.doppelkopf import pictures as drawn
 from bot.games.doppelkopf import render
-from bot.i18n import Lang, Text, t
+from bot.i18n import Lang, Text, catalogue, t
 from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
 from engine.cards import parse_card
@@ -34,6 +34,7 @@ from engine.doppelkopf import GAME, Action, DoppelkopfOptions, DoppelkopfState, 
 from engine.doppelkopf.orders import ORDERS, order_for
 from engine.doppelkopf.rules import ANNOUNCEMENTS, OPTIONAL, DoppelkopfView, parse_action
 from engine.errors import OptionsError, ParseError
+from engine.game import Advice
 
 __all__ = ["UI", "DoppelkopfUI"]
 
@@ -207,6 +208,18 @@ class DoppelkopfUI(GameUI[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOpt
             key = "doppelkopf.moved_you_decided" if you else "doppelkopf.moved_decided"
             last = Text(key, who=who)
         return Text("doppelkopf.moved_on", last=last)
+
+    def advice_text(self, view: DoppelkopfView, advice: Advice[Action], lang: Lang) -> str:
+        """Return the expert's advice in words: the card or choice, and a line of why
+        where the catalogue has one for the adviser's reason."""
+        words = t(lang, "doppelkopf.advise", action=render.action_text(lang, str(advice.action)))
+        if advice.reason == "only":
+            why = t(lang, "hints.only")
+        elif f"doppelkopf.advice_{advice.reason}" in catalogue():
+            why = t(lang, f"doppelkopf.advice_{advice.reason}", **advice.detail)
+        else:
+            return words
+        return t(lang, "hints.because", action=words, why=why)
 
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer chose for an absent member."""

@@ -32,6 +32,7 @@ from engine.cards import Card, by_suit, format_cards, parse_card
 from engine.dupe import SEAT_LETTERS, SEAT_SUITS, Distribute, DupeState, DupeView, Phase, Play
 from engine.dupe.rules import Action, DupeOptions
 from engine.errors import EngineError, ParseError
+from engine.game import Advice
 
 __all__ = ["UI", "DupeUI"]
 
@@ -172,6 +173,25 @@ class DupeUI(GameUI[DupeState, DupeView, Action, DupeOptions]):
             if key is not None:
                 return Text(key)
         return class_refusal(error)
+
+    def advice_text(self, view: DupeView, advice: Advice[Action], lang: Lang) -> str:
+        """Return the expert's advice in words: the card to choose or the cards to give,
+        and why."""
+        action = advice.action
+        if isinstance(action, Play):
+            words = t(lang, "dupe.advise_play", card=str(action.card))
+        else:
+            given = ", ".join(
+                f"{card} → {seat_name(lang, seat)}" for seat, card in enumerate(action.cards)
+            )
+            words = t(lang, "dupe.advise_give", given=given)
+        if advice.reason == "only":
+            why = t(lang, "hints.only")
+        elif advice.reason:
+            why = t(lang, f"dupe.advice_{advice.reason}", **advice.detail)
+        else:
+            return words
+        return t(lang, "hints.because", action=words, why=why)
 
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer did for an absent member."""

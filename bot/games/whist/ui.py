@@ -30,7 +30,9 @@ from bot.games.whist.duplicate_commands import duplicate_group
 from bot.i18n import Lang, Text, t
 from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
+from engine.cards import Suit
 from engine.errors import OptionsError, ParseError
+from engine.game import Advice
 from engine.whist import (
     GAME,
     SEATS,
@@ -179,6 +181,28 @@ class WhistUI(GameUI[WhistState, WhistView, Action, WhistOptions]):
         if isinstance(error, OptionsError) and error.reason in _OPTION_REASONS:
             return Text(f"whist.options_{error.reason.replace('-', '_')}")
         return class_refusal(error)
+
+    def advice_text(self, view: WhistView, advice: Advice[Action], lang: Lang) -> str:
+        """Return the expert's advice in words: the card or choice, and why (how many
+        deals it sampled, or that every card is known)."""
+        action = advice.action
+        kind = action.kind
+        if kind is Kind.PLAY:
+            words = t(lang, "whist.advise_play", card=str(action.card))
+        elif kind is Kind.CLAIM:
+            words = t(lang, "whist.advise_claim", n=action.number)
+        elif kind is Kind.TRUMP:
+            words = t(lang, "whist.advise_trump", suit=render.suit_name(lang, Suit(action.number)))
+        else:
+            words = t(lang, f"whist.advise_{kind.name.lower()}")
+        if advice.reason == "only":
+            why = t(lang, "hints.only")
+        elif advice.reason:
+            detail = dict(advice.detail)
+            why = t(lang, f"whist.advice_{advice.reason}", n=detail.get("deals", 0), **detail)
+        else:
+            return words
+        return t(lang, "hints.because", action=words, why=why)
 
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer chose for an absent member."""
