@@ -43,7 +43,7 @@ def double_dummy_result(
     """Return the tricks (N-S, E-W) of the deal ``hands`` (13 cards a seat) with best play
     by all four hands, ``leader`` leading trick 1."""
     deal, suit, first = _check_deal(hands, trump, leader, 13)
-    ns = Solver(suit).tricks(position_of(deal, suit, first, (), 0))
+    ns = Solver(suit).tricks(position_of(deal, suit, first, (), 0), guess=_estimate(deal, suit))
     return ns, 13 - ns
 
 
