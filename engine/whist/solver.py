@@ -639,9 +639,11 @@ class Solver:
             # close them once, then only the fourth card's gap per move.
             after = ((hands >> (leader << 6)) & _LANE).bit_count()
             base = hands
+            fields = 0
             for c in sorted(cards, reverse=True):
                 keep, down = _REMOVE[c]
                 base = (base & keep) | ((base >> 1) & down)
+                fields |= _FIELD[c >> 4]
         for q in moves:
             if skip >> q & 1:
                 continue
@@ -666,10 +668,12 @@ class Solver:
                     keep, down = _REMOVE[gap]
                     r = lead((base & keep) | ((base >> 1) & down), rest_lengths, w, t)
                     rel = r >> 1
-                    if rel:
+                    if rel & (fields | _FIELD[q >> 4]):
+                        # Back to the ranks before the trick: each gap below a suit's
+                        # relevant cards lifts them by one.
                         for c in sorted((*cards, q)):
-                            if not (rel << 1) >> c & 1:
-                                field = _FIELD[c >> 4]
+                            field = _FIELD[c >> 4]
+                            if rel & field and not (rel << 1) >> c & 1:
                                 rel = (rel & ~field) | (((rel & field) << 1) & field)
                 suit = wq >> 4
                 for c in (*cards, q):
