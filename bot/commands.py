@@ -59,58 +59,48 @@ def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
     only for a game that draws any, ``hints`` for one that gives advice)."""
     # the game's levels, strongest first (each described in its catalogue), then none
     levels = [(f"{ui.name}.computers_{level}", level) for level in reversed(list(ui.game.levels))]
-    return (
-        (
-            OptionSpec(
-                "turn_time",
-                "commands.turn_time_name",
-                "commands.turn_time_description",
-                tuple(Choice(f"commands.turn_{s}", s) for s in _TURN_TIMES),
-            ),
-            OptionSpec(
-                "computers",
-                "commands.computers_name",
-                "commands.computers_description",
-                (
-                    *(Choice(key, level) for key, level in levels),
-                    Choice("commands.computers_none", "none"),
-                ),
-            ),
-            OptionSpec(
-                "seating",
-                "commands.seating_name",
-                "commands.seating_description",
-                (
-                    Choice("commands.seating_join", "join"),
-                    Choice("commands.seating_random", "random"),
-                ),
-            ),
-        )
-        + (
+    shared = [
+        OptionSpec(
+            "turn_time",
+            "commands.turn_time_name",
+            "commands.turn_time_description",
+            tuple(Choice(f"commands.turn_{s}", s) for s in _TURN_TIMES),
+        ),
+        OptionSpec(
+            "computers",
+            "commands.computers_name",
+            "commands.computers_description",
             (
-                OptionSpec(
-                    "pictures",
-                    "commands.pictures_name",
-                    "commands.pictures_description",
-                    (Choice("commands.pictures_on", "on"), Choice("commands.pictures_off", "off")),
-                ),
+                *(Choice(key, level) for key, level in levels),
+                Choice("commands.computers_none", "none"),
+            ),
+        ),
+        OptionSpec(
+            "seating",
+            "commands.seating_name",
+            "commands.seating_description",
+            (Choice("commands.seating_join", "join"), Choice("commands.seating_random", "random")),
+        ),
+    ]
+    if ui.draws_pictures:
+        shared.append(
+            OptionSpec(
+                "pictures",
+                "commands.pictures_name",
+                "commands.pictures_description",
+                (Choice("commands.pictures_on", "on"), Choice("commands.pictures_off", "off")),
             )
-            if ui.draws_pictures
-            else ()
         )
-        + (
-            (
-                OptionSpec(
-                    "hints",
-                    "commands.hints_name",
-                    "commands.hints_description",
-                    (Choice("commands.hints_off", "off"), Choice("commands.hints_on", "on")),
-                ),
+    if hints.offered(ui):
+        shared.append(
+            OptionSpec(
+                "hints",
+                "commands.hints_name",
+                "commands.hints_description",
+                (Choice("commands.hints_off", "off"), Choice("commands.hints_on", "on")),
             )
-            if hints.offered(ui)
-            else ()
         )
-    )
+    return tuple(shared)
 
 
 def chosen_options(values: Mapping[str, Any], ui: GameUI) -> dict[str, Any]:

@@ -287,13 +287,20 @@ class Controller:
             # This answer replaces the hand message while a refresh of it is in flight:
             # the refresh edits once more afterwards, so an older hand cannot land last.
             self._hand_dirty.add(key)
-        with self._hand_in_flight(key):
-            if interaction.response.is_done():  # acknowledged before its move's commit
-                await _edit_after_answer(interaction, shown, private=private)
-            elif private:
-                await _edit_response(interaction, shown)
-            else:
-                await _send_response(interaction, shown, ephemeral=True)
+        try:
+            with self._hand_in_flight(key):
+                if interaction.response.is_done():  # acknowledged before its move's commit
+                    await _edit_after_answer(interaction, shown, private=private)
+                elif private:
+                    await _edit_response(interaction, shown)
+                else:
+                    await _send_response(interaction, shown, ephemeral=True)
+        except discord.HTTPException:
+            # The answer never reached the member (Discord gave up on it, say): a change
+            # that waited for it still reaches their hand, through the token kept from
+            # before; otherwise the hand would show an old trick until the turn timer ran out.
+            await self._catch_up(table, seat)
+            raise
         self._remember_hand(table, seat, interaction)
         await self._catch_up(table, seat)
 
@@ -530,8 +537,12 @@ class Controller:
         table, seat = self._seat_playing(interaction, game_id)
         shown = self._hand(table, seat, lang_of(interaction.locale))
         older = self._hands.get((table.id, seat))
-        with self._hand_in_flight((table.id, seat)):
-            await _send_response(interaction, shown, ephemeral=True)
+        try:
+            with self._hand_in_flight((table.id, seat)):
+                await _send_response(interaction, shown, ephemeral=True)
+        except discord.HTTPException:
+            await self._catch_up(table, seat)  # what changed meanwhile: see _answer_with_hand
+            raise
         self._remember_hand(table, seat, interaction)
         if older is not None and self._now() - older.created <= TOKEN_LIFETIME:
             # Only the newest hand message is kept current: the older one says so and

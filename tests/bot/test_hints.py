@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import simcord
 
@@ -318,3 +319,23 @@ async def test_a_table_with_hints_is_not_rated(
     assert len(board) == 2, "both members' results are recorded"
     rated = [row.rating for row in board if row.rating is not None]
     assert (rated == []) is with_hints
+
+
+async def test_a_server_may_start_its_tables_with_hints(world: World) -> None:
+    """A manager makes hints a server default (``/<game> defaults``): new tables start with
+    hints on and say so; whoever starts a table may still choose otherwise."""
+    alice, bob = world.members("alice", "bob")
+    mods = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    dora = world.member("dora", roles=[mods])
+    shown = private_text(await bob.slash(world.channel, "dupe defaults"))
+    assert "• Hints (tables with hints are not rated): off" in shown
+    saved = private_text(await dora.slash(world.channel, "dupe defaults", hints="on"))
+    assert "(saved)" in saved and "• Hints (tables with hints are not rated): on" in saved
+
+    opened = await alice.slash(world.channel, "dupe start")
+    assert opened.response is not None
+    assert "💡 hints on: not rated" in (opened.response.embeds[0].footer.text or "")
+    other = world.guild.create_text_channel("dupe-2")
+    opened = await bob.slash(other, "dupe start", hints="off")
+    assert opened.response is not None
+    assert "hints" not in (opened.response.embeds[0].footer.text or "")

@@ -99,7 +99,12 @@ def test_advice_is_legal_weighs_the_compared_action_and_is_deterministic(
         assert again == advice, "the same seed and views give the same advice"
 
 
-@pytest.mark.parametrize("game", ADVISING, ids=lambda g: g.name)
+# The games whose expert advises through its ``act``'s own path (Doppelkopf's adviser is a
+# separate sampled estimate, tested with its player).
+SAME_PATH = [g for g in ADVISING if g.name in ("dupe", "whist", "dukes_up")]
+
+
+@pytest.mark.parametrize("game", SAME_PATH, ids=lambda g: g.name)
 def test_the_advice_is_the_experts_choice(game: AnyGame) -> None:
     for seed, states, hand in _decisions(game, range(11, 15), PLIES.get(game.name, 30)):
         state = states[-1]

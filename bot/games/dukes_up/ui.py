@@ -441,8 +441,11 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
             placed = [c for group in action.partition for c in group if c not in on_table]
             words = t(lang, "dukes_up.advise_accept", cards=render.cards_text(placed))
         elif kind is Kind.DISCARD:
-            option = t(lang, f"dukes_up.discard_{action.word}")
-            words = t(lang, "dukes_up.advise_discard", option=option, cards=cards or "—")
+            option = action.word.upper()
+            if cards:
+                words = t(lang, "dukes_up.advise_discard", option=option, cards=cards)
+            else:
+                words = t(lang, "dukes_up.advise_discard_blind", option=option)
         elif kind in (Kind.NEW, Kind.ADD, Kind.PICKUP, Kind.SET):
             words = t(lang, f"dukes_up.advise_{kind.name.lower()}", cards=cards)
         elif kind in (Kind.REVEAL, Kind.RETURN, Kind.RESET, Kind.FINISH, Kind.REGROUP):
@@ -452,7 +455,10 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
         if advice.reason == "only":
             why = t(lang, "hints.only")
         elif advice.reason:
-            why = t(lang, f"dukes_up.advice_{advice.reason}", **advice.detail)
+            # the count a line's grammar follows: the slots kept, or the cards discarded
+            params = {"n": len(action.cards), **advice.detail}
+            params["n"] = params.get("slots", params["n"])
+            why = t(lang, f"dukes_up.advice_{advice.reason}", **params)
         else:
             return words
         return t(lang, "hints.because", action=words, why=why)

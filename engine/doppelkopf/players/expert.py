@@ -250,8 +250,8 @@ class ExpertPlayer:
         ends = {a: 0.0 for a in view.legal if a.kind in ("claim", "concede")}
         announcement = next((a for a in view.legal if a.kind in ANNOUNCEMENTS), None)
         more = dict(said)
-        if announcement is not None:
-            party = pos.known[pos.seat]
+        party = pos.known.get(pos.seat)
+        if announcement is not None and party is not None:
             more[party] = (*said[party], announcement.kind)
         claim_more = 0.0  # announcing, then claiming
         left = sum(POINTS[c] for c in pos.unseen) + sum(POINTS[c] for c in pos.hand)
