@@ -3,6 +3,7 @@
     .venv/bin/python bench/bot_simcord.py --games 100 [--tricks 52]
     .venv/bin/python bench/bot_simcord.py --games 1000 --tricks 13
     .venv/bin/python bench/bot_simcord.py --game doppelkopf --games 100 [--tricks 48]
+    .venv/bin/python bench/bot_simcord.py --game doppelkopf --games 20 --computers expert
     .venv/bin/python bench/bot_simcord.py --game whist --games 100 --tricks 26
     .venv/bin/python bench/bot_simcord.py --game whist --games 20 --tricks 26 --members 3 \
         --computers expert
@@ -13,7 +14,9 @@ each member plays when it is their turn as the round reaches them (two to four c
 trick a round), the reservations too (``--game doppelkopf``: members say Healthy). Whist
 (``--game whist``, short whist unless ``--variant``): members play their first legal card
 in turn, as Doppelkopf's; with ``--members`` fewer than the seats and ``--computers``, the
-computer players fill the rest (``expert`` searches, off the event loop). Dukes Up!
+computer players fill the rest (``expert`` searches, off the event loop); Doppelkopf with
+``--computers`` seats two members and two computers unless ``--members`` says otherwise
+(its ``expert`` samples deals, off the event loop: ``Game.slow_levels``). Dukes Up!
 (``--game dukes_up``, two members): in a round the member to move plays a whole turn, step
 by step on the private panel — draws the most cards, asks for a proposed arrangement of all
 their source cards (the search; Accept when one exists, else Back), places what the legal
@@ -304,7 +307,10 @@ async def run(
     folder = Path(tempfile.mkdtemp(prefix="dupe-bench-"))
     turn = 180 if game == "dukes_up" else 120  # the game's own default turn time
     bot = make_bot(folder / "bench.sqlite3", table_edit_seconds=EDIT_SECONDS, turn_seconds=turn)
-    seated = members_per_table or (2 if game == "dukes_up" else 4)
+    # Doppelkopf with --computers: two members and two computers a table unless --members
+    # says otherwise (with four members no computer would ever decide).
+    computer_seats = game == "doppelkopf" and computers != "none"
+    seated = members_per_table or (2 if game == "dukes_up" or computer_seats else 4)
     command = "dukesup" if game == "dukes_up" else game
     start_options: dict[str, Any] = {"computers": computers}
     if variant is not None:

@@ -1,6 +1,7 @@
 """Doppelkopf engine speed: random full deals per second, and the claim check's worst case.
 
     .venv/bin/python bench/doppelkopf_speed.py [--deals 2000] [--claims 3000] [--preset house]
+        [--decisions 40] [--only-decisions]
 
 1. Deals: random players (uniform among the legal actions, claims and concessions left out so
    that every deal is played to its 12th trick) at tables of four; prints deals per second
@@ -10,6 +11,12 @@
    type (a pool of the best 12 to 33 cards, so that claims hold, fail narrowly, or fail at
    once), and random hands; also claims at random moments of random solo games. Prints the
    mean and worst time and how many claims held. Target: worst ≤ 0.5 s.
+
+3. Decisions: each computer level's decision time, in CPU time of the deciding thread (which
+   a busy host does not stretch), at ``--decisions`` tables of one player of that level and
+   three ``basic`` (seats rotated); prints p50, p99 and the worst per level. A level whose
+   p99 exceeds 5 ms belongs in ``DoppelkopfGame.slow_levels``: the bot then lets it decide
+   off its event loop.
 
 Figures, not assertions: the test suite never times anything.
 """
@@ -28,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.doppelkopf import DoppelkopfOptions, new_game, parse_action
 from engine.doppelkopf.claims import wins_every_trick
 from engine.doppelkopf.orders import double_pack
+from engine.doppelkopf.players import LEVELS
 
 SOLOS = ("diamonds", "hearts", "spades", "clubs", "queens", "jacks", "fleshless")
 
@@ -93,13 +101,54 @@ def claim_times(count: int) -> tuple[list[float], int]:
     return times, held
 
 
+def decision_times(tables: int, preset: str) -> dict[str, list[float]]:
+    """Return each level's decision times in ms over ``tables`` tables (see the module)."""
+    options = DoppelkopfOptions(preset=preset)
+    times: dict[str, list[float]] = {}
+    for level in LEVELS:
+        spent = times.setdefault(level, [])
+        for table in range(tables):
+            state = new_game(table, options)
+            mine = table % options.players
+            players = {
+                s: LEVELS[level if s == mine else "basic"](table * 8 + s)
+                for s in range(options.players)
+            }
+            while not state.is_over:
+                seat = state.to_act[0]
+                view = state.view(seat)
+                started = time.thread_time_ns()
+                action = players[seat].act(view)
+                if seat == mine:
+                    spent.append((time.thread_time_ns() - started) / 1e6)
+                state.apply(seat, action)
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--claims", type=int, default=3000)
     parser.add_argument("--preset", choices=("tournament", "house"), default="tournament")
+    parser.add_argument("--decisions", type=int, default=40)
+    parser.add_argument("--only-decisions", action="store_true")
     args = parser.parse_args()
+    if not args.only_decisions:
+        engine_figures(args)
+    for level, ms in decision_times(args.decisions, args.preset).items():
+        ordered = sorted(ms)
+        p50 = ordered[len(ordered) // 2]
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        slow = "slow: decides off the bot's event loop" if p99 > 5 else "fast"
+        print(
+            f"decisions, {level}: {len(ms)} over {args.decisions} {args.preset} tables, CPU "
+            f"time p50 {p50:.2f} ms, p99 {p99:.2f} ms, worst {ordered[-1]:.1f} ms ({slow})"
+        )
+
+
+def engine_figures(args: argparse.Namespace) -> None:
+    """Print the deals per second and the claim check's times."""
     rates = []
     for round_no in range(args.rounds):
         rate = deals_per_second(args.deals, args.preset, seed=round_no * 100_000)

@@ -34,10 +34,20 @@ for several tricks). It prints:
 - bot CPU seconds per game (utime + stime of the process over the play phase, from
   ``/proc/<pid>/stat``; its main thread and the other threads, SQLite's, separately);
 - the bot's peak RSS (``VmHWM``);
+- lost turns, as the line ``lost turns: hands stale 60 s S, turns decided by a computer
+  after the turn time C``: a member whose hand has not changed for 60 s presses My hand; the
+  hand was *stale* when the fresh one shows otherwise and the game's last move is more than
+  10 s older than the wait (waiting for a taker's five decisions is not a lost turn, and is
+  counted apart); turns decided by a computer are those of the bot's log in games still
+  played (a game whose members stopped at ``--tricks`` runs out of time by design);
 - with ``--restart``: the bot is SIGKILLed with every game live (after the play phase, all
   games mid-game), a new process starts on the same database, and one member of every
   game presses a card of their old hand as soon as the gateway is READY; it prints spawn →
-  READY and spawn → every game answered.
+  READY and spawn → every game answered, the CPU the new process used to READY and after
+  (a busy machine stretches the wall-clock figures, not these), and when its log says it
+  reached each step of its start. ``--restarts N`` does it N times in a row (a card per
+  game each time) and prints the median; ``--profile-restart FILE`` restarts once more
+  under cProfile (``bench/profiled_bot.py``) and writes the profile to FILE.
 
 The driver (this process: the server and 4N members) must not be what is measured: the
 server's OpenAPI body check is slow, so only every ``--validate-every``-th body is checked
@@ -60,6 +70,7 @@ import logging
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -93,6 +104,7 @@ from tests.loopback.fake_discord import (
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 ACTION_TIMEOUT = 4.0  # Discord refuses a callback after 3 s: later, the click has failed
 STALL_SECONDS = 60.0  # a hand unchanged this long: the member asks for a fresh one
+MOVE_GRACE = 10.0  # a hand not showing a move this much older than its stall was lost
 KEEP_SECONDS = 30.0  # interactions older than this are forgotten, but each member's
 KEEP_PER_MEMBER = 4  # latest few answered ones, whose tokens the bot may still use
 TURN = re.compile(r"deal (\d) of 4 · trick (\d+) of 13")
@@ -380,7 +392,13 @@ class Load:
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.by_slice: dict[int, list[float]] = defaultdict(list)  # play clicks' latency
         self.failed: Counter[str] = Counter()
-        self.stalls = 0
+        # Hands left unchanged STALL_SECONDS, by what the member's fresh hand (My hand)
+        # then showed: the same ("current": waiting for another member's decisions, a
+        # taker's distribution say), something else ("stale": an update the bot lost, a
+        # turn it offered that the member never saw), or nothing (My hand not answered).
+        self.stalls: Counter[str] = Counter()
+        self.last_move: dict[int, float] = {}  # channel → when its latest move was answered
+        self.timed_out = 0  # turns decided by a computer after the turn time, during play
         self._mean_trick_at = 0.0
         self._mean_trick = 0.0
         self.timeline: list[tuple[float, float]] = []  # play clicks: (sent at, latency)
@@ -441,6 +459,7 @@ class Load:
     def answered(self, seat: Seat, kind: str, interaction: Interaction) -> None:
         if self.phase == "play" and kind in MOVE_KINDS and interaction.callback_at is not None:
             self.unshown[self.table_of[seat.channel_id]].append(interaction.callback_at)
+            self.last_move[seat.channel_id] = interaction.callback_at
         seat.recent.append(interaction.id)
         interaction.payload = {}  # sent: the gateway buffer keeps the frame
         assert interaction.latency is not None
@@ -501,7 +520,8 @@ class Load:
             else:
                 guild = self.loopback.create_guild(f"Load {g}")
             channel = guild.channel.id
-            seats = [Seat(guild.add_member(f"m{g}-{i}"), channel, shard) for i in range(4)]
+            members = 3 if self.args.computer_seat else 4  # a computer fills the fourth
+            seats = [Seat(guild.add_member(f"m{g}-{i}"), channel, shard) for i in range(members)]
             self.games.append(Game(guild, seats))
 
     async def open_game(self, game: Game, gate: asyncio.Semaphore) -> None:
@@ -511,7 +531,10 @@ class Load:
                 host,
                 "slash",
                 await host.actor.slash(
-                    game.guild.channel, "dupe start", computers="none", pictures=self.args.pictures
+                    game.guild.channel,
+                    "dupe start",
+                    computers=self.args.computer_seat or "none",
+                    pictures=self.args.pictures,
                 ),
             )
             assert lobby.message is not None, "no lobby message"
@@ -524,9 +547,7 @@ class Load:
             )
             assert started.callback_type == UPDATE_MESSAGE, started.text
             for seat in game.seats:
-                hand = self.reply(
-                    seat, "hand", await seat.actor.click(game.table_id, label="My hand")
-                )
+                hand = self.reply(seat, "hand", await self.open_hand(seat, game.table_id))
                 assert hand.message is not None and hand.ephemeral, hand.text
                 seat.hand_id = hand.message.id
             table = MessageView.of(self.server.messages[game.table_id])
@@ -536,6 +557,18 @@ class Load:
             pressed = ids.parse(game.hand_button)
             assert isinstance(pressed, ids.TableButton), game.hand_button
             game.db_id = pressed.table
+
+    async def open_hand(self, seat: Seat, table_id: int, tries: int = 3) -> Reply:
+        """Press My hand; press it again if the bot let it expire (a machine so busy that
+        the bot got to it after Discord's 3 s: a member would press again)."""
+        for attempt in range(tries):
+            try:
+                return await seat.actor.click(table_id, label="My hand")
+            except TimeoutError:
+                if attempt == tries - 1:
+                    raise
+                self.failed["hand"] += 1
+        raise AssertionError("unreachable")
 
     def mean_trick(self) -> float:
         """Return how many tricks the games have played on average, counted at most once a
@@ -599,12 +632,7 @@ class Load:
                 return
             if custom_id is None:
                 if not await server.wait_edit(seat.hand_id, edits, STALL_SECONDS):
-                    self.stalls += 1  # the hand was not updated: ask for it afresh
-                    if self.stalls <= 3:
-                        self.describe_stall(game, seat)
-                    answered = await self.press(seat, game.table_id, game.hand_button, "hand")
-                    if answered is not None and answered.original_message_id is not None:
-                        seat.hand_id = answered.original_message_id
+                    await self.stalled(game, seat)
                 continue
             if think and not thought:
                 await asyncio.sleep(self.rng.expovariate(1 / think))
@@ -613,13 +641,40 @@ class Load:
             thought = False
             await self.press(seat, seat.hand_id, custom_id, kind)
 
-    def describe_stall(self, game: Game, seat: Seat) -> None:
+    async def stalled(self, game: Game, seat: Seat) -> None:
+        """The member's hand was not updated for STALL_SECONDS: ask for it afresh (My
+        hand), as a member would, and count whether it was stale."""
+        watched = shown(self.server.messages[seat.hand_id])
+        before = [self.server.messages[s.hand_id].content for s in game.seats]
+        stalled_at = time.monotonic()
+        answered = await self.press(seat, game.table_id, game.hand_button, "hand")
+        if answered is None or answered.original_message_id is None:
+            self.stalls["unanswered"] += 1
+            return
+        seat.hand_id = answered.original_message_id
+        if shown(self.server.messages[seat.hand_id]) == watched:
+            self.stalls["current"] += 1
+            return
+        if self.last_move.get(seat.channel_id, 0.0) > stalled_at - MOVE_GRACE:
+            # A move made just before the stall, or while My hand was on its way: its
+            # update of the watched hand may simply not have landed yet.
+            self.stalls["raced"] += 1
+            return
+        self.stalls["stale"] += 1
+        if self.stalls["stale"] <= 3:
+            self.describe_stall(game, seat, before)
+
+    def describe_stall(self, game: Game, seat: Seat, before: list[str]) -> None:
         lines = [
-            f"stall: {seat.actor.name} waited {STALL_SECONDS:.0f} s for a new hand; the hands:"
+            f"stale hand: {seat.actor.name} waited {STALL_SECONDS:.0f} s on a hand that My "
+            f"hand then showed otherwise, the game's last move "
+            f"{time.monotonic() - self.last_move.get(seat.channel_id, 0.0):.1f} s ago; the "
+            "hands before it was pressed, and the new one:"
         ]
-        for other in game.seats:
+        for other, content in [*zip(game.seats, before, strict=True), (seat, None)]:
             message = self.server.messages[other.hand_id]
-            head = " | ".join(message.content.splitlines()[:1] + message.content.splitlines()[-2:])
+            text = message.content if content is None else content
+            head = " | ".join(text.splitlines()[:1] + text.splitlines()[-2:])
             lines.append(f"    {other.actor.name} (edits {message.edits}): {head[:300]}")
             if self.server.history is not None:
                 lines += [f"        {h[:250]}" for h in self.server.history.get(other.hand_id, [])]
@@ -703,6 +758,41 @@ def print_freshness(load: Load) -> None:
     )
 
 
+def shown(message: Message) -> tuple[list[str], list[str]]:
+    """Return what a hand offers a member: its lines but notices (a refusal, what a
+    computer did when time ran out: a fresh hand has none), and its enabled controls."""
+    lines = [line for line in message.content.splitlines() if not line.startswith(("⚠️", "⏰"))]
+    controls = [
+        button.get("custom_id") or ""
+        for row in message.components
+        for button in row.get("components") or ()
+        if not button.get("disabled")
+    ]
+    return lines, controls
+
+
+def print_stalls(load: Load) -> None:
+    """Print the hands left unchanged STALL_SECONDS, by what a fresh one showed."""
+    stalls = load.stalls
+    if not stalls:
+        return
+    print(
+        f"  hands unchanged {STALL_SECONDS:.0f} s (a fresh hand then asked for): "
+        f"{sum(stalls.values())}: {stalls['stale']} stale (the fresh hand showed otherwise: "
+        f"an update lost), {stalls['current']} current (waiting for another member, a taker "
+        f"distributing say), {stalls['raced']} changed by a move made within "
+        f"{MOVE_GRACE:.0f} s of it, {stalls['unanswered']} whose My hand was not answered"
+    )
+
+
+def print_lost_turns(load: Load) -> None:
+    """Print the line a script reads: turns a member may have missed."""
+    print(
+        f"lost turns: hands stale {STALL_SECONDS:.0f} s {load.stalls['stale']}, turns decided "
+        f"by a computer after the turn time {load.timed_out}"
+    )
+
+
 def print_limits(server: BenchDiscord) -> None:
     """Print Discord's limits as the loopback Discord counted them over the whole run."""
     limits = server.limits
@@ -769,8 +859,9 @@ async def run(args: argparse.Namespace) -> None:
     }
     load = Load(loopback, args)
     backend = "PostgreSQL" if str(settings["database"]).startswith("postgres") else "SQLite"
+    seated = f"3 members and a computer ({args.computer_seat})" if args.computer_seat else ""
     print(
-        f"load: {args.games} games of 4 members, {args.tricks} tricks each, think "
+        f"load: {args.games} games of {seated or '4 members'}, {args.tricks} tricks each, think "
         f"{args.think:g} s, stagger {args.stagger:g} s, pictures {args.pictures}, seed {args.seed}"
         + f"; {slices} slice(s) on {backend}"
         + (f", bot from {args.bot_path}" if args.bot_path else "")
@@ -869,11 +960,7 @@ async def run(args: argparse.Namespace) -> None:
         print_latencies(load, PLAY_KINDS, "play latency")
         print_timeline(load, play_started)
         print_latencies(load, ("slash", "join", "start", "hand"), "setup latency")
-        if load.stalls:
-            print(
-                f"  hands not updated within {STALL_SECONDS:.0f} s (a fresh hand asked for): "
-                f"{load.stalls}"
-            )
+        print_stalls(load)
         print_requests(load, "play", tricks)
         print_freshness(load)
         bot_cpu = sum(p.bot for p in played)
@@ -921,8 +1008,9 @@ async def run(args: argparse.Namespace) -> None:
             await measure_restart(load, loopback, bots, settings, args)
         else:
             for bot in bots:
-                report_log(bot, load.games)
+                load.timed_out += report_log(bot, load.games)
         print_limits(server)
+        print_lost_turns(load)
     finally:
         harvester.cancel()
         for process in loopback.processes:
@@ -1074,9 +1162,10 @@ TIMED_OUT = re.compile(
 )
 
 
-def report_log(bot: BotProcess, games: list[Game]) -> None:
+def report_log(bot: BotProcess, games: list[Game]) -> int:
     """Print the bot's errors, warnings and turns decided by a computer: those of games
-    still played, and those after the members stopped (at --tricks, by design)."""
+    still played, and those after the members stopped (at --tricks, by design); return
+    the first."""
     text = bot.log()
     done_at = {game.db_id: game.done_at for game in games}
     timed_out = after_play = 0
@@ -1099,6 +1188,7 @@ def report_log(bot: BotProcess, games: list[Game]) -> None:
     )
     for line in errors[:5]:
         print(f"    {line[:200]}")
+    return timed_out
 
 
 async def measure_restart(
@@ -1109,15 +1199,54 @@ async def measure_restart(
     args: argparse.Namespace,
 ) -> None:
     """SIGKILL slice 0 (the only one, or one of several while the others go on), start it
-    again, and press a card in every game of its servers as soon as it is ready."""
+    again, and press a card in every game of its servers as soon as it is ready; with
+    ``--restarts N``, N times (each new process killed in turn), for figures a busy machine
+    does not decide alone."""
     first = bots[0]
     first.kill()
     await first.wait()
     for bot in bots:
-        report_log(bot, load.games)
+        load.timed_out += report_log(bot, load.games)
     load.phase = "restart"
-    slices = len(bots)
-    second = loopback.bot_process(first.workdir, **_slice_settings(settings, 0, slices))
+    totals: list[float] = []
+    runs = args.restarts + (1 if args.profile_restart else 0)
+    for n in range(runs):
+        profile = bool(args.profile_restart) and n == runs - 1
+        second = await restart_once(load, loopback, first, settings, args, profile=profile)
+        if not profile:  # cProfile slows the process down several times
+            totals.append(second[1])
+        if n < runs - 1:
+            second[0].kill()
+            await second[0].wait()
+    if len(totals) > 1:
+        print(
+            f"restarts: spawn → every game answered, {len(totals)} runs: "
+            + ", ".join(f"{t:.2f}" for t in totals)
+            + f" s (median {statistics.median(totals):.2f} s)"
+        )
+
+
+async def restart_once(
+    load: Load,
+    loopback: LoopbackDiscord,
+    first: BotProcess,
+    settings: dict[str, Any],
+    args: argparse.Namespace,
+    *,
+    profile: bool,
+) -> tuple[BotProcess, float]:
+    """Start slice 0 again on its database; press a card in every game of its servers at
+    READY; print the figures; return the process and spawn → last answer."""
+    slices = len({game.seats[0].slice for game in load.games})
+    extra: dict[str, Any] = {}
+    if profile:
+        extra = {"module": "bench.profiled_bot"}
+        env = dict(settings.get("env") or {})
+        env["LOAD_PROFILE"] = str(Path(args.profile_restart).resolve())
+        extra["env"] = env
+    second = loopback.bot_process(
+        first.workdir, **{**_slice_settings(settings, 0, slices), **extra}
+    )
     await second.start()
     spawned = second.started_at
     pid = second.process.pid  # type: ignore[union-attr]
@@ -1132,13 +1261,17 @@ async def measure_restart(
     spy = await start_py_spy(spy_out, pid)
     await second.wait_ready(timeout=120)
     ready = time.monotonic()
+    at_ready = Cpu.now(pid)
     lower_priority(pid, args.bot_nice)
     if args.pin:
         pin(pid, 1)
     mine = [game for game in load.games if game.seats[0].slice == 0]
+    load.latency["restart"] = []
     answered = await asyncio.gather(*(load.restart_click(game) for game in mine))
     last = max(answered)
     cpu = Cpu.now(pid)
+    if profile:
+        os.kill(pid, signal.SIGUSR1)  # bench/profiled_bot.py writes its profile
     await stop_py_spy(spy, spy_out)
     loaded = re.search(r"loaded (\d+) live table", second.log())
     print()
@@ -1153,12 +1286,44 @@ async def measure_restart(
     )
     print(
         f"  the new process used {cpu.bot:.2f} CPU s by then (main thread {cpu.bot_main:.2f}, "
-        f"other threads {cpu.bot_other:.2f})"
+        f"other threads {cpu.bot_other:.2f}): {at_ready.bot:.2f} s to READY, "
+        f"{cpu.bot - at_ready.bot:.2f} s from READY to the last answer"
     )
+    print(f"  {startup_timeline(second.log(), spawned)}")
     print_latencies(load, ("restart",), "  restart clicks")
     print(f"  new process peak RSS: {peak_rss_mb(second.process.pid):.0f} MB")  # type: ignore[union-attr]
+    if profile:
+        await asyncio.sleep(1.0)
+        print(f"  cProfile of the new process to its last answer: {args.profile_restart}")
     await asyncio.sleep(0.5)
     report_log(second, load.games)
+    return second, last - spawned
+
+
+STARTUP_MARKS = (
+    ("logging in", "settings read, bot built"),
+    ("loaded ", "tables loaded"),
+    ("objects of the start-up", "start-up frozen"),
+    ("has connected to Gateway", "gateway connected"),
+)
+
+
+def startup_timeline(log_text: str, spawned: float) -> str:
+    """Return when the new process reached each step of its start, from its log's
+    timestamps (wall clock, to the millisecond) against the bench's spawn."""
+    offset = time.time() - time.monotonic()
+    marks: list[str] = []
+    for line in log_text.splitlines():
+        for needle, name in STARTUP_MARKS:
+            if needle in line:
+                stamp, _, _rest = line.partition(" INFO ")
+                try:
+                    at = time.mktime(time.strptime(stamp[:19], "%Y-%m-%d %H:%M:%S"))
+                    at += int(stamp[20:23]) / 1000
+                except ValueError:
+                    continue
+                marks.append(f"{name} {at - offset - spawned:.2f} s")
+    return "start-up (from spawn, by its log): " + ", ".join(marks)
 
 
 def main() -> None:
@@ -1167,6 +1332,18 @@ def main() -> None:
     parser.add_argument("--tricks", type=int, default=52, help="tricks to play per game (52: all)")
     parser.add_argument("--seed", type=int, default=1, help="seeds the members' choices")
     parser.add_argument("--restart", action="store_true", help="also measure a restart")
+    parser.add_argument(
+        "--restarts",
+        type=int,
+        default=1,
+        help="with --restart: restart this many times in a row (each a card per game)",
+    )
+    parser.add_argument(
+        "--profile-restart",
+        metavar="FILE",
+        help="with --restart: restart once more, under cProfile to the last answer (written to "
+        "FILE; read it with python -m pstats); that run's times are not the bot's own",
+    )
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean pause before each decision (s)"
     )
@@ -1186,6 +1363,12 @@ def main() -> None:
     parser.add_argument("--edit-seconds", type=float, default=1.5)
     parser.add_argument(
         "--pictures", choices=("on", "off"), default="on", help="the tables' pictures option"
+    )
+    parser.add_argument(
+        "--computer-seat",
+        metavar="LEVEL",
+        help="one seat of every table played by a computer of this level (expert, basic, "
+        "random), the other three by members",
     )
     parser.add_argument(
         "--bot-path",

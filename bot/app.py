@@ -328,6 +328,9 @@ class Bot(commands.Bot):
             work = self.community.show_page(interaction, pressed, edit=True)
         elif isinstance(pressed, ids.ReplayPage):
             work = self.community.show_replay(interaction, pressed.table, pressed.step, edit=True)
+        elif isinstance(pressed, ids.ReviewPage):
+            edit = pressed.tag != "o"  # from the replay: a reply of its own
+            work = self.community.show_review(interaction, pressed.table, pressed.page, edit=edit)
         elif isinstance(pressed, ids.Details):
             work = details.show(
                 interaction,
@@ -396,6 +399,8 @@ class Bot(commands.Bot):
             self.controller.guild_left(guild_id)  # a duplicate match's posts owed there
 
     async def close(self) -> None:
+        if hasattr(self, "community"):
+            await self.community.close()  # members waiting for a review are told
         task = getattr(self, "_suit_task", None)
         if task is not None:
             task.cancel()

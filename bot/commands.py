@@ -2,7 +2,7 @@
 ``defaults``, ``hand``, ``status``, ``rules`` and ``cancel``.
 
 ``start`` and ``defaults`` take one option stack: the shared options (turn time, computer
-players, seating, pictures) and then the game's own (``GameUI.options``). Every name,
+players, seating, pictures, hints) and then the game's own (``GameUI.options``). Every name,
 description and choice carries a catalogue key, so :class:`Translator` gives Discord each
 one's German.
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import pictures, render, suits
+from bot import hints, pictures, render, suits
 from bot.game import Choice, GameUI, OptionSpec
 from bot.i18n import catalogue, lang_of, t
 from bot.tables import TableOptions, UserError, engine_options, game_fields
@@ -56,10 +56,10 @@ _TURN_TIMES = (30, 60, 120, 180, 300, 900, 3600, 86400)
 
 def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
     """Return the options every game's ``start`` has, before the game's own (``pictures``
-    only for a game that draws any)."""
+    only for a game that draws any, ``hints`` for one that gives advice)."""
     # the game's levels, strongest first (each described in its catalogue), then none
     levels = [(f"{ui.name}.computers_{level}", level) for level in reversed(list(ui.game.levels))]
-    return (
+    shared = [
         OptionSpec(
             "turn_time",
             "commands.turn_time_name",
@@ -81,18 +81,26 @@ def shared_options(ui: GameUI) -> tuple[OptionSpec, ...]:
             "commands.seating_description",
             (Choice("commands.seating_join", "join"), Choice("commands.seating_random", "random")),
         ),
-    ) + (
-        (
+    ]
+    if ui.draws_pictures:
+        shared.append(
             OptionSpec(
                 "pictures",
                 "commands.pictures_name",
                 "commands.pictures_description",
                 (Choice("commands.pictures_on", "on"), Choice("commands.pictures_off", "off")),
-            ),
+            )
         )
-        if ui.draws_pictures
-        else ()
-    )
+    if hints.offered(ui):
+        shared.append(
+            OptionSpec(
+                "hints",
+                "commands.hints_name",
+                "commands.hints_description",
+                (Choice("commands.hints_off", "off"), Choice("commands.hints_on", "on")),
+            )
+        )
+    return tuple(shared)
 
 
 def chosen_options(values: Mapping[str, Any], ui: GameUI) -> dict[str, Any]:
@@ -112,6 +120,8 @@ def chosen_options(values: Mapping[str, Any], ui: GameUI) -> dict[str, Any]:
             chosen["seating"] = value
         elif name == "pictures":
             chosen["pictures"] = value == "on"
+        elif name == "hints":
+            chosen["hints"] = value == "on"
         elif any(spec.name == name for spec in ui.options):
             # a switch of the game's own ("on"/"off") is a yes-or-no engine option
             own[name] = value == "on" if value in ("on", "off") else value
@@ -200,6 +210,7 @@ def compose_defaults(bot: Host, ui: GameUI, server: Mapping[str, Any]) -> dict[s
         "level": level if level in ui.game.levels else ui.game.default_level,
         "seating": "join",
         "pictures": settings.pictures,
+        "hints": False,
     }
     options.update({k: server[k] for k in options if k in server})
     options["game"] = dict(TableOptions.from_json(server, game_fields(ui)).game)

@@ -1,10 +1,11 @@
 """What every game shares beyond its tables: ``/leaderboard``, ``/stats``, ``/history``,
-``/replay`` and ``/help``, for every registered game.
+``/replay``, ``/review`` and ``/help``, for every registered game.
 
-A replay shows a finished game step by step (its game's ``GameUI.replay_steps``), privately.
-Its buttons and the leaderboard's carry what they show (``bot.ids``), so they keep working
-after a restart; a game still being played, a cancelled one or another server's cannot be
-replayed.
+A replay shows a finished game step by step (its game's ``GameUI.replay_steps``), privately;
+its last step offers the presser's review (``bot.review``), which only a member who played
+the game gets. Their buttons and the leaderboard's carry what they show (``bot.ids``), so
+they keep working after a restart; a game still being played, a cancelled one or another
+server's cannot be replayed nor reviewed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bot.commands import Translator, command_text
 from bot.controls import Button, Controls
 from bot.game import GameUI, SeatInfo, SentComponents
 from bot.i18n import Lang, lang_of, t
+from bot.review import Review, Reviews, review_game
 from bot.store import GameRecord
 from bot.tables import TableOptions, UserError, engine_options, game_fields
 
@@ -43,6 +45,7 @@ class Community:
     def __init__(self, bot: Host, games: Callable[[], Sequence[GameUI]]) -> None:
         self.bot = bot
         self._games = games
+        self.reviews = Reviews()
 
     def game(self, name: str | None) -> GameUI:
         """Return the game called ``name`` (the first registered game for ``None``)."""
@@ -129,7 +132,7 @@ class Community:
         return [leaderboard, stats]
 
     def _history_commands(self) -> list[app_commands.Command[Any, ..., None]]:
-        """Return ``/history``, ``/replay`` and ``/help``."""
+        """Return ``/history``, ``/replay``, ``/review`` and ``/help``."""
         safely = self.bot.controller.safely
 
         @app_commands.command(
@@ -153,13 +156,25 @@ class Community:
             await safely(interaction, self.show_replay(interaction, game, 0, edit=False))
 
         @app_commands.command(
+            name=command_text("history.review_name"),
+            description=command_text("history.review_description"),
+        )
+        @app_commands.rename(game=command_text("history.replay_game_name"))
+        @app_commands.describe(game=command_text("history.replay_game_description"))
+        @app_commands.guild_only()
+        async def review(
+            interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**53 - 1]
+        ) -> None:
+            await safely(interaction, self.show_review(interaction, game, 0, edit=False))
+
+        @app_commands.command(
             name=command_text("commands.help_name"),
             description=command_text("commands.help_description"),
         )
         async def help(interaction: discord.Interaction) -> None:
             await safely(interaction, self._help(interaction))
 
-        return [history, replay, help]
+        return [history, replay, review, help]
 
     # --- leaderboard and stats -----------------------------------------------------
 
@@ -270,22 +285,9 @@ class Community:
         tag: str = "",
     ) -> None:
         """Show one step of a finished game's replay (a new private reply, or an edit of
-        the member's own private replay when a button was pressed)."""
-        record = None
-        # Discord keeps /replay's game within its range; a forged payload may carry any
-        # value, and SQLite cannot even look up an integer of 2**63 or more.
-        if isinstance(game_id, int) and 0 < game_id < 2**63:
-            record = await self.bot.store.game(game_id)
-        if record is None or record.guild_id != interaction.guild_id:
-            raise UserError("errors.no_such_game", game=game_id)
-        if record.status in ("lobby", "playing"):
-            raise UserError("errors.still_playing", game=game_id)
-        if record.status != "finished":
-            raise UserError("errors.game_cancelled", game=game_id)
-        matches = getattr(self.bot, "matches", None)
-        if matches is not None and await matches.hidden(game_id):
-            # The same trays may still be played at another table of its match.
-            raise UserError("errors.replay_in_match", game=game_id)
+        the member's own private replay when a button was pressed); the last step offers
+        the presser's review when they played the game."""
+        record = await self.finished(interaction, game_id)
         ui = self.game(record.game)
         table_options = TableOptions.from_json(record.options, game_fields(ui))
         options = engine_options(ui, table_options, len(record.seats))
@@ -294,6 +296,16 @@ class Community:
             raise UserError("errors.no_replay_step")
         lang: Lang = lang_of(interaction.locale)
         shown = ui.replay_page(game_id, steps, step, _seats(record), lang)
+        played = any(seat.user_id == interaction.user.id for seat in record.seats.values())
+        if step == len(steps) - 1 and played:
+            if shown.view is None:
+                shown.view = Controls()
+            shown.view.add_item(
+                Button(
+                    label=t(lang, "review.button"),
+                    custom_id=ids.review(game_id, 0, "o"),
+                )
+            )
         message = interaction.message
         if edit and message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(embeds=shown.embeds, view=shown.buttons())
@@ -304,6 +316,55 @@ class Community:
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+
+    async def finished(
+        self, interaction: discord.Interaction, game_id: int, *, review: bool = False
+    ) -> GameRecord:
+        """Return the record of finished game ``game_id`` of the interaction's server, or
+        refuse, in the words of a replay or a ``review``: no such game here, still being
+        played, cancelled, or a table of a match whose trays are still played elsewhere."""
+        words = "review_" if review else ""
+        record = None
+        # Discord keeps /replay's game within its range; a forged payload may carry any
+        # value, and SQLite cannot even look up an integer of 2**63 or more.
+        if isinstance(game_id, int) and 0 < game_id < 2**63:
+            record = await self.bot.store.game(game_id)
+        if record is None or record.guild_id != interaction.guild_id:
+            raise UserError("errors.no_such_game", game=game_id)
+        if record.status in ("lobby", "playing"):
+            raise UserError(f"errors.{words}still_playing", game=game_id)
+        if record.status != "finished":
+            raise UserError(f"errors.{words}game_cancelled", game=game_id)
+        matches = getattr(self.bot, "matches", None)
+        if matches is not None and await matches.hidden(game_id):
+            # The same trays may still be played at another table of its match.
+            raise UserError(f"errors.{words or 'replay_'}in_match", game=game_id)
+        return record
+
+    async def show_review(
+        self, interaction: discord.Interaction, game_id: int, page: int, *, edit: bool
+    ) -> None:
+        """Show page ``page`` of the presser's review of finished game ``game_id`` (a new
+        private reply, or an edit of their own review when a page button was pressed);
+        only a member who played the game has one."""
+        record = await self.finished(interaction, game_id, review=True)
+        players = [p for p, seat in record.seats.items() if seat.user_id == interaction.user.id]
+        if not players:
+            raise UserError("errors.review_not_played", game=game_id)
+        player = players[0]
+        ui = self.game(record.game)
+        table_options = TableOptions.from_json(record.options, game_fields(ui))
+        options = engine_options(ui, table_options, len(record.seats))
+        seed, moves = record.seed, list(record.moves)
+
+        def work() -> Review:
+            return review_game(ui, seed, options, moves, player)
+
+        await self.reviews.show(interaction, ui, game_id, player, page, work, edit=edit)
+
+    async def close(self) -> None:
+        """Tell members still waiting for a review that the bot stopped first."""
+        await self.reviews.close()
 
     # --- help ----------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import discord_internals, ids, pictures, render, suits
+from bot import discord_internals, hints, ids, pictures, render, suits
 from bot.budget import REQUESTS_PER_SECOND
 from bot.delivery import CHANNEL_GONE, Courier
 from bot.errors import answer_error, on_time, reply_private
@@ -244,7 +244,7 @@ class Controller:
         pending: str = "",
     ) -> Rendered:
         assert table.state is not None
-        return table.ui.hand_message(
+        shown = table.ui.hand_message(
             table_info(table),
             player_view(table.state, seat),
             table.turn,
@@ -252,6 +252,7 @@ class Controller:
             pending=pending,
             notice=notice,
         )
+        return hints.add_button(table, seat, shown, lang)
 
     def _remember_hand(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
         # Only the token is needed to edit the message later, not the interaction (which
@@ -286,13 +287,20 @@ class Controller:
             # This answer replaces the hand message while a refresh of it is in flight:
             # the refresh edits once more afterwards, so an older hand cannot land last.
             self._hand_dirty.add(key)
-        with self._hand_in_flight(key):
-            if interaction.response.is_done():  # acknowledged before its move's commit
-                await _edit_after_answer(interaction, shown, private=private)
-            elif private:
-                await _edit_response(interaction, shown)
-            else:
-                await _send_response(interaction, shown, ephemeral=True)
+        try:
+            with self._hand_in_flight(key):
+                if interaction.response.is_done():  # acknowledged before its move's commit
+                    await _edit_after_answer(interaction, shown, private=private)
+                elif private:
+                    await _edit_response(interaction, shown)
+                else:
+                    await _send_response(interaction, shown, ephemeral=True)
+        except discord.HTTPException:
+            # The answer never reached the member (Discord gave up on it, say): a change
+            # that waited for it still reaches their hand, through the token kept from
+            # before; otherwise the hand would show an old trick until the turn timer ran out.
+            await self._catch_up(table, seat)
+            raise
         self._remember_hand(table, seat, interaction)
         await self._catch_up(table, seat)
 
@@ -440,6 +448,8 @@ class Controller:
             return
         if isinstance(pressed, ids.Control):
             await self.control(interaction, pressed)
+        elif isinstance(pressed, ids.Hint):
+            await hints.answer(interaction, self.tables.table(pressed.table), pressed)
         elif not isinstance(pressed, ids.TableButton):
             raise UserError("errors.unknown_button")
         elif pressed.what == "hand":
@@ -527,8 +537,12 @@ class Controller:
         table, seat = self._seat_playing(interaction, game_id)
         shown = self._hand(table, seat, lang_of(interaction.locale))
         older = self._hands.get((table.id, seat))
-        with self._hand_in_flight((table.id, seat)):
-            await _send_response(interaction, shown, ephemeral=True)
+        try:
+            with self._hand_in_flight((table.id, seat)):
+                await _send_response(interaction, shown, ephemeral=True)
+        except discord.HTTPException:
+            await self._catch_up(table, seat)  # what changed meanwhile: see _answer_with_hand
+            raise
         self._remember_hand(table, seat, interaction)
         if older is not None and self._now() - older.created <= TOKEN_LIFETIME:
             # Only the newest hand message is kept current: the older one says so and

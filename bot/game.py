@@ -30,12 +30,13 @@ from bot.i18n import Lang, Text, t
 from bot.ids import Parsed
 from bot.match_rules import MatchRules
 from bot.store import SeatRecord
-from engine.game import AnyState, Game, Move, Player
+from engine.game import Advice, AnyState, Game, Move, Player
 
 __all__ = [
     "CATALOGUE_KEYS",
     "Actions",
     "Choice",
+    "ExactReview",
     "Form",
     "FormField",
     "GameUI",
@@ -165,6 +166,16 @@ class SentComponents(discord.ui.View):
         return False
 
 
+class ExactReview(NamedTuple):
+    """What a game computes exactly about a finished game with every hand known (whist's
+    double-dummy costs), for ``/review``: ``costs`` by ply (the move's index in the log)
+    in ``unit``, and lines shown with the review's summary (each deal's result)."""
+
+    costs: Mapping[int, int]
+    unit: str
+    notes: tuple[Text, ...] = ()
+
+
 @dataclass(slots=True)
 class Rendered:
     """A message to send or edit: content, embeds and its controls (:class:`Controls`)."""
@@ -208,6 +219,7 @@ class TableInfo:
     seating: str = "join"
     rematch_of: int | None = None
     invited: Sequence[tuple[int, int, str]] = ()
+    hints: bool = False
 
 
 class Step(NamedTuple):
@@ -492,6 +504,30 @@ class GameUI(Protocol[StateT, ViewT, ActionT, OptionsT]):
         time ran out. Default: one decision, from the view the game shows a stand-in
         (``Game.stand_in_view``); a game whose turn takes several actions completes it."""
         return [player.act(self.game.stand_in_view(state.view(hand)))]
+
+    def action_text(self, action: ActionT, lang: Lang) -> str:
+        """Hook: return how a review names ``action``, a member's or the expert's choice
+        (``5♥``). Default: its notation, ``str(action)``."""
+        return str(action)
+
+    def review_place(self, state: StateT) -> Text:
+        """Hook: return where in the game a review places the decision due at ``state``
+        (``deal 2, trick 5``). Default: the move's number in the game."""
+        return Text("review.place_move", move=state.move_count + 1)
+
+    def exact_review(
+        self, seed: int, options: OptionsT, moves: Sequence[str]
+    ) -> ExactReview | None:
+        """Hook: return the costs a review gives exactly, computed after the game with
+        every hand known (whist's double-dummy costs of cards played), instead of the
+        expert's estimate; slow work, run off the event loop. Default: none."""
+        return None
+
+    def advice_text(self, view: ViewT, advice: Advice[ActionT], lang: Lang) -> str:
+        """Hook: return the expert's advice (``Game.adviser``) in words for the member whose
+        view this is: its choice and one line of why (the Hint button, ``bot.hints``).
+        Default: the action's notation."""
+        return str(advice.action)
 
     def subcommands(self, bot: Any) -> list[Subcommand]:
         """Hook: return commands of the game's own for its ``/<game>`` group (whist:

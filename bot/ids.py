@@ -15,8 +15,12 @@ allows 100 characters; ours stay well below (a table id has at most 18 digits):
   game after the payload (:func:`with_values`);
 - ``lb:<guild>:<game>:<sort>:<page>`` a leaderboard page;
 - ``rp:<table>:<step>:<tag>`` a replay page;
+- ``rv:<table>:<page>:<tag>`` a page of the presser's review of a finished game (``o``
+  opens it from the replay, ``p n`` turn its pages);
 - ``dt:<table>:<post>`` the Details button under a table's public post ``post`` (its key,
-  ``game3``, ``deal2``: ``GameUI.owed``), answered privately with the post's full detail.
+  ``game3``, ``deal2``: ``GameUI.owed``), answered privately with the post's full detail;
+- ``h:<table>:<seat>:<turn>`` the Hint button in a seat's hand at decision point ``turn``
+  (a table with hints on, ``bot.hints``), answered privately with the expert's advice.
 
 Ids from before this scheme (``dupe:play:…``) are a game's own affair: its bot package
 reads them (``GameUI.legacy_id``) into these same values.
@@ -33,15 +37,19 @@ __all__ = [
     "VALUES",
     "Control",
     "Details",
+    "Hint",
     "LeaderboardPage",
     "Parsed",
     "ReplayPage",
+    "ReviewPage",
     "TableButton",
     "control",
     "details",
+    "hint",
     "leaderboard",
     "parse",
     "replay",
+    "review",
     "split_values",
     "table_button",
     "with_values",
@@ -103,6 +111,15 @@ class ReplayPage(NamedTuple):
     tag: str
 
 
+class ReviewPage(NamedTuple):
+    """A page of the presser's review of a finished game; ``tag`` says which button
+    (``o`` opens the review from the replay, ``p n`` turn its pages)."""
+
+    table: int
+    page: int
+    tag: str
+
+
 class Details(NamedTuple):
     """The Details button under public post ``post`` (its key, ``game3``) of a table."""
 
@@ -110,7 +127,15 @@ class Details(NamedTuple):
     post: str
 
 
-Parsed = TableButton | Control | LeaderboardPage | ReplayPage | Details
+class Hint(NamedTuple):
+    """The Hint button of ``seat``'s hand at decision point ``turn``."""
+
+    table: int
+    seat: int
+    turn: int
+
+
+Parsed = TableButton | Control | LeaderboardPage | ReplayPage | ReviewPage | Details | Hint
 
 _ID = r"\d{1,18}"
 TABLE_RE = re.compile(rf"t:(?P<table>{_ID}):(?P<what>{'|'.join(TABLE_BUTTONS)})")
@@ -122,9 +147,11 @@ LEADERBOARD_RE = re.compile(
     r":(?P<page>\d{1,6})"
 )
 REPLAY_RE = re.compile(rf"rp:(?P<table>{_ID}):(?P<step>\d{{1,5}}):(?P<tag>p|n|r|d\d{{1,3}})")
+REVIEW_RE = re.compile(rf"rv:(?P<table>{_ID}):(?P<page>\d{{1,4}}):(?P<tag>[opn])")
 POST = r"[a-z]{1,12}\d{0,4}"
 """A public post's key, as games name them (``game3``, ``deal12``)."""
 DETAILS_RE = re.compile(rf"dt:(?P<table>{_ID}):(?P<post>{POST})")
+HINT_RE = re.compile(rf"h:(?P<table>{_ID}):(?P<seat>\d{{1,2}}):(?P<turn>\d{{1,6}})")
 
 
 def table_button(table: int, what: str) -> str:
@@ -154,11 +181,21 @@ def replay(table: int, step: int, tag: str) -> str:
     return f"rp:{table}:{step}:{tag}"
 
 
+def review(table: int, page: int, tag: str) -> str:
+    """Return the custom id of a review button."""
+    return f"rv:{table}:{page}:{tag}"
+
+
 def details(table: int, post: str) -> str:
     """Return the custom id of the Details button under a table's public post ``post``."""
     if not re.fullmatch(POST, post):
         raise ValueError(f"{post!r} cannot be a post's key")
     return f"dt:{table}:{post}"
+
+
+def hint(table: int, seat: int, turn: int) -> str:
+    """Return the custom id of the Hint button of a seat's hand."""
+    return f"h:{table}:{seat}:{turn}"
 
 
 def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
@@ -178,8 +215,12 @@ def parse(custom_id: str, default_game: str = "dupe") -> Parsed | None:
         )
     if m := REPLAY_RE.fullmatch(custom_id):
         return ReplayPage(int(m["table"]), int(m["step"]), m["tag"])
+    if m := REVIEW_RE.fullmatch(custom_id):
+        return ReviewPage(int(m["table"]), int(m["page"]), m["tag"])
     if m := DETAILS_RE.fullmatch(custom_id):
         return Details(int(m["table"]), m["post"])
+    if m := HINT_RE.fullmatch(custom_id):
+        return Hint(int(m["table"]), int(m["seat"]), int(m["turn"]))
     return None
 
 

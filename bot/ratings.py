@@ -10,6 +10,12 @@ seats' updated ratings.
 
 The conservative estimate ``mu − 3·sigma`` is what leaderboards sort by: a new player
 starts at 0 and climbs as the system becomes sure of them.
+
+A table played with hints (the table option ``hints``: each member may ask the expert what
+to do) is not rated: its game moves no rating, its members' nor the computer levels'. It is
+still a game played: ``/history`` and ``/stats`` list it, and its score and win count in
+the leaderboard's points and wins, which count what was played, not skill
+(:func:`rates_table`).
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from functools import cache
 
 from openskill.models import PlackettLuce
 
-__all__ = ["DEFAULT", "Rating", "player_key", "rate_game"]
+from bot.table_options import TableOptions
+
+__all__ = ["DEFAULT", "Rating", "player_key", "rate_game", "rates_table"]
 
 MU = 25.0
 SIGMA = MU / 3
@@ -45,6 +53,12 @@ DEFAULT = Rating(MU, SIGMA)
 @cache
 def _model() -> PlackettLuce:
     return PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def rates_table(game_rated: bool, options: TableOptions) -> bool:
+    """Return whether a finished table moves its players' ratings: its game's tables do
+    (``GameUI.rated``) and it was played without hints."""
+    return game_rated and not options.hints
 
 
 def player_key(user_id: int | None, level: str | None) -> str:

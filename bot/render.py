@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot import ids
+from bot import hints, ids
 from bot.controls import Button, Controls
 from bot.game import GameUI, Rendered, SeatInfo, TableInfo, computer_name
 from bot.i18n import Lang, decimal, percent, t
@@ -93,6 +93,8 @@ def rules_line(ui: GameUI, info: TableInfo, lang: Lang = "en") -> str:
     if ui.draws_pictures:
         pictures = "render.rules_pictures_on" if info.pictures else "render.rules_pictures_off"
         shared += f" · {t(lang, pictures)}"
+    if info.hints:
+        shared += f" · {t(lang, 'render.rules_hints_on')}"
     own = ui.options_text(info.game_options, lang)
     return f"{own} · {shared}" if own else shared
 
@@ -416,6 +418,9 @@ def defaults_text(
     ]
     if ui.draws_pictures:
         lines.append(t(lang, "render.defaults_pictures", pictures=t(lang, pictures)))
+    if hints.offered(ui):
+        shown = "render.on" if options.get("hints") else "render.off"
+        lines.append(t(lang, "render.defaults_hints", hints=t(lang, shown)))
     lines.append(t(lang, "render.defaults_otherwise", command=t(lang, f"{ui.name}.command_name")))
     return "\n".join(lines)
 

@@ -77,6 +77,7 @@ def table_info(table: Table) -> TableInfo:
         seating=table.options.seating,
         rematch_of=table.options.rematch_of,
         invited=table.options.invited,
+        hints=table.options.hints,
     )
 
 

@@ -25,6 +25,7 @@ class TableOptions:
     seating: str = "join"  # "join": seats in the order members joined; "random": shuffled
     rematch_of: int | None = None  # the finished game this table replays with a new deal
     invited: tuple[tuple[int, int, str], ...] = ()  # a rematch's members: (seat, id, name)
+    hints: bool = False  # each member may ask the expert (the Hint button); the table is unrated
 
     def to_json(self) -> dict[str, Any]:
         """Return the options as stored."""
@@ -36,6 +37,7 @@ class TableOptions:
             "seating": self.seating,
             "rematch_of": self.rematch_of,
             "invited": [list(entry) for entry in self.invited],
+            "hints": self.hints,
         }
 
     @staticmethod
@@ -55,4 +57,5 @@ class TableOptions:
             invited=tuple(
                 (int(seat), int(user), str(name)) for seat, user, name in data.get("invited") or ()
             ),
+            hints=bool(data.get("hints", False)),
         )

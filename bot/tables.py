@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.computers import SEARCH, computers_act, prime, staged, stand_ins
+from bot.ratings import rates_table
 from bot.scheduler import Scheduler
 from bot.store import (
     GameRecord,
@@ -579,7 +580,7 @@ class Tables:
                     results=seat_results(table, seats, state),
                     guild_id=table.guild_id,
                     owed=posts,
-                    rated=table.ui.rated,
+                    rated=rates_table(table.ui.rated, table.options),
                 )
                 table.seats, table.state, table.players = seats, state, players
                 table.status = "finished"
@@ -838,7 +839,7 @@ class Tables:
                 results=results,
                 guild_id=table.guild_id,
                 owed=posts,
-                rated=table.ui.rated,
+                rated=rates_table(table.ui.rated, table.options),
                 seats=None if seats is None else seating.values(),
             )
         except StoreWriteError as error:  # the store logs the episode once

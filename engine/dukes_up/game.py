@@ -10,7 +10,7 @@ from engine.dukes_up.actions import Action, Kind, Move, parse_action
 from engine.dukes_up.options import DukesUpOptions
 from engine.dukes_up.rules import DukesUpState, DukesUpView, new_game, replay
 from engine.errors import OptionsError
-from engine.game import Game, Player, Terminal
+from engine.game import Adviser, Game, Player, Terminal
 
 __all__ = ["GAME", "DukesUpGame"]
 
@@ -81,6 +81,12 @@ class DukesUpGame(Game[DukesUpState, DukesUpView, Action, DukesUpOptions]):
             1 for m in state.moves if m.action.kind in (Kind.DISCARD, Kind.FINISH)
         )
         return dict(counts)
+
+    def adviser(self, seed: int) -> Adviser[DukesUpView, Action]:
+        """Return the expert, which advises with the score margin its plan reaches."""
+        from engine.dukes_up.players.expert import ExpertPlayer
+
+        return ExpertPlayer(seed)
 
     def terminal(self) -> Terminal:
         """Return Dukes Up!'s text table (``python -m engine.play dukes_up``)."""

@@ -16,7 +16,7 @@ from engine.dupe.rules import (
     replay,
 )
 from engine.errors import OptionsError
-from engine.game import Game, Player, Terminal
+from engine.game import Adviser, Game, Player, Terminal
 
 __all__ = ["GAME", "DupeGame"]
 
@@ -77,6 +77,12 @@ class DupeGame(Game[DupeState, DupeView, Action, DupeOptions]):
         if choice is not None:
             codes.add(choice.code)
         return frozenset(codes)
+
+    def adviser(self, seed: int) -> Adviser[DupeView, Action]:
+        """Return the expert, which advises with its own estimates of each action."""
+        from engine.dupe.players.expert import ExpertPlayer
+
+        return ExpertPlayer(seed)
 
     def terminal(self) -> Terminal:
         """Return Dupe's text table (``python -m engine.play dupe``)."""

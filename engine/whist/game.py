@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.errors import OptionsError
-from engine.game import Game, Player, Terminal
+from engine.game import Adviser, Game, Player, Terminal
 from engine.whist.actions import Action, Move, parse_action
 from engine.whist.options import PLAYERS, WhistOptions
 from engine.whist.players import WATCHING
@@ -75,6 +75,19 @@ class WhistGame(Game[WhistState, WhistView, Action, WhistOptions]):
         """Return the card codes only the player deciding for ``seat`` may see now (see
         :meth:`WhistState.secrets`)."""
         return state.secrets(seat)
+
+    def adviser(self, seed: int) -> Adviser[WhistView, Action] | None:
+        """Return the expert, which advises from its double-dummy samples (``None``
+        without ``endplay``, its solver)."""
+        from engine.whist.players.dds import load_solver
+
+        try:
+            load_solver()
+        except (ImportError, OSError):
+            return None
+        from engine.whist.players.expert import ExpertPlayer
+
+        return ExpertPlayer(seed)
 
     def terminal(self) -> Terminal:
         """Return whist's text table (``python -m engine.play whist``)."""

@@ -15,13 +15,19 @@ enough in pure Python:
   of one deal reuses it.
 - Cards next to each other in rank in one hand (nothing between them left in play) are
   equal: only one of each run is searched.
-- Sure winners of the side on lead (top cards it can cash without being ruffed) end the
-  search early; plausible cards go first (winners, cheap overtakes, low cards to partner's
-  winner), and the table's best lead before them.
+- Sure tricks end the search early: the side on lead's top cards it can cash without
+  being ruffed (a suit's small cards too once the others are out of it), tricks its long
+  trumps must take, and the other side's (its top trumps, its trump length, at no trumps
+  the top card of every suit the leader holds).
+- Plausible cards go first (winners, cheap overtakes, low cards to partner's winner),
+  before them the card that refuted the last similar position (a *killer*: the best lead
+  of this very position, else of this hand on lead; inside a trick, of the same trick in
+  the same suit layout), which is what mostly decides how many cards a search tries.
 """
 
 from __future__ import annotations
 
+from bisect import bisect
 from collections.abc import Callable, Sequence
 
 from engine.cards import Card, Suit
@@ -36,6 +42,12 @@ _BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(13) if m >> r & 1) for m in range(1 << 13)
 )
 """The set bits of every 13-bit mask, lowest first."""
+
+_TOPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple((s << 4) + r for r in _BITS[m & ~(m >> 1)]) for s in range(4) for m in range(1 << 13)
+)
+"""At ``s << 13 | m``: the lane bits of the top card of each run of the suit ``s`` holding
+``m``, lowest first (one card stands for its whole run)."""
 
 
 def _removers() -> tuple[tuple[int, int], ...]:
@@ -149,7 +161,14 @@ def _run_bottom(hand: int, q: int) -> int:
 
 
 def _cashable(
-    me: int, lho: int, rho: int, union: int, trump: int, lho_ruffs: int, rho_ruffs: int
+    me: int,
+    lho: int,
+    rho: int,
+    partner: int,
+    union: int,
+    trump: int,
+    lho_ruffs: int,
+    rho_ruffs: int,
 ) -> tuple[int, int]:
     """Return the tricks ``me`` can cash from the top on lead without being ruffed, and the
     cards that count depends on."""
@@ -164,39 +183,86 @@ def _cashable(
         length = a.bit_length()
         top = length - (a ^ f).bit_length()
         if top:
+            count = _long(top, f, lho >> o, rho >> o, partner >> o)
             if s != trump and trump >= 0:
                 if lho_ruffs:
-                    top = min(top, ((lho >> o) & _SUIT).bit_count())
+                    count = min(count, ((lho >> o) & _SUIT).bit_count())
                 if rho_ruffs:
-                    top = min(top, ((rho >> o) & _SUIT).bit_count())
-            if top:
-                quick += top
+                    count = min(count, ((rho >> o) & _SUIT).bit_count())
+            if count:
+                quick += count
                 sure |= _ABOVE[o + length - top]
     return quick, sure
 
 
-def _trump_tricks(hands: int, trump: int, seat: int) -> tuple[int, int]:
-    """Return tricks the side of ``seat`` is sure to take with trumps, and the cards that
-    depends on: the run of top trumps in one of its hands, or, when the other side has no
-    trumps, every trump of its longer hand."""
-    o = trump << 4
-    mine = (hands >> (((seat & 3) << 6) + o)) & _SUIT
-    partner = (hands >> ((((seat + 2) & 3) << 6) + o)) & _SUIT
-    theirs = (
-        (hands >> ((((seat + 1) & 3) << 6) + o)) | (hands >> ((((seat + 3) & 3) << 6) + o))
-    ) & _SUIT
+def _long(top: int, f: int, lho: int, rho: int, partner: int) -> int:
+    """Return the tricks a hand holding ``f`` of a suit, its ``top`` cards the highest in
+    play, cashes there while it keeps the lead and nobody ruffs: all of them when every
+    other hand (suit bits in their low 13) is out of the suit by then, else the top ones.
+    Depends only on the top cards' owner and the suit lengths (in the table's key)."""
+    if (
+        top >= (lho & _SUIT).bit_count()
+        and top >= (rho & _SUIT).bit_count()
+        and top >= (partner & _SUIT).bit_count()
+    ):
+        return int(f.bit_count())
+    return top
+
+
+def _trump_tricks(mine: int, partner: int, theirs: int, o: int) -> tuple[int, int]:
+    """Return tricks a side is sure to take with trumps (``mine`` and ``partner`` its two
+    hands' trumps, ``theirs`` the other side's, suit bits; ``o`` the trump suit's lane
+    offset), and the cards that depends on: the run of top trumps in one of its hands, or
+    every trump of its longer hand less the other side's trumps (each trick that hand
+    trumps in is its side's unless a trump of theirs is in it; lengths only, which the
+    table's key holds)."""
     ours = mine | partner
     if not ours:
         return 0, 0
-    if not theirs:
-        return max(mine.bit_count(), partner.bit_count()), 0
+    counted = max(mine.bit_count(), partner.bit_count()) - theirs.bit_count()
     a = ours | theirs
     length = a.bit_length()
     if not ours >> (length - 1):
-        return 0, 0
+        return max(counted, 0), 0
     holder = mine if mine >> (length - 1) else partner
     top = length - (a ^ holder).bit_length()
+    if counted >= top:
+        return counted, 0
     return top, _ABOVE[o + length - top]
+
+
+def _defended(hands: int, union: int, me: int, leader: int) -> tuple[int, int]:
+    """Return the tricks the side not on lead is sure of at no trumps when it holds the
+    top card of every suit the leader has (the leader holds none of them), and the cards
+    that depends on: one, or one a suit when one hand holds all those top cards."""
+    lho = (hands >> (((leader + 1) & 3) << 6)) & _LANE
+    rho = (hands >> (((leader + 3) & 3) << 6)) & _LANE
+    sure = 0
+    suits = 0
+    for s in range(4):
+        o = s << 4
+        if not (me >> o) & _SUIT:
+            continue
+        top = o + ((union >> o) & _SUIT).bit_length() - 1
+        if not ((lho | rho) >> top) & 1:
+            return 0, 0
+        sure |= 1 << top
+        suits += 1
+    if not suits:
+        return 0, 0
+    if sure & lho == sure or sure & rho == sure:
+        return suits, _relevant_tops(sure)
+    return 1, _relevant_tops(sure)
+
+
+def _relevant_tops(cards: int) -> int:
+    """Return the relevance mask of ``cards``: each with every higher card of its suit."""
+    mask = 0
+    for s in range(4):
+        field = (cards >> (s << 4)) & _SUIT
+        if field:
+            mask |= _ABOVE[(s << 4) + (field & -field).bit_length() - 1]
+    return mask
 
 
 class Solver:
@@ -211,7 +277,7 @@ class Solver:
     table stores ``(mask, owners)`` under the lengths and matches by one ``&``.
     """
 
-    __slots__ = ("best", "nodes", "shuffle", "table", "trump")
+    __slots__ = ("best", "killer", "leads", "nodes", "shuffle", "table", "trump")
 
     def __init__(
         self, trump: Suit | None, *, shuffle: Callable[[list[int]], object] | None = None
@@ -222,16 +288,20 @@ class Solver:
         self.trump = -1 if trump is None else int(trump)
         self.table: dict[int, dict[int, dict[int, list[int]]]] = {}
         self.best: dict[int, int] = {}
+        self.killer: dict[int, int] = {}
+        self.leads: dict[int, int] = {}
         self.nodes = 0
 
-    def tricks(self, position: Position, *, lo: int = 0, hi: int | None = None) -> int:
+    def tricks(
+        self, position: Position, *, lo: int = 0, hi: int | None = None, guess: int | None = None
+    ) -> int:
         """Return the tricks North-South take from ``position`` on (the trick in progress
         included) with best play by all four hands, known to lie between ``lo`` and
-        ``hi``."""
+        ``hi``; ``guess`` is where the search starts (a good guess saves searches)."""
         remaining = position.remaining
         hi = remaining if hi is None else min(hi, remaining)
         lo = max(lo, 0)
-        g = (lo + hi + 1) // 2
+        g = (lo + hi + 1) // 2 if guess is None else guess
         while lo < hi:
             target = min(max(g, lo + 1), hi)
             if self.reaches(position, target):
@@ -252,10 +322,14 @@ class Solver:
                 lengths |= count << (16 * seat + 4 * s)
         if not position.cards:
             return bool(self._lead(hands, lengths, position.leader, target) & 1)
+        union = (hands | hands >> 64 | hands >> 128 | hands >> 192) & _LANE
+        for q in position.cards:
+            union |= 1 << q
         return bool(
             self._follow(
                 hands,
                 lengths,
+                union,
                 position.leader,
                 len(position.cards),
                 position.cards[0] >> 4,
@@ -305,6 +379,10 @@ class Solver:
         else:
             lho_ruffs = rho_ruffs = 0
         partner = (hands >> (((leader + 2) & 3) << 6)) & _LANE
+        me_lane = leader << 4
+        lho_lane = ((leader + 1) & 3) << 4
+        partner_lane = ((leader + 2) & 3) << 4
+        rho_lane = ((leader + 3) & 3) << 4
         quick = 0
         sure = 0
         winners: list[int] = []
@@ -319,47 +397,78 @@ class Solver:
             a = (union >> o) & _SUIT
             length = a.bit_length()
             top = length - (a ^ f).bit_length()
-            runs = _BITS[f & ~(f >> 1)]
+            runs = _TOPS[s << 13 | f]
             if top:
-                winners.append(o + runs[-1])
+                winners.append(runs[-1])
                 runs = runs[:-1]
+                suit_lengths = lengths >> (s << 2)
+                lho_length = (suit_lengths >> lho_lane) & 15
+                rho_length = (suit_lengths >> rho_lane) & 15
+                if (
+                    top >= lho_length
+                    and top >= rho_length
+                    and top >= (suit_lengths >> partner_lane) & 15
+                ):
+                    # The others are out of the suit by then: the small cards win too.
+                    count = (suit_lengths >> me_lane) & 15
+                else:
+                    count = top
                 if s != trump and trump >= 0:
-                    if lho_ruffs:
-                        top = min(top, ((lho >> o) & _SUIT).bit_count())
-                    if rho_ruffs:
-                        top = min(top, ((rho >> o) & _SUIT).bit_count())
-                if top:
-                    quick += top
+                    if lho_ruffs and lho_length < count:
+                        count = lho_length
+                    if rho_ruffs and rho_length < count:
+                        count = rho_length
+                if count:
+                    quick += count
                     sure |= _ABOVE[o + length - top]
             if runs:
                 if ((partner >> o) & _SUIT) >> (length - 1):
-                    to_partner.append(o + runs[0])
+                    to_partner.append(runs[0])
                 else:
-                    lows.append(o + runs[0])
-                rest.extend(o + r for r in runs[1:])
+                    lows.append(runs[0])
+                rest.extend(runs[1:])
         need = target if ns else n + 1 - target  # the tricks the side on lead wants
         if quick >= need:
             return sure << 1 | ns
         if to_partner:
             # Over to partner's top cards in a suit, then partner cashes all his own.
-            cashed, cashed_sure = _cashable(partner, lho, rho, union, trump, lho_ruffs, rho_ruffs)
+            cashed, cashed_sure = _cashable(
+                partner, lho, rho, me, union, trump, lho_ruffs, rho_ruffs
+            )
             if cashed >= need:
                 for q in to_partner:
                     if cashed_sure & _FIELD[q >> 4]:
                         return cashed_sure << 1 | ns
         if trump >= 0:
-            won, won_sure = _trump_tricks(hands, trump, leader)
+            o = trump << 4
+            my_trumps = (me >> o) & _SUIT
+            partner_trumps = (partner >> o) & _SUIT
+            their_trumps = lho_ruffs | rho_ruffs
+            won, won_sure = _trump_tricks(my_trumps, partner_trumps, their_trumps, o)
             if won >= need:
                 return won_sure << 1 | ns
             # The highest trumps held in one hand take that many tricks whenever played,
             # and a side without trumps loses every trick the other side trumps in.
-            lost, lost_sure = _trump_tricks(hands, trump, leader + 1)
+            lost, lost_sure = _trump_tricks(lho_ruffs, rho_ruffs, my_trumps | partner_trumps, o)
+            if n - lost < need:
+                return lost_sure << 1 | (not ns)
+        elif not winners:
+            # No trumps, and the other side holds the top card of every suit the leader
+            # has: whatever is led, they win it, and one of them holding all those top
+            # cards cashes each of them in turn.
+            lost, lost_sure = _defended(hands, union, me, leader)
             if n - lost < need:
                 return lost_sure << 1 | (not ns)
 
         moves = winners + to_partner + lows + rest
         position = (hands << 2) | leader
         best = self.best.get(position)
+        # Else the lead that refuted the last position with this hand on lead.
+        general = (me << 4 | target) << 2 | leader
+        if best is None:
+            best = self.leads.get(general)
+            if best is not None and best not in moves:
+                best = None
         if best is not None:
             moves.remove(best)
             moves.insert(0, best)
@@ -374,6 +483,7 @@ class Solver:
             r = follow(
                 hands ^ (1 << (shift + q)),
                 lengths - (1 << ((leader << 4) + ((q >> 4) << 2))),
+                union,
                 leader,
                 1,
                 q >> 4,
@@ -384,6 +494,7 @@ class Solver:
             )
             if (r & 1) == ns:
                 self.best[position] = q
+                self.leads[general] = q
                 self._store(
                     bucket, hands, r >> 1, target if ns else -1, target - 1 if not ns else n
                 )
@@ -450,6 +561,7 @@ class Solver:
         self,
         hands: int,
         lengths: int,
+        union: int,
         leader: int,
         k: int,
         led: int,
@@ -458,7 +570,8 @@ class Solver:
         cards: tuple[int, ...],
         target: int,
     ) -> int:
-        """The search inside a trick: ``k`` cards played, the next seat to play."""
+        """The search inside a trick: ``k`` cards played, the next seat to play;
+        ``union`` holds every card in play at the trick's start (one lane)."""
         seat = (leader + k) & 3
         shift = seat << 6
         hand = (hands >> shift) & _LANE
@@ -469,39 +582,49 @@ class Solver:
         f = (hand >> o) & _SUIT
         moves: list[int]
         if f:
-            runs = _BITS[f & ~(f >> 1)]
+            tops = _TOPS[led << 13 | f]
             if ours or winning >> 4 != led:
-                moves = [o + r for r in runs]
+                moves = list(tops)
             else:
-                rank = winning & 15
-                over = [o + r for r in runs if r > rank]
-                under = [o + r for r in runs if r < rank]
-                moves = under + over if k == 1 else over + under
+                i = bisect(tops, winning)
+                moves = [*tops[:i], *tops[i:]] if k == 1 else [*tops[i:], *tops[:i]]
         else:
-            discards: list[int] = []
+            discards: list[tuple[int, int]] = []
             others: list[int] = []
             ruffs: list[int] = []
             for s in range(4):
                 g = (hand >> (s << 4)) & _SUIT
                 if not g:
                     continue
-                runs = _BITS[g & ~(g >> 1)]
+                tops = _TOPS[s << 13 | g]
                 if s == trump:
-                    ruffs = [(s << 4) + r for r in runs]
+                    if ours or winning >> 4 != trump:
+                        ruffs = list(tops)
+                    else:
+                        i = bisect(tops, winning)
+                        ruffs = [*tops[i:], *tops[:i]]
                 else:
-                    discards.append((s << 4) + runs[0])
-                    others.extend((s << 4) + r for r in runs[1:])
+                    # From the longest suit first: it is the least likely to unguard a card.
+                    discards.append(((lengths >> (seat << 4 | s << 2)) & 15, tops[0]))
+                    others.extend(tops[1:])
             if len(discards) > 1:
-                # From the longest suit first: it is the least likely to unguard a card.
-                discards.sort(key=lambda q: -((hand >> (q & 48)) & _SUIT).bit_count())
+                discards.sort(reverse=True)
             if ours:
-                moves = discards + ruffs + others
+                moves = [q for _, q in discards] + ruffs + others
             else:
-                if ruffs and winning >> 4 == trump:
-                    rank = winning & 15
-                    over = [q for q in ruffs if q & 15 > rank]
-                    ruffs = over + [q for q in ruffs if q & 15 < rank]
-                moves = ruffs + discards + others
+                moves = ruffs + [q for _, q in discards] + others
+        # The card that refuted the last similar position goes first (a killer move):
+        # following suit, what counts is the suit's cards in play and the trick so far;
+        # discarding or ruffing, the whole hand and the tricks still wanted.
+        if f:
+            key = (((union >> o) & _SUIT) << 6 | winning) << 2 | (winner - seat) & 3
+        else:
+            key = ((hand << 6 | winning) << 2 | (winner - seat) & 3) << 4 | target
+        key = (key << 4 | k << 2 | seat) << 1 | (not f)
+        killer = self.killer.get(key)
+        if killer is not None and killer != moves[0] and killer in moves:
+            moves.remove(killer)
+            moves.insert(0, killer)
         if self.shuffle is not None:
             self.shuffle(moves)
         last = k == 3
@@ -511,6 +634,16 @@ class Solver:
         lead = self._lead
         follow = self._follow
         winning_suit = winning >> 4
+        if last:
+            # The three cards played so far leave the same gaps whatever the fourth is:
+            # close them once, then only the fourth card's gap per move.
+            after = ((hands >> (leader << 6)) & _LANE).bit_count()
+            base = hands
+            fields = 0
+            for c in sorted(cards, reverse=True):
+                keep, down = _REMOVE[c]
+                base = (base & keep) | ((base >> 1) & down)
+                fields |= _FIELD[c >> 4]
         for q in moves:
             if skip >> q & 1:
                 continue
@@ -518,29 +651,44 @@ class Solver:
                 w, wq = seat, q
             else:
                 w, wq = winner, winning
-            rest = hands ^ (1 << (shift + q))
             rest_lengths = lengths - (1 << (lane + ((q >> 4) << 2)))
             if last:
-                trick = sorted((*cards, q))
-                for c in reversed(trick):
-                    keep, down = _REMOVE[c]
-                    rest = (rest & keep) | ((rest >> 1) & down)
-                r = lead(rest, rest_lengths, w, target - 1 if not w & 1 else target)
-                rel = r >> 1
-                if rel:
-                    for c in trick:
-                        if not (rel << 1) >> c & 1:
+                t = target - 1 if not w & 1 else target
+                if t <= 0:
+                    rel = 0
+                    r = 1
+                elif t > after:
+                    rel = 0
+                    r = 0
+                else:
+                    gap = q
+                    for c in cards:
+                        if c < q and c >> 4 == q >> 4:
+                            gap -= 1
+                    keep, down = _REMOVE[gap]
+                    r = lead((base & keep) | ((base >> 1) & down), rest_lengths, w, t)
+                    rel = r >> 1
+                    if rel & (fields | _FIELD[q >> 4]):
+                        # Back to the ranks before the trick: each gap below a suit's
+                        # relevant cards lifts them by one.
+                        for c in sorted((*cards, q)):
                             field = _FIELD[c >> 4]
-                            rel = (rel & ~field) | (((rel & field) << 1) & field)
+                            if rel & field and not (rel << 1) >> c & 1:
+                                rel = (rel & ~field) | (((rel & field) << 1) & field)
                 suit = wq >> 4
-                for c in trick:
+                for c in (*cards, q):
                     if c != wq and c >> 4 == suit:
                         rel |= _ABOVE[wq]
                         break
                 r = rel << 1 | (r & 1)
             else:
-                r = follow(rest, rest_lengths, leader, k + 1, led, w, wq, (*cards, q), target)
+                rest = hands ^ (1 << (shift + q))
+                r = follow(
+                    rest, rest_lengths, union, leader, k + 1, led, w, wq, (*cards, q), target
+                )
             if (r & 1) == ns:
+                if q != killer:
+                    self.killer[key] = q
                 return r
             rel = r >> 1
             if rel >> q & 1:

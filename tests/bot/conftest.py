@@ -81,7 +81,11 @@ async def env(
     # callback is queued; a table's turn timer is a parked task that never completes, so
     # each such poll costs the whole interval. A short interval only makes tests faster.
     monkeypatch.setitem(simcord.Env._settle_internal.__kwdefaults__, "idle", 0.001)
-    environment = simcord.Env(dupe_bot)
+    # simcord gives up on a bot that has not settled after `settle_timeout` seconds of wall
+    # time (5 by default): sized for a quiet machine, it fails a whist table whose expert
+    # solves in the worker thread while other work keeps the cores busy. A minute still
+    # turns a bot that never settles into a failure.
+    environment = simcord.Env(dupe_bot, settle_timeout=60.0)
     await environment.start()
     try:
         yield environment

@@ -153,3 +153,37 @@ def test_a_stand_in_sees_only_the_decision_owed_and_never_announces() -> None:
     assert narrowed.data["legal"] == [str(a) for a in narrowed.legal]
     for level in sorted(LEVELS):
         assert LEVELS[level](5).act(narrowed).card is not None, level
+
+
+def test_the_expert_is_the_level_the_bot_lets_decide_off_its_event_loop() -> None:
+    # bench/doppelkopf_speed.py --decisions: the expert's p99 is tens of milliseconds;
+    # basic's and random's stay under a millisecond.
+    assert GAME.slow_levels == frozenset({"expert"})
+
+
+def test_against_a_house_solo_the_expert_weighs_contra_with_the_soloists_strength(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A hearts solo of twelve trumps has begun; seat 2 holds three trumps and side aces.
+    # Dealt random hands in the sampled deals, the soloist looks beatable and Contra (which
+    # doubles the house score) looks a good call; leaning the deals to the strength a
+    # declared solo shows, the expert plays on without it.
+    import engine.doppelkopf.players.expert as expert_module
+
+    state = deal(
+        DoppelkopfOptions(preset="house"),
+        {1: STRONG_SOLO, 2: "JS JH JD TD KD KS 9S 9S AC TC KC 9C"},
+    )
+    state.apply(1, "reservation")
+    for seat in (2, 3, 0):
+        state.apply(seat, "no-reservation")
+    state.apply(1, "solo")
+    while state.phase == "bidding":
+        state.apply(state.to_act[0], "withdraw")
+    state.apply(1, "solo:hearts")
+    state.apply(1, next(a for a in state.legal_actions(1) if a.card is not None))
+    view = state.view(2)
+    assert "contra" in {str(a) for a in view.legal}
+    assert _expert().act(view).card is not None
+    monkeypatch.setattr(expert_module, "STRONG_TRIES", 1)
+    assert str(_expert().act(view)) == "contra"

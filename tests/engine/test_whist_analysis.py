@@ -426,3 +426,100 @@ def test_costs_are_the_same_whatever_order_the_solver_tries_moves_in(
     for seed in (1, 2):
         shuffled_solver(monkeypatch, seed)
         assert [end_position_costs(*case) for case in cases] == plain
+
+
+PINNED_DEALS = [
+    (
+        {
+            "N": "TD 8C 8H 5S 8S 9C 3C 7D TS QD 7S 3S KD",
+            "E": "9H QS 5H JD KH AH 7C QH AC 2C 6H 2H 3D",
+            "S": "7H AS 6D 4S AD 4H 6C 5D 4D 5C QC JS 3H",
+            "W": "8D KC KS JH 6S 2S 9D 4C 9S TH JC 2D TC",
+        },
+        "C",
+        "N",
+        (
+            "5S QS AS 6S",
+            "5C JC 3C 2C",
+            "9S TS KH JS",
+            "4D 2D KD JD",
+            "QD 3D 5D 9D",
+            "8S 9H 4S 2S",
+            "8C 7C QC 4C",
+            "3H TH 8H AH",
+            "6H 7H JH 3S",
+            "TC 9C AC 6C",
+            "QH 4H KS 7S",
+            "5H AD KC 7D",
+            "8D TD 2H 6D",
+        ),
+        "0000200000300000000000010001000110020000000000100000",
+    ),
+    (
+        {
+            "N": "8C 9S 4S 5C 5D 4H QC AS JD 6H TS 3D JH",
+            "E": "TH 9C AH QH 6D 2D 8H KC 8S 8D 4C 5H 7C",
+            "S": "TC 3S JS 7S 9D JC 2H 3C 7D 4D 7H 6C KS",
+            "W": "TD AD 3H KH KD 6S 2C QS QD AC 9H 5S 2S",
+        },
+        None,
+        "W",
+        (
+            "TD 5D 8D 4D",
+            "KH JH TH 7H",
+            "2S AS 8S JS",
+            "TS 6D 3S QS",
+            "2C 8C 9C 3C",
+            "7C 6C AC 5C",
+            "KD 3D 2D 9D",
+            "QD JD QH 7D",
+            "6S 4S 8H KS",
+            "7S 5S 9S 4C",
+            "QC KC JC AD",
+            "AH 2H 9H 4H",
+            "5H TC 3H 6H",
+        ),
+        "3300000022000010003300000000000020000000000000100000",
+    ),
+    (
+        {
+            "N": "5D KD 4D 5S QC 8C 9C 8S 2D 4H 8D JC 2S",
+            "E": "6C KS JS TS 7S AH 9D 3S 9S 9H TC QS AD",
+            "S": "4C AS 7C 7D 6D KC 3D 3C 5H TD KH TH 2C",
+            "W": "4S 6S JD 7H 2H 8H AC JH QH QD 6H 5C 3H",
+        },
+        "D",
+        "W",
+        (
+            "5C 9C TC 3C",
+            "KS AS 6S 8S",
+            "3D QD KD AD",
+            "JS KC 4S 2S",
+            "6C 4C AC 8C",
+            "2H 4H AH KH",
+            "9H TH 6H JC",
+            "7D JD 4D 9D",
+            "QH 8D 3S 5H",
+            "5D 9S 6D 8H",
+            "7C JH QC TS",
+            "2D QS TD 3H",
+            "2C 7H 5S 7S",
+        ),
+        "0001000000000100000000000000000000000000000000000000",
+    ),
+]
+"""Whole deals (``bench/dd_costs.py --seed 1``: deals 5, 7 and 2) played at random, with
+each card's cost as DDS (endplay's ``solve_board``) scores it, one digit a card: the solver
+before its speed-up gave exactly these, and so must every faster one."""
+
+
+@pytest.mark.parametrize("deal", PINNED_DEALS, ids=["clubs", "no-trumps", "diamonds"])
+def test_the_costs_of_whole_deals_are_pinned(
+    deal: tuple[dict[str, str], str | None, str, tuple[str, ...], str],
+) -> None:
+    hands, trump, leader, tricks, costs = deal
+    played = [card for trick in tricks for card in trick.split()]
+    got = double_dummy_costs(
+        {seat: hand.split() for seat, hand in hands.items()}, trump, leader, played
+    )
+    assert "".join(str(cost) for cost in got) == costs

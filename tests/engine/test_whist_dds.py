@@ -6,7 +6,10 @@ names endplay's version and the name that changed, so that lifting the pin
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from importlib.metadata import version
+from pathlib import Path
 
 from engine.cards import Suit, parse_cards
 from engine.whist.players.dds import load_solver, solve_position
@@ -59,3 +62,27 @@ def test_a_trick_in_progress_counts_for_the_side_that_wins_it() -> None:
     assert solved == {parse_cards("2C")[0]: 0}, changed(
         "deal.currentTrick*", f"the position solved to {solved}"
     )
+
+
+def test_the_binding_loads_without_endplays_package_and_is_the_one_it_uses() -> None:
+    # endplay's package imports its dealer and matplotlib (0.6 s of CPU at every bot start,
+    # which asks whether whist advises): the binding must come without them.
+    script = (
+        "import sys\n"
+        "from engine.whist.players.dds import load_solver\n"
+        "dds = load_solver()\n"
+        "assert callable(dds.SolveBoard)\n"
+        "heavy = [m for m in ('endplay', 'matplotlib') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+        "assert load_solver() is dds\n"
+        "import endplay\n"
+        "assert endplay._dds is dds, 'the package took another copy of the binding'\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr

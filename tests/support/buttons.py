@@ -12,7 +12,8 @@ def id_kind(custom_id: str | None) -> str:
     """Return what a button is: for Dupe's (and high card's) controls ``play``, ``give`` (a
     step of a distribution; ``restart`` for "Start over"), ``giveok``, another game's
     ``control``; a table button's ``what`` (``join`` … ``hand``, ``refresh``, ``pic``,
-    ``rematch``); ``leaderboard``, ``replay``, ``details``; or ``""`` (none of ours)."""
+    ``rematch``); ``leaderboard``, ``replay``, ``review``, ``details``, ``hint``; or ``""``
+    (none of ours)."""
     parsed = ids.parse(custom_id or "")
     if isinstance(parsed, ids.Control):
         if parsed.payload == "g":
@@ -24,6 +25,10 @@ def id_kind(custom_id: str | None) -> str:
         return "leaderboard"
     if isinstance(parsed, ids.ReplayPage):
         return "replay"
+    if isinstance(parsed, ids.ReviewPage):
+        return "review"
     if isinstance(parsed, ids.Details):
         return "details"
+    if isinstance(parsed, ids.Hint):
+        return "hint"
     return ""

@@ -26,7 +26,7 @@ from bot.game import (
 )
 from bot.games.doppelkopf import pictures as drawn
 from bot.games.doppelkopf import render
-from bot.i18n import Lang, Text, t
+from bot.i18n import Lang, Text, catalogue, t
 from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
 from engine.cards import parse_card
@@ -34,6 +34,7 @@ from engine.doppelkopf import GAME, Action, DoppelkopfOptions, DoppelkopfState, 
 from engine.doppelkopf.orders import ORDERS, order_for
 from engine.doppelkopf.rules import ANNOUNCEMENTS, OPTIONAL, DoppelkopfView, parse_action
 from engine.errors import OptionsError, ParseError
+from engine.game import Advice
 
 __all__ = ["UI", "DoppelkopfUI"]
 
@@ -208,9 +209,32 @@ class DoppelkopfUI(GameUI[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOpt
             last = Text(key, who=who)
         return Text("doppelkopf.moved_on", last=last)
 
+    def advice_text(self, view: DoppelkopfView, advice: Advice[Action], lang: Lang) -> str:
+        """Return the expert's advice in words: the card or choice, and a line of why
+        where the catalogue has one for the adviser's reason."""
+        words = t(lang, "doppelkopf.advise", action=render.action_text(lang, str(advice.action)))
+        if advice.reason == "only":
+            why = t(lang, "hints.only")
+        elif f"doppelkopf.advice_{advice.reason}" in catalogue():
+            why = t(lang, f"doppelkopf.advice_{advice.reason}", **advice.detail)
+        else:
+            return words
+        return t(lang, "hints.because", action=words, why=why)
+
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer chose for an absent member."""
         return t(lang, "doppelkopf.stand_in", action=render.action_text(lang, str(action)))
+
+    def action_text(self, action: Action, lang: Lang) -> str:
+        """Return an action in words (a card, an announcement)."""
+        return render.action_text(lang, str(action))
+
+    def review_place(self, state: DoppelkopfState) -> Text:
+        """Return the game and trick of the decision due (before play: the game only)."""
+        game = len(state.game_results) + 1
+        if state.phase != "play":
+            return Text("doppelkopf.review_place_before", game=game)
+        return Text("doppelkopf.review_place", game=game, trick=state.trick_number)
 
     def owed(self, before: DoppelkopfState, after: DoppelkopfState) -> list[str]:
         """Return a breakdown post for each game the change scored (``game<n>``)."""

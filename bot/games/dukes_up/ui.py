@@ -62,6 +62,7 @@ from engine.dukes_up.actions import (
 from engine.dukes_up.layout import group_kind, offer_d4
 from engine.dukes_up.rules import Refusal
 from engine.errors import ParseError
+from engine.game import Advice
 
 __all__ = ["UI", "DukesUpUI", "parse_groups"]
 
@@ -424,6 +425,44 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
             return Text("dukes_up.moved_on_you")
         return Text("dukes_up.moved_on")
 
+    def advice_text(self, view: DukesUpView, advice: Advice[Action], lang: Lang) -> str:
+        """Return the expert's advice in words: the step to take, with its cards, and
+        why."""
+        action = advice.action
+        kind = Kind(action.kind)
+        cards = render.cards_text(action.cards)
+        if kind is Kind.SETUP:
+            castle, d1, d2, hand = (render.sym(c) for c in action.cards)
+            words = t(lang, "dukes_up.advise_setup", castle=castle, d1=d1, d2=d2, hand=hand)
+        elif kind is Kind.DRAW:
+            words = t(lang, f"dukes_up.advise_draw_{action.word}", n=action.n)
+        elif kind is Kind.ACCEPT:
+            on_table = {c for group in view.table for c in group}
+            placed = [c for group in action.partition for c in group if c not in on_table]
+            words = t(lang, "dukes_up.advise_accept", cards=render.cards_text(placed))
+        elif kind is Kind.DISCARD:
+            option = action.word.upper()
+            if cards:
+                words = t(lang, "dukes_up.advise_discard", option=option, cards=cards)
+            else:
+                words = t(lang, "dukes_up.advise_discard_blind", option=option)
+        elif kind in (Kind.NEW, Kind.ADD, Kind.PICKUP, Kind.SET):
+            words = t(lang, f"dukes_up.advise_{kind.name.lower()}", cards=cards)
+        elif kind in (Kind.REVEAL, Kind.RETURN, Kind.RESET, Kind.FINISH, Kind.REGROUP):
+            words = t(lang, f"dukes_up.advise_{kind.name.lower()}")
+        else:
+            words = str(action)
+        if advice.reason == "only":
+            why = t(lang, "hints.only")
+        elif advice.reason:
+            # the count a line's grammar follows: the slots kept, or the cards discarded
+            params = {"n": len(action.cards), **advice.detail}
+            params["n"] = params.get("slots", params["n"])
+            why = t(lang, f"dukes_up.advice_{advice.reason}", **params)
+        else:
+            return words
+        return t(lang, "hints.because", action=words, why=why)
+
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer did for an absent member (no card: a stand-in's note
         goes to the member only, but the words need not name one)."""
@@ -432,6 +471,15 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
             "dukes_up.stand_in",
             what=t(lang, f"dukes_up.did_{Kind(action.kind).name.lower()}"),
         )
+
+    def action_text(self, action: Action, lang: Lang) -> str:
+        """Return what an action does, with its cards (suit first, as the board shows)."""
+        what = t(lang, f"dukes_up.did_{Kind(action.kind).name.lower()}")
+        return f"{what} {render.cards_text(action.cards)}" if action.cards else what
+
+    def review_place(self, state: DukesUpState) -> Text:
+        """Return the round and move of the decision due."""
+        return Text("dukes_up.review_place", round=state.round, move=state.move_count + 1)
 
     def owed(self, before: DukesUpState, after: DukesUpState) -> list[str]:
         """Return a scoring post for each round the change scored (``round<n>``)."""

@@ -32,6 +32,7 @@ from engine.cards import Card, by_suit, format_cards, parse_card
 from engine.dupe import SEAT_LETTERS, SEAT_SUITS, Distribute, DupeState, DupeView, Phase, Play
 from engine.dupe.rules import Action, DupeOptions
 from engine.errors import EngineError, ParseError
+from engine.game import Advice
 
 __all__ = ["UI", "DupeUI"]
 
@@ -173,6 +174,25 @@ class DupeUI(GameUI[DupeState, DupeView, Action, DupeOptions]):
                 return Text(key)
         return class_refusal(error)
 
+    def advice_text(self, view: DupeView, advice: Advice[Action], lang: Lang) -> str:
+        """Return the expert's advice in words: the card to choose or the cards to give,
+        and why."""
+        action = advice.action
+        if isinstance(action, Play):
+            words = t(lang, "dupe.advise_play", card=str(action.card))
+        else:
+            given = ", ".join(
+                f"{card} → {seat_name(lang, seat)}" for seat, card in enumerate(action.cards)
+            )
+            words = t(lang, "dupe.advise_give", given=given)
+        if advice.reason == "only":
+            why = t(lang, "hints.only")
+        elif advice.reason:
+            why = t(lang, f"dupe.advice_{advice.reason}", **advice.detail)
+        else:
+            return words
+        return t(lang, "hints.because", action=words, why=why)
+
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer did for an absent member."""
         if isinstance(action, Play):
@@ -181,6 +201,18 @@ class DupeUI(GameUI[DupeState, DupeView, Action, DupeOptions]):
             f"{card} → {seat_name(lang, seat)}" for seat, card in enumerate(action.cards)
         )
         return t(lang, "dupe.stand_in_give", given=letters)
+
+    def action_text(self, action: Action, lang: Lang) -> str:
+        """Return a card played, or the cards given with their takers."""
+        if isinstance(action, Play):
+            return str(action.card)
+        return ", ".join(
+            f"{card} → {seat_name(lang, seat)}" for seat, card in enumerate(action.cards)
+        )
+
+    def review_place(self, state: DupeState) -> Text:
+        """Return the deal and trick of the decision due."""
+        return Text("dupe.review_place", deal=state.deal, trick=state.trick)
 
     def owed(self, before: DupeState, after: DupeState) -> list[str]:
         """Return a scoring post for each deal the change scored (``deal<n>``)."""

@@ -16,6 +16,7 @@ from bot import ids, pictures
 from bot.errors import class_refusal
 from bot.game import (
     Choice,
+    ExactReview,
     GameUI,
     OptionSpec,
     Picture,
@@ -25,12 +26,14 @@ from bot.game import (
     Step,
     TableInfo,
 )
-from bot.games.whist import render
+from bot.games.whist import render, review
 from bot.games.whist.duplicate_commands import duplicate_group
 from bot.i18n import Lang, Text, t
 from bot.render import final_standings, replay_buttons, rules_line
 from bot.tables import StaleError, UserError
+from engine.cards import Suit
 from engine.errors import OptionsError, ParseError
+from engine.game import Advice
 from engine.whist import (
     GAME,
     SEATS,
@@ -180,9 +183,45 @@ class WhistUI(GameUI[WhistState, WhistView, Action, WhistOptions]):
             return Text(f"whist.options_{error.reason.replace('-', '_')}")
         return class_refusal(error)
 
+    def advice_text(self, view: WhistView, advice: Advice[Action], lang: Lang) -> str:
+        """Return the expert's advice in words: the card or choice, and why (how many
+        deals it sampled, or that every card is known)."""
+        action = advice.action
+        kind = action.kind
+        if kind is Kind.PLAY:
+            words = t(lang, "whist.advise_play", card=str(action.card))
+        elif kind is Kind.CLAIM:
+            words = t(lang, "whist.advise_claim", n=action.number)
+        elif kind is Kind.TRUMP:
+            words = t(lang, "whist.advise_trump", suit=render.suit_name(lang, Suit(action.number)))
+        else:
+            words = t(lang, f"whist.advise_{kind.name.lower()}")
+        if advice.reason == "only":
+            why = t(lang, "hints.only")
+        elif advice.reason:
+            detail = dict(advice.detail)
+            why = t(lang, f"whist.advice_{advice.reason}", n=detail.get("deals", 0), **detail)
+        else:
+            return words
+        return t(lang, "hints.because", action=words, why=why)
+
     def stand_in(self, action: Any, lang: Lang) -> str:
         """Return what a computer chose for an absent member."""
         return t(lang, "whist.stand_in", action=render.action_text(lang, action))
+
+    def action_text(self, action: Action, lang: Lang) -> str:
+        """Return an action in words (``Q♥``, "keeps the hand")."""
+        return render.action_text(lang, action)
+
+    def review_place(self, state: WhistState) -> Text:
+        """Return the deal and trick of the decision due."""
+        return Text("whist.review_place", deal=state.deal, trick=state.completed + 1)
+
+    def exact_review(
+        self, seed: int, options: WhistOptions, moves: Sequence[str]
+    ) -> ExactReview | None:
+        """Return the double-dummy costs of the cards played (``bot.games.whist.review``)."""
+        return review.exact_review(self.game, seed, options, moves)
 
     def owed(self, before: WhistState, after: WhistState) -> list[str]:
         """Return a summary post for each deal the change scored (``deal<n>``)."""

@@ -15,10 +15,14 @@ cannot follow which suit. Three ideas, each measured alone by ``bench/doppelkopf
 2. **Announcements by expected value** (with 1: +6.50 [5.49, 7.51]). When it may announce,
    it plays :data:`ANNOUNCE_SAMPLES` sampled deals out, scores each with the preset's own
    scoring (``engine.doppelkopf.scoring``) with and without the announcement, and announces
-   when that gains at least :data:`ANNOUNCE_MARGIN` points on average. Tournament rules
-   only: under the house rules, where each Re or Contra doubles the score, it lost (300
-   house tables: +11.19 per table against +15.12 without), so there it announces by
-   ``basic``'s rules.
+   when that gains at least the preset's :data:`ANNOUNCE_MARGIN` points on average and its
+   party wins in at least the preset's :data:`ANNOUNCE_WINS` of the deals. A soloist or an
+   announcer of the other party chose so for its hand, so each deal is the one of
+   :data:`STRONG_TRIES` that gives it the most trumps: with random hands for them the house
+   expert announced Contra against nearly every solo and lost by it (each Re or Contra
+   doubles the house score). Measured against the same expert never announcing
+   (``--variants expert,silent --pair expert,silent``), 60 house tables: +11.17 per table
+   [7.93, 14.41], +1.55 per game.
 3. **Solos by expected value** (with 1: +6.38 [5.59, 7.18]). Before play it deals the other
    hands :data:`GAME_SAMPLES` times and plays out the normal game (a silent marriage when it
    holds both ♣Q) and the three solo types its hand suits best; a solo when one beats the
@@ -27,10 +31,16 @@ cannot follow which suit. Three ideas, each measured alone by ``bench/doppelkopf
    marriage, poverty and misdeal choices are ``basic``'s.
 
 All three: +8.03 per table [7.07, 8.99] over the same 400 tables; over 4,000 tables
-+8.07 [7.76, 8.37], that is +2.02 points per game. House rules (300 tables of 4 dealer
-turns): +15.70 per table [13.61, 17.79], +2.20 per game. The bench switches the ideas off one at a
-time through the constructor's ``announcements`` and ``solos`` flags (off: ``basic``'s
-choices).
++8.07 [7.76, 8.37], that is +2.02 points per game (before the announcements leaned to shown
+strength and the claims). The bench switches the ideas off one at a time through the
+constructor's ``announcements`` and ``solos`` flags (off: ``basic``'s choices), and
+announcing altogether through ``silent``.
+
+As the soloist it **claims** (all remaining tricks) or **concedes** when the engine's exact
+claim check would hold for every deal its view allows (:mod:`.endings`), so a claim of its
+is never refused; before a claim it makes every announcement left, each a sure point.
+It also **advises** (:meth:`ExpertPlayer.advise`, hints and reviews): the same sampling, from
+one seat's view, with the expected score of each action weighed.
 """
 
 from __future__ import annotations
@@ -42,8 +52,10 @@ from dataclasses import dataclass
 from engine.cards import Card, parse_card
 from engine.doppelkopf.orders import ORDERS, POINTS, TRUMP, Order, double_pack, order_for
 from engine.doppelkopf.players.basic import BasicPlayer, solo_strength
+from engine.doppelkopf.players.endings import Ending, claim_holds, concession_due
 from engine.doppelkopf.rules import ANNOUNCEMENTS, HOUSE_SOLOS, Action, DoppelkopfView
 from engine.doppelkopf.scoring import Facts, score
+from engine.game import Advice
 
 __all__ = ["ExpertPlayer"]
 
@@ -52,12 +64,20 @@ SAMPLES = 20
 """Sampled deals per card decision."""
 GAME_SAMPLES = 24
 """Sampled deals per candidate game (normal, and each solo worth a look) before play."""
+ADVICE_SAMPLES = 40
+"""Sampled deals per card decision when advising (a hint or a review)."""
 ANNOUNCE_SAMPLES = 32
 """Sampled deals per announcement decision."""
 SOLO_MARGIN = 1.0
 """A solo is declared when its expected score beats the normal game's by this much."""
-ANNOUNCE_MARGIN = 0.3
-"""An announcement is made when it gains at least this much expected score."""
+ANNOUNCE_MARGIN = {"tournament": 0.3, "house": 1.0}
+"""By preset: an announcement is made when it gains at least this much expected score…"""
+ANNOUNCE_WINS = {"tournament": 0.0, "house": 0.8}
+"""…and its party wins in at least this share of the sampled deals (house: each Re or
+Contra doubles the whole score, so a close call loses more when it fails than it gains)."""
+STRONG_TRIES = 6
+"""When weighing an announcement, each sampled deal is the one of this many that gives the
+seats that showed strength (a soloist, an announcer of the other party) the most trumps."""
 SOLO_LOOK = 0.6
 """Solos are looked at only when the rule-of-thumb strength of the best one reaches this."""
 
@@ -100,13 +120,19 @@ class ExpertPlayer:
         *,
         announcements: bool = True,
         solos: bool = True,
+        silent: bool = False,
         solo_margin: float = SOLO_MARGIN,
-        announce_margin: float = ANNOUNCE_MARGIN,
+        announce_margin: float | None = None,
+        announce_wins: float | None = None,
     ) -> None:
         # announcements, solos: the expected-value decisions (off: the basic player's rules
-        # of thumb), switched off one at a time by bench/doppelkopf_ideas.py
-        self._announcements, self._solos = announcements, solos
-        self._solo_margin, self._announce_margin = solo_margin, announce_margin
+        # of thumb), switched off one at a time by bench/doppelkopf_ideas.py; silent: never
+        # announces (what announcing is worth is measured against it);
+        # the announcement thresholds default to the preset's (ANNOUNCE_MARGIN, ANNOUNCE_WINS)
+        self._announcements, self._solos, self._silent = announcements, solos, silent
+        self._solo_margin = solo_margin
+        self._announce_margin, self._announce_wins = announce_margin, announce_wins
+        self._seed = seed
         self._rng = random.Random(seed)
         self._basic = BasicPlayer(seed)
         self._deal = -1
@@ -141,18 +167,200 @@ class ExpertPlayer:
             return self._basic.act(view)
         cards = [a for a in view.legal if a.card is not None]
         announcement = next((a for a in view.legal if a.kind in ANNOUNCEMENTS), None)
-        if announcement is not None:
-            # House rules: each Re or Contra doubles the whole score, and announcing by the
-            # sampled estimate lost there (bench/doppelkopf_ideas.py --preset house), so
-            # the house expert announces by basic's rules of thumb.
-            if self._announcements and view.data["preset"] == "tournament":
-                if self._worth_announcing(view, announcement):
-                    return announcement
-            elif self._basic.act(view) == announcement:
+        ending = self._ending_call(view)
+        if ending is not None:
+            # every trick is sure: each announcement first is a free point
+            if ending.kind == "claim" and announcement is not None and not self._silent:
                 return announcement
+            return ending
+        if announcement is not None and self._announces(view, announcement):
+            return announcement
         if len(cards) <= 1:
             return cards[0] if cards else view.legal[0]
         return self._choose_card(view, cards)
+
+    def _announces(self, view: DoppelkopfView, announcement: Action) -> bool:
+        """Whether to make ``announcement`` now: never when silent, by expected value
+        (:meth:`_worth_announcing`), or with the expected-value idea off by ``basic``'s
+        rules of thumb."""
+        if self._silent:
+            return False
+        if self._announcements:
+            return self._worth_announcing(view, announcement)
+        return self._basic.act(view) == announcement
+
+    def _ending_call(self, view: DoppelkopfView) -> Action | None:
+        """A claim or a concession when this seat is the soloist and its exact check says
+        so for every deal it may be facing (:mod:`engine.doppelkopf.players.endings`)."""
+        texts = {a.kind: a for a in view.legal if a.kind in ("claim", "concede")}
+        if "claim" not in texts:
+            return None
+        pos = self._position(view)
+        leader = view.data["leader"]
+        ending = Ending(
+            pos.order,
+            pos.seat,
+            pos.hand,
+            pos.unseen,
+            pos.left,
+            pos.voids,
+            pos.current,
+            pos.seat if leader is None else leader,
+            pos.seats,
+        )
+        if claim_holds(ending):
+            return texts["claim"]
+        if concession_due(ending):
+            return texts["concede"]
+        return None
+
+    # --- advice ---------------------------------------------------------------------------
+
+    def advise(self, view: DoppelkopfView, compare: Action | None = None) -> Advice[Action]:
+        """Return the expert's choice for the decision in ``view`` and each weighed action's
+        expected score for this seat, over deals sampled from the view and the tricks it
+        remembers (never the state), ``compare`` among them. The same view and memory give
+        the same advice: its samples are drawn from the seed and the decision point."""
+        self._remember(view)
+        rng = _decision_rng(self._seed, view, "advice")
+        phase = view.data["phase"]
+        if phase == "play" and any(a.card is not None for a in view.legal):
+            return self._advise_play(view, compare, rng)
+        if phase in _CHOOSING:
+            return self._advise_game(view, compare, rng)
+        choice = self._basic.act(view)
+        return Advice(choice, {choice: 0.0, **({compare: 0.0} if compare else {})}, "points")
+
+    def _advise_play(
+        self, view: DoppelkopfView, compare: Action | None, rng: random.Random
+    ) -> Advice[Action]:
+        """Card play: every legal card played out on :data:`ADVICE_SAMPLES` sampled deals
+        and scored by the preset's scoring; an announcement is worth the best card and its
+        sampled gain; a claim or concession the score of all remaining tricks going so."""
+        pos = self._position(view)
+        data = view.data
+        cards = [a for a in view.legal if a.card is not None]
+        said: dict[str, tuple[str, ...]] = {"re": (), "contra": ()}
+        for a in data["announcements"]:
+            said[a["party"]] += (a["kind"],)
+        normal = pos.game in _NORMAL_GAMES
+        nxt = _next_seat(pos.seats)
+        values = dict.fromkeys(cards, 0.0)
+        margins = dict.fromkeys(cards, 0.0)  # card points over the other party: ties
+        ends = {a: 0.0 for a in view.legal if a.kind in ("claim", "concede")}
+        announcement = next((a for a in view.legal if a.kind in ANNOUNCEMENTS), None)
+        more = dict(said)
+        party = pos.known.get(pos.seat)
+        if announcement is not None and party is not None:
+            more[party] = (*said[party], announcement.kind)
+        claim_more = 0.0  # announcing, then claiming
+        left = sum(POINTS[c] for c in pos.unseen) + sum(POINTS[c] for c in pos.hand)
+        left += sum(POINTS[c] for _, c in pos.current)
+        tricks_left = len(pos.hand) + (1 if pos.current else 0)
+        for _ in range(ADVICE_SAMPLES):
+            hands, parties = self._sample(pos, rng)
+            mine = parties[pos.seat]
+            other = "contra" if mine == "re" else "re"
+            taken, won = _taken(pos.order, pos.history, parties)
+            for action in cards:
+                assert action.card is not None
+                held = dict(hands)
+                held[pos.seat] = list(hands[pos.seat])
+                held[pos.seat].remove(action.card)
+                points, tricks = dict(taken), dict(won)
+                trick = [*pos.current, (pos.seat, action.card)]
+                _finish(pos.order, held, trick, nxt[pos.seat], pos.seats, parties, points, tricks)
+                _, _, value = score(pos.preset, Facts(points, tricks, said), normal=normal)
+                values[action] += _share(value, pos.seat, parties, pos.soloist, normal)
+                margins[action] += points[mine] - points[other]
+            for action in ends:
+                side = mine if action.kind == "claim" else other
+                points, tricks = dict(taken), dict(won)
+                points[side] += left
+                tricks[side] += tricks_left
+                _, _, value = score(pos.preset, Facts(points, tricks, said), normal=normal)
+                ends[action] += _share(value, pos.seat, parties, pos.soloist, normal)
+                if action.kind == "claim":
+                    _, _, value = score(pos.preset, Facts(points, tricks, more), normal=normal)
+                    claim_more += _share(value, pos.seat, parties, pos.soloist, normal)
+        means = {a: v / ADVICE_SAMPLES for a, v in {**values, **ends}.items()}
+        best = max(cards, key=lambda a: (values[a], margins[a], -POINTS[a.card] if a.card else 0))
+        ending = self._ending_call(view)
+        choice = ending or best
+        if ending is not None and ending.kind == "claim" and announcement is not None:
+            if not self._silent:
+                choice = announcement
+            means[announcement] = claim_more / ADVICE_SAMPLES
+        elif announcement is not None and not self._silent:
+            weighed = self._announcement_gain(view, announcement, rng)
+            if weighed is not None:
+                means[announcement] = means[best] + weighed[0]
+                if choice == best and self._announces_by(view, weighed):
+                    choice = announcement
+        if compare is not None and compare not in means:
+            means[compare] = means[best]  # an action not weighed (none is left): as the best
+        return Advice(choice, means, "points", "sampled", {"deals": ADVICE_SAMPLES})
+
+    def _announces_by(self, view: DoppelkopfView, weighed: tuple[float, float]) -> bool:
+        """Whether an announcement weighed so (its gain, its party's share of wins) is made."""
+        preset = view.data["preset"]
+        margin = self._announce_margin
+        share = self._announce_wins
+        return weighed[0] >= (ANNOUNCE_MARGIN[preset] if margin is None else margin) and (
+            weighed[1] >= (ANNOUNCE_WINS[preset] if share is None else share)
+        )
+
+    def _advise_game(
+        self, view: DoppelkopfView, compare: Action | None, rng: random.Random
+    ) -> Advice[Action]:
+        """Reservations, declarations, bids, the solo type: the normal game and each solo
+        type offered played out on :data:`GAME_SAMPLES` sampled deals; a word that keeps the
+        normal game (healthy, a marriage, no reservation, a withdrawal…) is worth the normal
+        game, one that asks for a solo its best type."""
+        own_rng, plan = self._rng, self._plan
+        self._rng, self._plan = rng, None
+        try:
+            choice = self._choose_game(view) if self._solos else self._basic.act(view)
+        finally:
+            self._rng, self._plan = own_rng, plan
+        data = view.data
+        seat = view.seat
+        assert seat is not None
+        preset = data["preset"]
+        hand = list(view.hand)
+        kinds = [str(a)[5:] for a in view.legal if str(a).startswith("solo:")] or list(HOUSE_SOLOS)
+        seats = [s for s in range(data["players"]) if s != data["sitting_out"]]
+        n, dealer = data["players"], data["dealer"]
+        first = next(s for s in ((dealer + i) % n for i in range(1, n + 1)) if s in seats)
+        solo_lead = seat if preset == "house" or data["phase"] == "forced" else first
+        unseen = double_pack()
+        for card in hand:
+            unseen.remove(card)
+        others = [s for s in seats if s != seat]
+        totals = dict.fromkeys(["", *kinds], 0.0)
+        for _ in range(GAME_SAMPLES):
+            pool = list(unseen)
+            rng.shuffle(pool)
+            hands = {s: pool[12 * i : 12 * i + 12] for i, s in enumerate(others)}
+            hands[seat] = list(hand)
+            totals[""] += _normal_value(preset, hands, seats, seat, first)
+            for kind in kinds:
+                order = order_for(preset, f"solo:{kind}")
+                totals[kind] += _solo_value(preset, order, hands, seats, seat, solo_lead)
+        mean = {k: v / GAME_SAMPLES for k, v in totals.items()}
+        best_solo = max(kinds, key=lambda k: (mean[k], k))
+        values: dict[Action, float] = {}
+        for action in view.legal:
+            text = str(action)
+            if text.startswith("solo:"):
+                values[action] = mean[text[5:]]
+            elif text == "solo":
+                values[action] = mean[best_solo]
+            elif text == "reservation":  # a solo or another bid: whichever is worth more
+                values[action] = max(mean[best_solo], mean[""])
+            else:
+                values[action] = mean[""]
+        return Advice(choice, values, "points", "sampled", {"deals": GAME_SAMPLES})
 
     # --- card play -------------------------------------------------------------------------
 
@@ -185,14 +393,17 @@ class ExpertPlayer:
             left=data["cards_left"],
         )
 
-    def _sample(self, pos: _Position) -> tuple[dict[int, list[Card]], dict[int, str]]:
-        """Deal the unseen cards to the other seats consistently with what is known; return
-        the hands and the parties of that deal."""
+    def _sample(
+        self, pos: _Position, rng: random.Random | None = None
+    ) -> tuple[dict[int, list[Card]], dict[int, str]]:
+        """Deal the unseen cards to the other seats consistently with what is known (with
+        ``rng``, default the card play's); return the hands and the parties of that deal."""
+        rng = rng or self._rng
         others = pos.others
         pool = list(pos.unseen)
-        self._rng.shuffle(pool)
+        rng.shuffle(pool)
         pool = pool[: sum(pos.left[s] for s in others)]
-        hands = _deal(pool, others, pos.left, pos.voids, self._rng, pos.order.group)
+        hands = _deal(pool, others, pos.left, pos.voids, rng, pos.order.group)
         hands[pos.seat] = list(pos.hand)
         parties = _parties(pos.known, hands, pos.seats, pos.game, pos.history, pos.current)
         return hands, parties
@@ -214,12 +425,21 @@ class ExpertPlayer:
     # --- announcements ---------------------------------------------------------------------
 
     def _worth_announcing(self, view: DoppelkopfView, action: Action) -> bool:
-        """Whether announcing ``action`` now gains, over the sampled deals played out, at
-        least :data:`ANNOUNCE_MARGIN` in expected score."""
+        """Whether announcing ``action`` now, over :data:`ANNOUNCE_SAMPLES` sampled deals
+        played out, gains at least the preset's :data:`ANNOUNCE_MARGIN` in expected score
+        with its party winning in at least the preset's :data:`ANNOUNCE_WINS` of them."""
+        weighed = self._announcement_gain(view, action, _decision_rng(self._seed, view, "say"))
+        return weighed is not None and self._announces_by(view, weighed)
+
+    def _announcement_gain(
+        self, view: DoppelkopfView, action: Action, rng: random.Random
+    ) -> tuple[float, float] | None:
+        """Return what announcing ``action`` now gains in expected score over the sampled
+        deals, and the share of them its party wins (``None``: its party is unknown)."""
         pos = self._position(view)
         party = pos.known.get(pos.seat)
         if party is None:
-            return False
+            return None
         said: dict[str, tuple[str, ...]] = {"re": (), "contra": ()}
         for a in view.data["announcements"]:
             said[a["party"]] += (a["kind"],)
@@ -227,16 +447,32 @@ class ExpertPlayer:
         more[party] = (*said[party], action.kind)
         normal = pos.game in _NORMAL_GAMES
         gain = 0.0
+        wins = 0
+        # A soloist or an announcer chose so for its hand: deals that give it a random hand
+        # make its opponents far too hopeful (the house expert announced Contra against
+        # nearly every solo), so the deals lean to ones that show its strength.
+        strong = {a["seat"] for a in view.data["announcements"] if a["party"] != party}
+        if pos.soloist is not None and pos.soloist != pos.seat:
+            strong.add(pos.soloist)
+        trump = pos.order.is_trump
         for _ in range(ANNOUNCE_SAMPLES):
-            hands, parties = self._sample(pos)
+            hands, parties = self._sample(pos, rng)
+            for _ in range(STRONG_TRIES - 1 if strong else 0):
+                other, other_parties = self._sample(pos, rng)
+                if sum(trump(c) for s in strong for c in other[s]) > sum(
+                    trump(c) for s in strong for c in hands[s]
+                ):
+                    hands, parties = other, other_parties
             points, tricks = _taken(pos.order, pos.history, parties)
             nxt = _next_seat(pos.seats)
             player = nxt[pos.current[-1][0]] if pos.current else pos.seat
             _finish(pos.order, hands, list(pos.current), player, pos.seats, parties, points, tricks)
-            for announced, sign in ((more, 1), (said, -1)):
-                _, _, value = score(pos.preset, Facts(points, tricks, announced), normal=normal)
-                gain += sign * _share(value, pos.seat, parties, pos.soloist, normal)
-        return gain / ANNOUNCE_SAMPLES >= self._announce_margin
+            _, _, value = score(pos.preset, Facts(points, tricks, more), normal=normal)
+            after = _share(value, pos.seat, parties, pos.soloist, normal)
+            _, _, value = score(pos.preset, Facts(points, tricks, said), normal=normal)
+            gain += after - _share(value, pos.seat, parties, pos.soloist, normal)
+            wins += after > 0
+        return gain / ANNOUNCE_SAMPLES, wins / ANNOUNCE_SAMPLES
 
     # --- reservations and bids -------------------------------------------------------------
 
@@ -310,6 +546,16 @@ class ExpertPlayer:
         best = max(look, key=lambda k: (totals[k], k))
         self._plan = (best, (totals[best] - totals[""]) / GAME_SAMPLES)
         return self._plan
+
+
+def _decision_rng(seed: int, view: DoppelkopfView, purpose: str) -> random.Random:
+    """Return a generator drawn from ``seed`` and the decision point of ``view``: announcements
+    and advice sample with it, so card play stays the same whether or not they are weighed
+    (announcing is measured against not announcing on equal deals), the same view gets the
+    same advice, and no generator is kept between decisions."""
+    data = view.data
+    point = f"{data['deal']}:{data['phase']}:{data['trick_number']}:{data['trick']}"
+    return random.Random(f"{seed}:{purpose}:{point}:{sorted(view.hand)}")
 
 
 def _next_seat(seats: list[int]) -> dict[int, int]:

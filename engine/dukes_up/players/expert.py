@@ -68,6 +68,7 @@ from engine.dukes_up.layout import (
 )
 from engine.dukes_up.players.baseline import room
 from engine.dukes_up.rules import DukesUpView, Phase
+from engine.game import Advice
 
 __all__ = ["TAKE_LEAD", "ExpertPlayer"]
 
@@ -136,6 +137,45 @@ class ExpertPlayer:
 
     def act(self, view: DukesUpView) -> Action:
         """Return the expert's action for the seat whose view this is."""
+        return self._choose(view)
+
+    def advise(self, view: DukesUpView, compare: Action | None = None) -> Advice[Action]:
+        """Return the action :meth:`act` chooses for ``view`` (the same path), valued in
+        points: the score margin (its own less the opponent's) its plan reaches at the end
+        of the turn; ``compare``, when another action, by the margin of the table as it
+        stands with that action's cards placed and the slots as they are."""
+        choice = self._choose(view)
+        me = view.seat
+        values: dict[Action, float] = {choice: 0.0}
+        reason = _REASONS.get(choice.kind, "")
+        detail: dict[str, int | str] = {}
+        if len(view.legal) == 1:
+            reason = "only"
+        elif (
+            me is not None
+            and view.phase is Phase.TURN
+            and view.mover == me
+            and view.drawn
+            and is_valid_layout(view.table)
+        ):
+            seen = _seen(view, me)
+            plan = self._plan(seen)
+            table = [c for g in view.table for c in g]
+            own, opp = _final(seen, table, plan.place, plan.dukes)
+            values[choice] = float(own - opp)
+            if plan.capture and choice.kind is not Kind.DISCARD:
+                reason = "capture"
+            elif reason == "place":
+                detail = {"cards": len(plan.place), "slots": seen.slots}
+            if compare is not None and compare != choice:
+                placed = _placed_by(compare, table)
+                own, opp = _final(seen, table, placed, frozenset(view.dukes[me] or ()))
+                values[compare] = float(own - opp)
+        if compare is not None and compare not in values:
+            values[compare] = values[choice]
+        return Advice(choice, values, "points", reason, detail)
+
+    def _choose(self, view: DukesUpView) -> Action:
         legal = view.legal
         me = view.seat
         if view.phase is Phase.CHOOSE and view.setup:
@@ -321,6 +361,32 @@ class ExpertPlayer:
             if fits.fits([card, y, z]):
                 total += 0.25 * (1 + (y in held) + (z in held))
         return total
+
+
+_REASONS = {
+    Kind.SETUP: "setup",
+    Kind.DRAW: "draw",
+    Kind.NEW: "place",
+    Kind.ADD: "place",
+    Kind.ACCEPT: "place",
+    Kind.REGROUP: "place",
+    Kind.PICKUP: "dukes",
+    Kind.SET: "dukes",
+    Kind.REVEAL: "capture",
+    Kind.DISCARD: "discard",
+    Kind.FINISH: "finish",
+}
+"""The line of why of each kind of step (``advice_<reason>`` in the game's catalogue)."""
+
+
+def _placed_by(action: Action, table: Sequence[Card]) -> list[Card]:
+    """Return the cards ``action`` puts on the table (none for a step that places none)."""
+    if action.kind in (Kind.NEW, Kind.ADD):
+        return list(action.cards)
+    if action.kind is Kind.ACCEPT:
+        on = set(table)
+        return [c for g in action.partition for c in g if c not in on]
+    return []
 
 
 def _seen(view: DukesUpView, me: int) -> _Seen:

@@ -103,6 +103,7 @@ from engine.dupe.rules import (
     TrickRecord,
     play,
 )
+from engine.game import Advice
 
 __all__ = ["ExpertPlayer"]
 
@@ -443,6 +444,15 @@ class ExpertPlayer:
 
     def act(self, view: DupeView) -> Action:
         """Return this player's action for ``view``."""
+        return self.advise(view).action
+
+    def advise(self, view: DupeView, compare: Action | None = None) -> Advice[Action]:
+        """Return the action :meth:`act` chooses for ``view`` with what it weighed (the
+        one path of both): as taker, each distribution's worth to this player in points
+        of the deal (its dupe's pile and next hand up, the threatening piles down; 32
+        random completions of the deal); choosing a card, each card's worth in points of
+        taking tricks, this one now and the kept cards at their best later tricks.
+        ``compare`` is always among them: every legal action is weighed."""
         self._memory.update(view)
         if view.phase is Phase.DISTRIBUTE:
             return self._distribute(view)
@@ -450,7 +460,7 @@ class ExpertPlayer:
 
     # --- distributing ----------------------------------------------------------------
 
-    def _distribute(self, view: DupeView) -> Action:
+    def _distribute(self, view: DupeView) -> Advice[Action]:
         """Give the four cards so that my dupe's pile, the other piles and the next hands
         end up best for me (the bijection of largest total worth)."""
         cards = view.revealed
@@ -458,14 +468,17 @@ class ExpertPlayer:
         worth = self._worth(view, cards)
         best = -math.inf
         best_order = _ORDERS[0]
+        values: dict[Action, float] = {}
         for order in _ORDERS:  # order[seat] = index of the card that seat receives
             total = (
                 worth[order[0]][0] + worth[order[1]][1] + worth[order[2]][2] + worth[order[3]][3]
             )
+            values[Distribute(tuple(cards[i] for i in order))] = total
             if total > best:
                 best = total
                 best_order = order
-        return Distribute(tuple(cards[i] for i in best_order))
+        choice = Distribute(tuple(cards[i] for i in best_order))
+        return Advice(choice, values, "points", "distribute", {"completions": SAMPLES})
 
     def _worth(self, view: DupeView, cards: tuple[Card, ...]) -> list[list[float]]:
         """Return worth[i][seat]: what giving ``cards[i]`` to ``seat`` is worth to me."""
@@ -558,7 +571,7 @@ class ExpertPlayer:
 
     # --- choosing --------------------------------------------------------------------
 
-    def _choose(self, view: DupeView) -> Action:
+    def _choose(self, view: DupeView) -> Advice[Action]:
         """Play the card that leaves the best plan for the rest of the deal.
 
         A card takes this trick with probability p_now (opponents modelled with their
@@ -569,7 +582,7 @@ class ExpertPlayer:
         """
         hand = view.hand
         if len(hand) == 1:
-            return play(hand[0])
+            return Advice(play(hand[0]), {play(hand[0]): 0.0}, "points", "only")
         now, later = self._opponent_ranks(view)
         ranks = {card[0] for card in hand}
         p_now = _take_probabilities(now, ranks)
@@ -579,16 +592,27 @@ class ExpertPlayer:
         planned = sorted(p_later[card[0]] for card in hand)
         best = -math.inf
         choice = hand[0]
+        by_rank: dict[int, float] = {}
         for rank in sorted(ranks):
             rest = list(planned)
             rest.remove(p_later[rank])
             value = p_now[rank] * advantage[t - 1]
             for k, p in enumerate(rest):
                 value += p * advantage[t + k]
+            by_rank[rank] = value
             if value > best + 1e-9:
                 best = value
                 choice = next(card for card in hand if card[0] == rank)
-        return play(choice)
+        values: dict[Action, float] = {play(card): by_rank[card[0]] for card in hand}
+        chance = round(100 * p_now[choice[0]])
+        later_best = max(by_rank) > choice[0]
+        return Advice(
+            play(choice),
+            values,
+            "points",
+            "keep_strong" if later_best else "take_now",
+            {"chance": chance},
+        )
 
     def _opponent_ranks(self, view: DupeView) -> tuple[list[list[float]], list[list[float]]]:
         """Return each opponent's rank distribution for this trick (by its play style) and

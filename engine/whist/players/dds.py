@@ -12,10 +12,20 @@ per solve, alternately in one process): 475–520 µs through the binding, 680�
 ``solve_board`` from a PBN deal — the expert solves up to 40 deals a decision. endplay is
 pinned below its next minor version (``pyproject.toml``); ``tests/engine/test_whist_dds.py``
 checks every name used here and fails naming endplay's version and the name that changed.
+
+The binding is loaded on its own, without endplay's package: ``endplay/__init__.py`` imports
+its dealer, and with it matplotlib — 0.6 s of CPU (measured: 0.61–0.65 s for
+``import endplay._dds``, 0.03 s for the binding alone), which every bot start paid to learn
+that whist gives hints, and every first whist expert. The binding (``endplay/_dds``) is
+ctypes over DDS's library and imports nothing of endplay's; it is registered under its own
+name, so an ``import endplay`` later uses the same module.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +35,8 @@ from engine.cards import Card, Rank, Suit
 __all__ = ["load_solver", "solve_position"]
 
 _LOCK = threading.Lock()  # DDS's thread slot 0 serves one search at a time
+_LOADING = threading.Lock()  # the binding is loaded once, whichever thread asks first
+_BINDING = "endplay._dds"
 
 
 def load_solver() -> Any:
@@ -32,9 +44,34 @@ def load_solver() -> Any:
 
     Raises ``ImportError`` (or ``OSError`` for a library that cannot be loaded) without
     endplay."""
-    import endplay._dds as dds
+    with _LOADING:
+        if _BINDING in sys.modules:
+            loaded = sys.modules[_BINDING]
+            if loaded is None:  # blocked, as an import would be
+                raise ImportError(f"import of {_BINDING} halted; None in sys.modules")
+            return loaded
+        return _load_binding()
 
-    return dds
+
+def _load_binding() -> Any:
+    """Load endplay's ``_dds`` package alone (see the module) and register it."""
+    package = importlib.util.find_spec("endplay")
+    if package is None or not package.submodule_search_locations:
+        raise ImportError("endplay is not installed", name="endplay")
+    folder = os.path.join(next(iter(package.submodule_search_locations)), "_dds")
+    spec = importlib.util.spec_from_file_location(
+        _BINDING, os.path.join(folder, "__init__.py"), submodule_search_locations=[folder]
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"endplay has no {_BINDING}", name=_BINDING)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[_BINDING] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[_BINDING]
+        raise
+    return module
 
 
 def _denom(suit: Suit) -> int:

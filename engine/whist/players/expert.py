@@ -61,10 +61,12 @@ basic vs random +3.50, 95 % CI [+3.40, +3.60].
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
 from engine.cards import DECK, Card, Rank, Suit
+from engine.game import Advice
 from engine.whist.actions import ACCEPT, EXCHANGE, KEEP, REJECT, Action, Kind, claim, declare, play
 from engine.whist.players.basic import BasicPlayer, keeps
 from engine.whist.players.dds import load_solver, solve_position
@@ -413,17 +415,37 @@ class ExpertPlayer:
     def act(self, view: WhistView) -> Action:
         """Return this player's action for the hand ``view.seat``."""
         self.observe(view)
-        legal = view.legal
-        action = legal[0] if len(legal) == 1 else self._decide(view)
+        action = self._weigh(view).action
         if action.card is not None:
             self._memory.played_to(view, action.card)
         return action
 
-    def _decide(self, view: WhistView) -> Action:
+    def advise(self, view: WhistView, compare: Action | None = None) -> Advice[Action]:
+        """Return the action :meth:`act` would choose for ``view``, with what it weighed:
+        the mean tricks of the hand's side over the deals it sampled for each card, the
+        mean Humbug points of each choice, or, for a claim it answers, the tricks each
+        answer leaves it (its choice unchanged; it samples every deal even after one
+        already decides). ``compare``, when it was not weighed, gets the choice's value
+        (where the expert follows the maxims: nothing was weighed) or a claim's number."""
+        self.observe(view)
+        advice = self._weigh(view, thorough=True)
+        if compare is None or compare in advice.values:
+            return advice
+        value = advice.values[advice.action]
+        if compare.kind == Kind.CLAIM:
+            value = float(compare.number)
+        return dataclasses.replace(advice, values={**advice.values, compare: value})
+
+    def _weigh(self, view: WhistView, *, thorough: bool = False) -> Advice[Action]:
+        """Return the choice for ``view`` and what led to it (:meth:`act`'s one path;
+        ``thorough``: answering a claim, sample every deal instead of stopping at the first
+        that decides)."""
         legal = view.legal
+        if len(legal) == 1:
+            return Advice(legal[0], {legal[0]: 0.0}, "tricks", "only")
         kinds = {action.kind for action in legal}
         if Kind.ACCEPT in kinds:
-            return self._answer_claim(view)
+            return self._answer_claim(view, thorough)
         if Kind.TRUMP in kinds:
             return self._declare(view)
         if Kind.KEEP in kinds:
@@ -468,22 +490,29 @@ class ExpertPlayer:
             return None
         return {c: t / solved for c, t in totals.items()}, solved, certain
 
-    def _card(self, view: WhistView) -> Action:
+    def _maxims(self, view: WhistView) -> Advice[Action]:
+        """Return ``basic``'s card, where the expert does not sample (see the module)."""
+        action = self._basic.act(view)
+        return Advice(action, {action: 0.0}, "tricks", "maxims")
+
+    def _card(self, view: WhistView) -> Advice[Action]:
         legal = view.legal
         cards = [a.card for a in legal if a.kind == Kind.PLAY and a.card is not None]
         claims = [a.number for a in legal if a.kind == Kind.CLAIM]
         if len(cards) == 1 and not claims:
-            return play(cards[0])
+            return Advice(play(cards[0]), {play(cards[0]): 0.0}, "tricks", "only")
         if view.variant in _TWO_HANDED:
             if max(view.counts[_NORTH], view.counts[_SOUTH]) > _TWO_HAND_SOLVABLE:
-                return self._basic.act(view)
+                return self._maxims(view)
         elif view.variant != "double_dummy" and max(view.counts) > self.solve_from:
-            return self._basic.act(view)
+            return self._maxims(view)
         estimate = self._estimate(view)
         if estimate is None:
-            return self._basic.act(view)
-        means, _, certain = estimate
+            return self._maxims(view)
+        means, solved, certain = estimate
         scores = {c: means.get(c, -1.0) for c in cards}
+        values: dict[Action, float] = {play(c): v for c, v in scores.items()}
+        reason, detail = ("exact", {}) if certain else ("sampled", {"deals": solved})
         best = max(scores.values())
         remaining = _TRICKS - sum(view.tricks)
         if claims and certain and best >= 1:
@@ -493,34 +522,51 @@ class ExpertPlayer:
                 and remaining > 1
                 and (tricks == remaining or remaining <= _CLAIM_BELOW)
             ):
-                return claim(tricks)
+                values[claim(tricks)] = float(tricks)
+                return Advice(
+                    claim(tricks), values, "tricks", "claim", {"tricks": tricks}, exact=True
+                )
         top = [c for c in cards if scores[c] >= best - 1e-9]
+        choice = play(min(top, key=lambda c: (c.rank, c.suit)))
         if len(cards) > 1:
             preferred = self._basic.act(view)
             if preferred.card in top:
-                return preferred
-        return play(min(top, key=lambda c: (c.rank, c.suit)))
+                choice = preferred
+        return Advice(choice, values, "tricks", reason, detail, exact=certain)
 
-    def _answer_claim(self, view: WhistView) -> Action:
+    def _answer_claim(self, view: WhistView, thorough: bool = False) -> Advice[Action]:
         assert view.claim is not None and view.seat is not None and view.to_play is not None
         tricks = view.claim[1]
         remaining = _TRICKS - sum(view.tricks)
+        left = float(remaining - tricks)  # what accepting leaves this side
         knowledge = _knowledge(view, self._memory)
         if knowledge is None:
-            return REJECT
+            return Advice(REJECT, {REJECT: left, ACCEPT: left}, "tricks", "claim_unsure")
         trump = view.trump
         assert trump is not None
         mine_to_play = view.to_play % 2 == view.seat % 2
+        total = 0.0
+        solved = 0
+        beaten = False
         for _ in range(1 if knowledge.certain else self.sample_count(view)):
             world = knowledge.sample(self._rng)
             if world is None:
-                return REJECT
+                beaten = True
+                break
             result = solve_position(world, view.trick, view.to_play, trump)
             best = max(result.values())
             mine = best if mine_to_play else remaining - best
+            total += mine
+            solved += 1
             if mine > remaining - tricks:
-                return REJECT
-        return ACCEPT
+                beaten = True
+                if not thorough:
+                    break
+        values = {ACCEPT: left, REJECT: total / solved if solved else left}
+        detail: dict[str, int | str] = {"deals": solved, "tricks": tricks}
+        if beaten:
+            return Advice(REJECT, values, "tricks", "claim_rejected", detail, knowledge.certain)
+        return Advice(ACCEPT, values, "tricks", "claim_accepted", detail, knowledge.certain)
 
     # --- Humbug ------------------------------------------------------------------------
 
@@ -565,7 +611,7 @@ class ExpertPlayer:
             points += honours[1] if honours[0] == 0 else -honours[1]
         return points
 
-    def _keep_or_exchange(self, view: WhistView) -> Action:
+    def _keep_or_exchange(self, view: WhistView) -> Advice[Action]:
         seat = view.seat
         trump = view.trump
         assert seat is not None and trump is not None
@@ -580,9 +626,12 @@ class ExpertPlayer:
                 theirs = hands[_RIGHT[opponent]]
             keep += self._humbug_value(trump, leads, hands[seat], theirs)
             exchange += self._humbug_value(trump, leads, hands[_RIGHT[seat]], theirs)
-        return KEEP if keep >= exchange else EXCHANGE
+        n = self.humbug_samples
+        values = {KEEP: keep / n, EXCHANGE: exchange / n}
+        choice = KEEP if keep >= exchange else EXCHANGE
+        return Advice(choice, values, "points", "humbug", {"deals": n})
 
-    def _declare(self, view: WhistView) -> Action:
+    def _declare(self, view: WhistView) -> Advice[Action]:
         seat = view.seat
         assert seat is not None
         opponent = _SOUTH if seat == _NORTH else _NORTH
@@ -593,7 +642,10 @@ class ExpertPlayer:
                 if not keeps(theirs, suit):
                     theirs = hands[_RIGHT[opponent]]
                 values[suit] += self._humbug_value(suit, False, hands[seat], theirs)
-        return declare(max(Suit, key=lambda s: (values[s], s)))
+        n = self.humbug_samples
+        choice = declare(max(Suit, key=lambda s: (values[s], s)))
+        weighed = {declare(suit): values[suit] / n for suit in Suit}
+        return Advice(choice, weighed, "points", "humbug", {"deals": n})
 
 
 def _cut(hand: Sequence[Card], trump: Suit) -> list[Card]:

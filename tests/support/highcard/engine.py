@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.cards import Card, parse_card, shuffled_deck
+from engine.cards import DECK, Card, parse_card, shuffled_deck
 from engine.errors import (
     EngineError,
     GameOverError,
@@ -24,7 +24,7 @@ from engine.errors import (
     OptionsError,
     ParseError,
 )
-from engine.game import Game, GameResult, Player, State
+from engine.game import Advice, Adviser, Game, GameResult, Player, State
 
 __all__ = ["HIGHCARD", "HighCardGame", "HighCardOptions", "HighCardState", "Move", "Play"]
 
@@ -266,6 +266,32 @@ class HighPlayer(RandomPlayer):
         return Play(max(view.hand))
 
 
+class HighAdviser(RandomPlayer):
+    """The test game's expert: for each card of its hand, the tricks it takes on average
+    against cards drawn from those it has not seen (never the other hand itself)."""
+
+    name = "expert"
+    SAMPLES = 24
+
+    def act(self, view: HighCardView) -> Play:
+        """Return the advised card."""
+        return self.advise(view).action
+
+    def advise(self, view: HighCardView, compare: Play | None = None) -> Advice[Play]:
+        """Return each card's estimated tricks and the best of them (the lowest of equals)."""
+        seen = set(view.hand) | {card for trick in view.tricks for card in trick.cards}
+        unseen = [card for card in DECK if card not in seen]
+        drawn = [self._rng.choice(unseen) for _ in range(self.SAMPLES)]
+        values: dict[Play, float] = {}
+        for card in view.hand:
+            won = sum(
+                1.0 if card.rank > d.rank else 0.5 if card.rank == d.rank else 0.0 for d in drawn
+            )
+            values[Play(card)] = won / self.SAMPLES
+        best = max(sorted(values), key=lambda play: values[play])
+        return Advice(best, values, "tricks", "sampled", {"deals": self.SAMPLES})
+
+
 class HighCardGame(Game[HighCardState, HighCardView, Play, HighCardOptions]):
     """High card as ``engine.game.Game``."""
 
@@ -314,6 +340,10 @@ class HighCardGame(Game[HighCardState, HighCardView, Play, HighCardOptions]):
         import tests.support.highcard.engine as table
 
         return table
+
+    def adviser(self, seed: int) -> Adviser[HighCardView, Play]:
+        """Return the test game's expert."""
+        return HighAdviser(seed)
 
     def secrets(self, state: HighCardState, seat: int) -> frozenset[str]:
         """Return the seat's hand and its face-down choice."""

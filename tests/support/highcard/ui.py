@@ -140,6 +140,12 @@ class HighCardUI(GameUI):
     def stand_in(self, action: Any, lang: Lang) -> str:
         return t(lang, "highcard.played", card=str(action.card))
 
+    def action_text(self, action: Play, lang: Lang) -> str:
+        return str(action.card)
+
+    def review_place(self, state: HighCardState) -> Text:
+        return Text("highcard.review_place", trick=len(state.public_view().tricks) + 1)
+
     def owed(self, before: HighCardState, after: HighCardState) -> list[str]:
         return []
 
