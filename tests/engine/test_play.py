@@ -227,6 +227,7 @@ def test_what_is_shown_does_not_depend_on_other_seats_identity_cards() -> None:
     ids = list(first)
     ids[0], ids[1] = ids[1], ids[0]
     swapped._identities = (tuple(ids), *rest)
+    swapped._identity = swapped._identities[0]  # the current deal's, kept beside them
     assert swapped.identity(0) != plain.identity(0)
     _, screen_plain, _ = run_table(seed=31, seat=2, state=plain)
     _, screen_swapped, _ = run_table(seed=31, seat=2, state=swapped)
