@@ -23,7 +23,7 @@ trick in any consistent deal against the opponents' best play (deal by deal, at 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.cards import Card
 from engine.doppelkopf.claims import wins_every_trick
@@ -120,17 +120,12 @@ def claim_holds(ending: Ending) -> bool:
         return True
     if len(ending.hand) > LAST_TRICKS:
         return False
-    checked = 0
-    for hands in ending.deals():
-        checked += 1
-        if checked > DEALS:
-            return False
-        held = wins_every_trick(
+    return _in_every_deal(
+        ending,
+        lambda hands: wins_every_trick(
             ending.order, hands, ending.plays, ending.leader, ending.soloist, ending.in_play
-        )
-        if not held:
-            return False
-    return checked > 0
+        ),
+    )
 
 
 def concession_due(ending: Ending) -> bool:
@@ -138,16 +133,22 @@ def concession_due(ending: Ending) -> bool:
     against the opponents' best play (see the module)."""
     if not ending.complete or not ending.hand or len(ending.hand) > LAST_TRICKS:
         return False
+    seats = ending.in_play
+    plays = ending.plays
+    seat = seats[(seats.index(plays[-1][0]) + 1) % 4] if plays else ending.leader
+    return _in_every_deal(
+        ending,
+        lambda hands: not _takes_a_trick(ending, [list(h) for h in hands], list(plays), seat),
+    )
+
+
+def _in_every_deal(ending: Ending, holds: Callable[[list[tuple[Card, ...]]], bool]) -> bool:
+    """Whether ``holds`` is true of every deal consistent with ``ending`` (false when there
+    are none, or more than :data:`DEALS` to check)."""
     checked = 0
     for hands in ending.deals():
         checked += 1
-        if checked > DEALS:
-            return False
-        state = [list(h) for h in hands]
-        plays = list(ending.plays)
-        seats = ending.in_play
-        seat = seats[(seats.index(plays[-1][0]) + 1) % 4] if plays else ending.leader
-        if _takes_a_trick(ending, state, plays, seat):
+        if checked > DEALS or not holds(hands):
             return False
     return checked > 0
 
