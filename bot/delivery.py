@@ -290,19 +290,25 @@ class Courier:
             return SENT
         if priority is None:
             priority = self.edit_priority(table)
+        # The picture is drawn before the budget's token is taken, and nothing is awaited
+        # between the token and the request: edits that waited on the drawing would
+        # otherwise go out together, past the budget, whenever the drawing caught up.
+        drawn = await self._drawn(edit)
+        behind = False
         if await self.budget.take(("edit", table.id), priority):
-            edit = self._table_edit(table, files)  # the table moved on while it waited
-            if edit is None:
+            fresh = self._table_edit(table, files)  # the table moved on while it waited
+            if fresh is None:
                 return SENT
-        extra: dict[str, Any] = {}
-        if edit.new_picture:
-            # The shown picture changed: attach it (or take the old one away).
-            attached = []
-            if edit.picture is not None:
-                data = await pictures.render_off_loop(edit.picture[1])
-                name = pictures.picture_filename("trick")
-                attached.append(discord.File(io.BytesIO(data), filename=name))
-            extra["attachments"] = attached
+            if not fresh.new_picture:
+                edit, drawn = fresh, None
+            elif _key(fresh) == _key(edit):
+                edit = fresh
+            else:
+                # Its picture changed too: the new text goes now with the picture drawn
+                # before, and the next edit (planned below) draws the new one.
+                edit = fresh._replace(picture=edit.picture, new_picture=edit.new_picture)
+                behind = True
+        extra: dict[str, Any] = {} if drawn is None else {"attachments": drawn}
         self._shown.pop(table.id, None)  # unknown until Discord took the edit
         try:
             await discord_internals.edit_channel_message(
@@ -318,10 +324,22 @@ class Courier:
             log.warning("game %s: table message not updated: %s", table.id, error)
             return fate(error, with_file=edit.picture is not None and edit.new_picture)
         if edit.new_picture:
-            self._pictured[table.id] = None if edit.picture is None else edit.picture[0]
+            self._pictured[table.id] = _key(edit)
         self._remember_shown(table, edit.digest, edit.turn)
         await self._record_shown(table, edit.made)
+        if behind:
+            self.refresh_table(table)
         return SENT
+
+    async def _drawn(self, edit: _Edit) -> list[discord.File] | None:
+        """Return the attachments of ``edit``: its picture drawn (off the event loop), none
+        to take the old one away, or ``None`` when the shown picture stays."""
+        if not edit.new_picture:
+            return None
+        if edit.picture is None:
+            return []
+        data = await pictures.render_off_loop(edit.picture[1])
+        return [discord.File(io.BytesIO(data), filename=pictures.picture_filename("trick"))]
 
     def _table_edit(self, table: Table, files: bool) -> _Edit | None:
         """Return the edit that shows the table as it is now (with ``files`` false, without
@@ -755,6 +773,11 @@ class _Edit(NamedTuple):
     picture: Any
     digest: bytes
     new_picture: bool
+
+
+def _key(edit: _Edit) -> object:
+    """Return the key of the picture ``edit`` shows (``None``: no picture)."""
+    return None if edit.picture is None else edit.picture[0]
 
 
 def _turn_of(table: Table) -> object:

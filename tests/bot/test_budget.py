@@ -10,6 +10,7 @@ import asyncio
 import itertools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -165,3 +166,45 @@ async def test_a_slice_spends_only_its_share(world: World) -> None:
     gaps = [later - earlier for earlier, later in itertools.pairwise(granted)]
     assert min(gaps) == pytest.approx(0.2, abs=1e-5), "then one every fifth of a second"
     assert granted[-1] - start == pytest.approx(4.0, abs=1e-4)
+
+
+async def test_edits_held_up_by_their_pictures_still_keep_to_the_budget(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The drawing of the pictures stalls while a dozen tables' edits are due, then catches
+    # up at once: an edit must not hold a token while it waits for its picture, or every
+    # held one goes out in the same second.
+    from bot import pictures
+
+    draw = pictures.render_off_loop
+    released = False
+
+    async def stalled(fn: Any, *args: Any, **kwargs: Any) -> bytes:
+        if not released:
+            await world.bot.wait_for("pictures_released")
+        return await draw(fn, *args, **kwargs)
+
+    games: list[Game] = []
+    hosts = []
+    for n in range(12):
+        channel = world.guild.create_text_channel(f"table-{n}") if n else world.channel
+        host = world.member(f"host{n}")
+        game, _ = await Game.open(world, host, channel, computers="random", pictures="on")
+        await game.press(host, "Start")
+        await game.open_hand(host)
+        games.append(game)
+        hosts.append(host)
+    await drain(world, 10)  # the tables' first edits have gone
+    for n, (game, host) in enumerate(zip(games, hosts, strict=True)):
+        await game.play([host], random.Random(n), until=lambda s: s.trick >= 3)
+    # The clock stood still while they played: every table's edit is still to come.
+    monkeypatch.setattr(pictures, "render_off_loop", stalled)
+    await drain(world, 10)  # every table's edit is due, and waits for its picture
+    released = True
+    world.bot.dispatch("pictures_released")
+    per_second = await drain(world, 15)
+    assert max(per_second) <= TIGHT + 1, per_second
+    assert sum(per_second) >= len(games), per_second  # each table's held edit went
+    for game in games:
+        table = world.bot.controller.tables.tables[game.id]
+        assert description(game.message) == render_table(table).embeds[0].description
