@@ -333,20 +333,7 @@ class ExpertPlayer:
         n, dealer = data["players"], data["dealer"]
         first = next(s for s in ((dealer + i) % n for i in range(1, n + 1)) if s in seats)
         solo_lead = seat if preset == "house" or data["phase"] == "forced" else first
-        unseen = double_pack()
-        for card in hand:
-            unseen.remove(card)
-        others = [s for s in seats if s != seat]
-        totals = dict.fromkeys(["", *kinds], 0.0)
-        for _ in range(GAME_SAMPLES):
-            pool = list(unseen)
-            rng.shuffle(pool)
-            hands = {s: pool[12 * i : 12 * i + 12] for i, s in enumerate(others)}
-            hands[seat] = list(hand)
-            totals[""] += _normal_value(preset, hands, seats, seat, first)
-            for kind in kinds:
-                order = order_for(preset, f"solo:{kind}")
-                totals[kind] += _solo_value(preset, order, hands, seats, seat, solo_lead)
+        totals = _game_totals(rng, preset, hand, seats, seat, first, solo_lead, kinds)
         mean = {k: v / GAME_SAMPLES for k, v in totals.items()}
         best_solo = max(kinds, key=lambda k: (mean[k], k))
         values: dict[Action, float] = {}
@@ -528,21 +515,8 @@ class ExpertPlayer:
         seats = [s for s in range(data["players"]) if s != data["sitting_out"]]
         n, dealer = data["players"], data["dealer"]
         first = next(s for s in ((dealer + i) % n for i in range(1, n + 1)) if s in seats)
-        unseen = double_pack()
-        for card in hand:
-            unseen.remove(card)
-        others = [s for s in seats if s != seat]
-        totals = dict.fromkeys(["", *look], 0.0)
         solo_lead = seat if preset == "house" or data["phase"] == "forced" else first
-        for _ in range(GAME_SAMPLES):
-            pool = list(unseen)
-            self._rng.shuffle(pool)
-            hands = {s: pool[12 * i : 12 * i + 12] for i, s in enumerate(others)}
-            hands[seat] = list(hand)
-            totals[""] += _normal_value(preset, hands, seats, seat, first)
-            for kind in look:
-                order = order_for(preset, f"solo:{kind}")
-                totals[kind] += _solo_value(preset, order, hands, seats, seat, solo_lead)
+        totals = _game_totals(self._rng, preset, hand, seats, seat, first, solo_lead, look)
         best = max(look, key=lambda k: (totals[k], k))
         self._plan = (best, (totals[best] - totals[""]) / GAME_SAMPLES)
         return self._plan
@@ -600,6 +574,35 @@ def _normal_value(
     announced: dict[str, tuple[str, ...]] = {"re": (), "contra": ()}
     _, _, value = score(preset, Facts(points, tricks, announced), normal=not alone)
     return _share(value, seat, parties, holders[0] if alone else None, not alone)
+
+
+def _game_totals(
+    rng: random.Random,
+    preset: str,
+    hand: list[Card],
+    seats: list[int],
+    seat: int,
+    first: int,
+    solo_lead: int,
+    kinds: Sequence[str],
+) -> dict[str, float]:
+    """Return what ``seat`` holding ``hand`` scores in all, over :data:`GAME_SAMPLES` deals
+    of the unseen cards, in the normal game (``""``) and in each solo of ``kinds``."""
+    unseen = double_pack()
+    for card in hand:
+        unseen.remove(card)
+    others = [s for s in seats if s != seat]
+    totals = dict.fromkeys(["", *kinds], 0.0)
+    for _ in range(GAME_SAMPLES):
+        pool = list(unseen)
+        rng.shuffle(pool)
+        hands = {s: pool[12 * i : 12 * i + 12] for i, s in enumerate(others)}
+        hands[seat] = list(hand)
+        totals[""] += _normal_value(preset, hands, seats, seat, first)
+        for kind in kinds:
+            order = order_for(preset, f"solo:{kind}")
+            totals[kind] += _solo_value(preset, order, hands, seats, seat, solo_lead)
+    return totals
 
 
 def _solo_value(
