@@ -45,15 +45,18 @@ ANSWER_WITHIN = 1.5
 hint should come within 2 s; a slower one is acknowledged first, then sent."""
 
 
-_ADVISES: dict[type, bool] = {}  # by the game's class: making an adviser may load a solver
+_ADVISES: dict[type, bool] = {}  # by the game's class
 
 
 def offered(ui: GameUI) -> bool:
-    """Return whether ``ui``'s game gives advice: its tables offer the option ``hints``."""
+    """Return whether ``ui``'s game gives advice: its tables offer the option ``hints``.
+
+    Asked at start-up for every game (its commands' options): the game says so without
+    building an adviser (``Game.advises``), which is built at the first Hint pressed."""
     kind = type(ui.game)
     known = _ADVISES.get(kind)
     if known is None:
-        known = _ADVISES[kind] = ui.game.adviser(0) is not None
+        known = _ADVISES[kind] = ui.game.advises()
     return known
 
 
@@ -100,7 +103,9 @@ def advise(
     at each decision point and, for a watching level, after every move (as
     :func:`bot.computers.prime` shows a computer player), rebuilt from the log."""
     adviser = game.adviser(adviser_seed)
-    assert adviser is not None
+    if adviser is None:  # said it advises, but cannot (its solver's library would not load)
+        _ADVISES[type(game)] = False
+        raise UserError("hints.off")
     state = game.new_game(seed, options)
     watching = watchers(game, {player: adviser})
     last = None

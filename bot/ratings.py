@@ -23,10 +23,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-
-from openskill.models import PlackettLuce
+from typing import TYPE_CHECKING
 
 from bot.table_options import TableOptions
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
 __all__ = ["DEFAULT", "Rating", "player_key", "rate_game", "rates_table"]
 
@@ -52,6 +54,9 @@ DEFAULT = Rating(MU, SIGMA)
 
 @cache
 def _model() -> PlackettLuce:
+    # Imported at the first game's end: a start need not wait for it.
+    from openskill.models import PlackettLuce
+
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
 

@@ -386,6 +386,13 @@ class Game(Protocol[StateT, ViewT, ActionT, OptionsT]):
         built from ``seed``. Default: ``None``, the game gives no advice."""
         return None
 
+    def advises(self) -> bool:
+        """Hook: return whether :meth:`adviser` gives an adviser. A server asks at its
+        start, to offer hints, where building the expert may load a solver or compute its
+        tables: a game whose adviser is costly to build answers without building one.
+        Default: whether ``adviser(0)`` gives one."""
+        return self.adviser(0) is not None
+
 
 AnyGame = Game[Any, Any, Any, Any]
 """Some game (the registry lists every game's)."""

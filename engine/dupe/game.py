@@ -84,6 +84,10 @@ class DupeGame(Game[DupeState, DupeView, Action, DupeOptions]):
 
         return ExpertPlayer(seed)
 
+    def advises(self) -> bool:
+        """Return ``True`` without importing the expert (its tables take 0.1 s to build)."""
+        return True
+
     def terminal(self) -> Terminal:
         """Return Dupe's text table (``python -m engine.play dupe``)."""
         from engine.dupe import terminal

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -88,6 +89,11 @@ class WhistGame(Game[WhistState, WhistView, Action, WhistOptions]):
         from engine.whist.players.expert import ExpertPlayer
 
         return ExpertPlayer(seed)
+
+    def advises(self) -> bool:
+        """Return whether ``endplay``, the expert's solver, is installed, without loading
+        its library (that is left to the first advice)."""
+        return importlib.util.find_spec("endplay") is not None
 
     def terminal(self) -> Terminal:
         """Return whist's text table (``python -m engine.play whist``)."""

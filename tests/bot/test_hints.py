@@ -232,6 +232,26 @@ async def test_a_slow_hint_is_acknowledged_first(
     assert text == want, "then the hint, privately"
 
 
+async def test_an_adviser_that_cannot_be_built_turns_hints_off(
+    env: simcord.Env, dupe_bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hints are offered without building an adviser (at start-up); one that cannot be built
+    at the first Hint (its solver's library would not load) is answered “hints are off”,
+    and the game offers no more hints."""
+    game = await open_table(env, dupe_bot, humans=1, seed=SEED, game="whist", hints="on")
+    (player,) = game.players
+    whist = games.get("whist")
+    monkeypatch.setattr(hints, "_ADVISES", {})
+    monkeypatch.setattr(type(whist.game), "adviser", lambda self, seed: None)
+    table = game.table
+    assert table is not None
+    moves = table.state.move_count
+    _, text = await press_hint(game, player)
+    assert text == t("en", "hints.off")
+    assert table.state.move_count == moves
+    assert not hints.offered(whist)
+
+
 async def test_german_members_get_german_hints(
     env: simcord.Env, dupe_bot: Bot, locales: dict[int, str]
 ) -> None:

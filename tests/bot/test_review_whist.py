@@ -19,7 +19,7 @@ from bot.games.whist import review as whist_review
 from bot.games.whist.ui import UI
 from bot.review import review_game, review_page
 from engine.cards import DECK, Card, parse_card
-from engine.whist import GAME, WhistOptions
+from engine.whist import GAME, WhistOptions, analysis
 from engine.whist.actions import SEAT_LETTERS, Kind
 
 SEED = 31
@@ -63,8 +63,8 @@ class Solver:
 def solver(monkeypatch: pytest.MonkeyPatch) -> Solver:
     stub = Solver()
     monkeypatch.setattr(whist_review, "apart", False)  # the stub answers in this process
-    monkeypatch.setattr(whist_review, "double_dummy_costs", stub.costs)
-    monkeypatch.setattr(whist_review, "double_dummy_result", stub.result)
+    monkeypatch.setattr(analysis, "double_dummy_costs", stub.costs)
+    monkeypatch.setattr(analysis, "double_dummy_result", stub.result)
     return stub
 
 

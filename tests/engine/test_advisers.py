@@ -189,3 +189,10 @@ def test_two_states_with_the_same_view_get_the_same_advice(game: AnyGame) -> Non
 @pytest.mark.parametrize("game", NO_ADVICE, ids=lambda g: g.name)
 def test_a_game_without_an_adviser_says_so(game: AnyGame) -> None:
     assert game.adviser(5) is None
+
+
+@pytest.mark.parametrize("game", games.GAMES, ids=lambda g: g.name)
+def test_a_game_says_whether_it_advises_as_its_adviser_does(game: AnyGame) -> None:
+    """``advises`` (asked at a server's start, without building an adviser) agrees with
+    ``adviser``."""
+    assert game.advises() == (game.adviser(1) is not None)

@@ -25,7 +25,6 @@ from engine.cards import Card
 from engine.game import AnyGame
 from engine.whist import WhistOptions
 from engine.whist.actions import SEAT_LETTERS, Kind
-from engine.whist.analysis import double_dummy_costs, double_dummy_result
 
 __all__ = ["exact_review", "solve"]
 
@@ -117,10 +116,14 @@ def exact_review(
 def solve(jobs: Sequence[Job]) -> list[tuple[tuple[int, ...], int]]:
     """Return, for each deal of ``jobs``, the double-dummy costs of its cards and
     North–South's double-dummy tricks from its start."""
+    # Imported here, in the solver's process: the solver builds its tables as it is
+    # imported (0.05 s), which the bot's start need not wait for.
+    from engine.whist import analysis
+
     solved: list[tuple[tuple[int, ...], int]] = []
     for hands, trump, leader, cards in jobs:
-        costs = tuple(double_dummy_costs(hands, trump, leader, cards))
-        solved.append((costs, double_dummy_result(hands, trump, leader)[0]))
+        costs = tuple(analysis.double_dummy_costs(hands, trump, leader, cards))
+        solved.append((costs, analysis.double_dummy_result(hands, trump, leader)[0]))
     return solved
 
 

@@ -1,0 +1,55 @@
+"""A bot's start imports only what it needs before READY: modules that are costly to import
+and needed only later — the dupe expert (its tables take 0.1 s to build), the whist solver
+and its DDS library, OpenSkill (a game's end) — are imported when first used. Each case
+runs in a fresh interpreter, importing what ``python -m bot`` imports to READY and asking
+every game's command options (which ask whether the game gives hints)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+START = """
+import json, sys
+import bot.__main__, bot.config, bot.store, bot.store.sqlite, bot.app
+from bot import commands, games, hints
+offered = {ui.name: hints.offered(ui) for ui in games.GAMES}
+for ui in games.GAMES:
+    commands.shared_options(ui)
+print(json.dumps({"modules": sorted(sys.modules), "offered": offered}))
+"""
+
+LATER = (
+    "engine.dupe.players.expert",
+    "engine.whist.solver",
+    "engine.whist.analysis",
+    "endplay",
+    "endplay._dds",
+    "openskill",
+    "asyncpg",
+    "jsonschema",
+    "hypothesis",
+    "simcord",
+)
+
+
+def test_a_start_leaves_what_it_does_not_need_unimported() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", START], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    found = json.loads(done.stdout)
+    loaded = set(found["modules"])
+    early = sorted(m for m in loaded if m in LATER or m.split(".")[0] in LATER)
+    assert early == [], f"imported before they are needed: {early}"
+    # Every game that advises still offers hints, though no adviser was built.
+    assert found["offered"] == {
+        "dupe": True,
+        "doppelkopf": True,
+        "whist": True,
+        "dukes_up": True,
+        "whist_duplicate": False,
+    }
