@@ -47,7 +47,12 @@ for several tricks). It prints:
   (a busy machine stretches the wall-clock figures, not these), and when its log says it
   reached each step of its start. ``--restarts N`` does it N times in a row (a card per
   game each time) and prints the median; ``--profile-restart FILE`` restarts once more
-  under cProfile (``bench/profiled_bot.py``) and writes the profile to FILE.
+  under cProfile (``bench/profiled_bot.py``) and writes the profile to FILE. ``--paced``
+  times on a machine busy with other work as on a quiet one: Discord's 3 s and the restart's
+  figures count on the pace (:class:`tests.loopback.pace.Pace`: the wall clock less the time
+  the bench's processes waited for a core; the wall-clock figures are printed beside), and
+  the bots leave a click unanswered as too late only after :data:`PACED_LATE` s, so that
+  runs do the same work (few clicks pressed again because the machine was busy).
 
 The driver (this process: the server and 4N members) must not be what is measured: the
 server's OpenAPI body check is slow, so only every ``--validate-every``-th body is checked
@@ -100,9 +105,11 @@ from tests.loopback.fake_discord import (
     Message,
     RequestRecord,
 )
+from tests.loopback.pace import Pace
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 ACTION_TIMEOUT = 4.0  # Discord refuses a callback after 3 s: later, the click has failed
+PACED_LATE = 3.0  # with --paced: the bots' late_interaction_seconds, the most they allow
 STALL_SECONDS = 60.0  # a hand unchanged this long: the member asks for a fresh one
 MOVE_GRACE = 10.0  # a hand not showing a move this much older than its stall was lost
 KEEP_SECONDS = 30.0  # interactions older than this are forgotten, but each member's
@@ -483,7 +490,7 @@ class Load:
         if history is not None:
             history.append(f"{time.monotonic():.3f} press {custom_id} ({interaction.id})")
         try:
-            await asyncio.wait_for(asyncio.shield(interaction.answered), ACTION_TIMEOUT)
+            await self.wait_answered(interaction)
         except TimeoutError:
             self.failed[kind] += 1
             # The bot may still answer it (Discord's 3 s count the bot's time, the driver's
@@ -495,6 +502,21 @@ class Load:
             return None
         self.answered(seat, kind, interaction)
         return interaction
+
+    async def wait_answered(self, interaction: Interaction) -> None:
+        """Return once the bot has answered ``interaction``; raise ``TimeoutError`` when
+        Discord gives up on it (with ``--paced``, after 3 s of the server's pace)."""
+        assert interaction.answered is not None
+        try:
+            await asyncio.wait_for(asyncio.shield(interaction.answered), ACTION_TIMEOUT)
+            return
+        except TimeoutError:
+            if not self.args.paced:
+                raise
+        while not interaction.answered.done():  # the few a busy machine held up
+            if self.server.gave_up_on(interaction):
+                raise TimeoutError
+            await asyncio.wait({interaction.answered}, timeout=0.25)
 
     def late(self, seat: Seat, kind: str, interaction: Interaction) -> None:
         """The bot answered a click after the driver had given up on it."""
@@ -680,15 +702,16 @@ class Load:
                 lines += [f"        {h[:250]}" for h in self.server.history.get(other.hand_id, [])]
         print("\n".join(lines), file=sys.stderr, flush=True)
 
-    async def restart_click(self, game: Game) -> float:
-        """Press a card in the first hand that has one; return when it was answered."""
+    async def restart_click(self, game: Game) -> tuple[float, float]:
+        """Press a card in the first hand that has one; return when it was answered (on
+        the monotonic clock and on the server's pace)."""
         for seat in game.seats:
             _turn, custom_id, _kind = self.next_press(self.server.messages[seat.hand_id])
             if custom_id is not None:
                 for _ in range(5):  # a failed click is pressed again
                     if await self.press(seat, seat.hand_id, custom_id, "restart") is not None:
                         break
-                return time.monotonic()
+                return time.monotonic(), self.server.pace()
         raise AssertionError("no hand of this game has anything to press")
 
 
@@ -844,7 +867,9 @@ async def run(args: argparse.Namespace) -> None:
     if args.pin:
         os.sched_setaffinity(0, {0})
     driver_gc = GcPauses()
-    server = BenchDiscord(validate_every=args.validate_every)
+    server = BenchDiscord(
+        validate_every=args.validate_every, **({"pace": Pace()} if args.paced else {})
+    )
     if args.debug:
         server.history = {}
     await server.start()
@@ -857,6 +882,8 @@ async def run(args: argparse.Namespace) -> None:
         "log_level": os.environ.get("LOAD_BOT_LOG_LEVEL", "INFO"),
         "database": args.database or workdir / "dupe.sqlite3",
     }
+    if args.paced:
+        settings["late_interaction_seconds"] = PACED_LATE
     load = Load(loopback, args)
     backend = "PostgreSQL" if str(settings["database"]).startswith("postgres") else "SQLite"
     seated = f"3 members and a computer ({args.computer_seat})" if args.computer_seat else ""
@@ -1220,7 +1247,8 @@ async def measure_restart(
             await second[0].wait()
     if len(totals) > 1:
         print(
-            f"restarts: spawn → every game answered, {len(totals)} runs: "
+            f"restarts: spawn → every game answered{' (on the pace)' if args.paced else ''}, "
+            f"{len(totals)} runs: "
             + ", ".join(f"{t:.2f}" for t in totals)
             + f" s (median {statistics.median(totals):.2f} s)"
         )
@@ -1249,6 +1277,7 @@ async def restart_once(
     )
     await second.start()
     spawned = second.started_at
+    paced_spawn = load.server.pace()
     pid = second.process.pid  # type: ignore[union-attr]
     lower_priority(pid, args.bot_nice)
     if args.pin:
@@ -1261,6 +1290,7 @@ async def restart_once(
     spy = await start_py_spy(spy_out, pid)
     await second.wait_ready(timeout=120)
     ready = time.monotonic()
+    paced_ready = load.server.pace()
     at_ready = Cpu.now(pid)
     lower_priority(pid, args.bot_nice)
     if args.pin:
@@ -1268,7 +1298,8 @@ async def restart_once(
     mine = [game for game in load.games if game.seats[0].slice == 0]
     load.latency["restart"] = []
     answered = await asyncio.gather(*(load.restart_click(game) for game in mine))
-    last = max(answered)
+    last = max(at for at, _ in answered)
+    paced_last = max(at for _, at in answered)
     cpu = Cpu.now(pid)
     if profile:
         os.kill(pid, signal.SIGUSR1)  # bench/profiled_bot.py writes its profile
@@ -1279,6 +1310,13 @@ async def restart_once(
         f"=== restart of slice 0 of {slices} with {loaded.group(1) if loaded else '?'} live "
         f"tables: SIGKILL, new process; one card pressed in every game of its servers at READY"
     )
+    if args.paced:
+        print(
+            f"  on the pace (the wall clock less the time the machine kept the bench waiting "
+            f"for a core): spawn → READY {paced_ready - paced_spawn:.2f} s, spawn → all "
+            f"{len(answered)} games answered {paced_last - paced_spawn:.2f} s (READY → last "
+            f"answer {paced_last - paced_ready:.2f} s; target ≤ 2 s); on the wall clock:"
+        )
     print(f"  spawn → READY (commands synced, gateway identified): {ready - spawned:.2f} s")
     print(
         f"  spawn → all {len(answered)} games answered: {last - spawned:.2f} s "
@@ -1297,7 +1335,7 @@ async def restart_once(
         print(f"  cProfile of the new process to its last answer: {args.profile_restart}")
     await asyncio.sleep(0.5)
     report_log(second, load.games)
-    return second, last - spawned
+    return second, (paced_last - paced_spawn) if args.paced else (last - spawned)
 
 
 STARTUP_MARKS = (
@@ -1343,6 +1381,13 @@ def main() -> None:
         metavar="FILE",
         help="with --restart: restart once more, under cProfile to the last answer (written to "
         "FILE; read it with python -m pstats); that run's times are not the bot's own",
+    )
+    parser.add_argument(
+        "--paced",
+        action="store_true",
+        help="time on the pace of a machine busy with other work (the wall clock less the "
+        "time the bench's processes waited for a core): Discord's 3 s and the restart "
+        "figures count on it, and the bots answer every click up to 3 s late",
     )
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean pause before each decision (s)"

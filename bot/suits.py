@@ -31,7 +31,6 @@ from typing import Any
 
 import discord
 
-from bot.pictures.signs import suit_sign_png
 from engine.cards import Suit
 
 __all__ = [
@@ -277,6 +276,8 @@ async def _find_or_create(client: discord.Client, *, create: bool) -> dict[Suit,
         if emoji_id is None:
             if not create:
                 return None
+            from bot.pictures.signs import suit_sign_png  # Pillow, only to register them
+
             image = await asyncio.to_thread(suit_sign_png, suit)
             emoji_id = (await client.create_application_emoji(name=name, image=image)).id
             log.info("registered the application emoji :%s: (%d)", name, emoji_id)

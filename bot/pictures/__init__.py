@@ -24,80 +24,90 @@ few tens of milliseconds (``bench/pictures.py``), more than a bot's event loop s
 blocked for, so callers await :func:`render_off_loop`, which runs the drawing in the
 drawing process (a thread would hold the GIL while Pillow draws text, maps colours and
 compresses, and every click waiting meanwhile would wait for it).
+
+Its names are imported from their modules when first used (:func:`__getattr__`): the bot
+process only hands drawings to its drawing process (:func:`render_off_loop`, with
+:func:`drawings`) and so never imports Pillow, which takes 0.05 s of each start.
 """
 
 from __future__ import annotations
 
-from bot.pictures.cards import (
-    GLOW,
-    INDEX_X,
-    Grouping,
-    by_suit_groups,
-    card_chip,
-    card_face,
-    chip_width,
-    draw_row,
-    outline_card,
-    place_card,
-    place_slot,
-    row_positions,
-    row_width,
-)
-from bot.pictures.layouts import (
-    COLUMN,
-    Caption,
-    SeatLabel,
-    hand_canvas,
-    hand_picture,
-    seat_label,
-    shared_palette,
-    trick_canvas,
-    trick_picture,
-)
-from bot.pictures.output import (
-    PictureKind,
-    draw_in_a_process,
-    make_palette,
-    picture_filename,
-    png,
-    render_off_loop,
-    stop_drawing,
-)
-from bot.pictures.shapes import paste_suit, rounded_mask, suit_mask
-from bot.pictures.style import (
-    CARD_H,
-    CARD_SIZE,
-    CARD_W,
-    EDGE,
-    FELT,
-    FELT_DARK,
-    GOLD,
-    GOLD_INK,
-    INK,
-    MARGIN,
-    MAX_WIDTH,
-    MUTED,
-    PAPER,
-    RADIUS,
-    RED,
-    RED_ON_FELT,
-    TEXT,
-    Colour,
-    new_canvas,
-)
-from bot.pictures.text import (
-    Anchor,
-    displayable,
-    draw_text,
-    fit_text,
-    font,
-    font_file,
-    has_glyph,
-    shrink_to_fit,
-    suit_colour,
-    text_width,
-    wrap_text,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.pictures.cards import (
+        GLOW,
+        INDEX_X,
+        Grouping,
+        by_suit_groups,
+        card_chip,
+        card_face,
+        chip_width,
+        draw_row,
+        outline_card,
+        place_card,
+        place_slot,
+        row_positions,
+        row_width,
+    )
+    from bot.pictures.labels import SeatLabel
+    from bot.pictures.layouts import (
+        COLUMN,
+        Caption,
+        hand_canvas,
+        hand_picture,
+        seat_label,
+        shared_palette,
+        trick_canvas,
+        trick_picture,
+    )
+    from bot.pictures.output import (
+        Drawing,
+        PictureKind,
+        draw_in_a_process,
+        drawings,
+        make_palette,
+        picture_filename,
+        png,
+        render_off_loop,
+        stop_drawing,
+    )
+    from bot.pictures.shapes import paste_suit, rounded_mask, suit_mask
+    from bot.pictures.style import (
+        CARD_H,
+        CARD_SIZE,
+        CARD_W,
+        EDGE,
+        FELT,
+        FELT_DARK,
+        GOLD,
+        GOLD_INK,
+        INK,
+        MARGIN,
+        MAX_WIDTH,
+        MUTED,
+        PAPER,
+        RADIUS,
+        RED,
+        RED_ON_FELT,
+        TEXT,
+        Colour,
+        new_canvas,
+    )
+    from bot.pictures.text import (
+        Anchor,
+        displayable,
+        draw_text,
+        fit_text,
+        font,
+        font_file,
+        has_glyph,
+        shrink_to_fit,
+        suit_colour,
+        text_width,
+        wrap_text,
+    )
 
 __all__ = [
     "CARD_H",
@@ -123,6 +133,7 @@ __all__ = [
     "Anchor",
     "Caption",
     "Colour",
+    "Drawing",
     "Grouping",
     "PictureKind",
     "SeatLabel",
@@ -134,6 +145,7 @@ __all__ = [
     "draw_in_a_process",
     "draw_row",
     "draw_text",
+    "drawings",
     "fit_text",
     "font",
     "font_file",
@@ -163,3 +175,93 @@ __all__ = [
     "trick_picture",
     "wrap_text",
 ]
+
+# Where each name lives: imported from there at its first use.
+_HOME = {
+    "cards": (
+        "GLOW",
+        "INDEX_X",
+        "Grouping",
+        "by_suit_groups",
+        "card_chip",
+        "card_face",
+        "chip_width",
+        "draw_row",
+        "outline_card",
+        "place_card",
+        "place_slot",
+        "row_positions",
+        "row_width",
+    ),
+    "layouts": (
+        "COLUMN",
+        "Caption",
+        "hand_canvas",
+        "hand_picture",
+        "seat_label",
+        "shared_palette",
+        "trick_canvas",
+        "trick_picture",
+    ),
+    "labels": ("SeatLabel",),
+    "output": (
+        "Drawing",
+        "PictureKind",
+        "draw_in_a_process",
+        "drawings",
+        "make_palette",
+        "picture_filename",
+        "png",
+        "render_off_loop",
+        "stop_drawing",
+    ),
+    "shapes": ("paste_suit", "rounded_mask", "suit_mask"),
+    "style": (
+        "CARD_H",
+        "CARD_SIZE",
+        "CARD_W",
+        "EDGE",
+        "FELT",
+        "FELT_DARK",
+        "GOLD",
+        "GOLD_INK",
+        "INK",
+        "MARGIN",
+        "MAX_WIDTH",
+        "MUTED",
+        "PAPER",
+        "RADIUS",
+        "RED",
+        "RED_ON_FELT",
+        "TEXT",
+        "Colour",
+        "new_canvas",
+    ),
+    "text": (
+        "Anchor",
+        "displayable",
+        "draw_text",
+        "fit_text",
+        "font",
+        "font_file",
+        "has_glyph",
+        "shrink_to_fit",
+        "suit_colour",
+        "text_width",
+        "wrap_text",
+    ),
+}
+_MODULE_OF = {name: module for module, names in _HOME.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # the next use is a plain global
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

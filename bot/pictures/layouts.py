@@ -25,6 +25,7 @@ from bot.pictures.cards import (
     place_slot,
     row_width,
 )
+from bot.pictures.labels import SeatLabel
 from bot.pictures.output import make_palette, png
 from bot.pictures.style import (
     CARD_H,
@@ -64,15 +65,6 @@ COLUMN = 196
 """The width of one seat's column in a trick picture."""
 _MAX_SEATS = (MAX_WIDTH - 2 * MARGIN + 16) // COLUMN
 _HAND_STEP = 58
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLabel:
-    """How a seat is named under its card: ``name`` in bold (the seat, or whoever sits in
-    it), and ``member`` on a lighter line below it when there is one."""
-
-    name: str
-    member: str = ""
 
 
 def seat_label(

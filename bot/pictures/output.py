@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import importlib
 import io
 import logging
 import multiprocessing
@@ -16,13 +17,17 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Literal, ParamSpec
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
 
 __all__ = [
+    "Drawing",
     "PictureKind",
     "draw_in_a_process",
+    "drawings",
     "make_palette",
     "picture_filename",
     "png",
@@ -68,6 +73,8 @@ def make_palette(*samples: Image.Image) -> Image.Image:
     palette, chosen once: mapping a picture to it costs a few milliseconds where choosing a
     palette per picture costs a hundred.
     """
+    from PIL import Image
+
     sheet = Image.new("RGB", (max(s.width for s in samples), sum(s.height for s in samples)))
     y = 0
     for sample in samples:
@@ -78,6 +85,8 @@ def make_palette(*samples: Image.Image) -> Image.Image:
 
 def png(canvas: Image.Image, palette: Image.Image) -> bytes:
     """Return the picture as a PNG mapped to ``palette`` (see :func:`make_palette`)."""
+    from PIL import Image
+
     flat = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     flat.save(out, format="PNG", compress_level=_COMPRESS_LEVEL)
@@ -85,6 +94,49 @@ def png(canvas: Image.Image, palette: Image.Image) -> bytes:
 
 
 _P = ParamSpec("_P")
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """A drawing function known by its module's and its own name, called as the function:
+    it pickles as those two names, so the bot process hands it to its drawing process
+    without importing it, nor Pillow with it (0.05 s of every start); the module is
+    imported where it is first called (see :func:`drawings`)."""
+
+    module: str
+    name: str
+
+    @property
+    def __name__(self) -> str:  # what a function would answer (the tests' recorder asks)
+        return self.name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(self.module), self.name)(*args, **kwargs)
+
+
+class _Drawings:
+    def __init__(self, module: str) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Drawing:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return Drawing(self._module, name)
+
+
+def drawings(module: str) -> Any:
+    """Return the functions of the module named ``module`` as :class:`Drawing` values, by
+    attribute (``drawings("bot.games.dupe.pictures").hand_picture``), without importing it.
+
+    A game's bot module that only hands its pictures to :func:`render_off_loop` takes them
+    so, and the module itself for the type checker::
+
+        if TYPE_CHECKING:
+            from bot.games.dupe import pictures as drawn
+        else:
+            drawn = pictures.drawings("bot.games.dupe.pictures")
+    """
+    return _Drawings(module)
 
 
 # One thread draws every picture, in turn, when no drawing process was asked for (tests,

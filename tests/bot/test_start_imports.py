@@ -1,8 +1,9 @@
 """A bot's start imports only what it needs before READY: modules that are costly to import
 and needed only later — the dupe expert (its tables take 0.1 s to build), the whist solver
-and its DDS library, OpenSkill (a game's end) — are imported when first used. Each case
-runs in a fresh interpreter, importing what ``python -m bot`` imports to READY and asking
-every game's command options (which ask whether the game gives hints)."""
+and its DDS library, OpenSkill (a game's end), Pillow and the pictures (drawn in the
+drawing process) — are imported when first used. Each case runs in a fresh interpreter,
+importing what ``python -m bot`` imports to READY and asking every game's command options
+(which ask whether the game gives hints)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ print(json.dumps({"modules": sorted(sys.modules), "offered": offered}))
 """
 
 LATER = (
+    "PIL",
+    "bot.pictures.layouts",
+    "bot.games.dupe.pictures",
+    "bot.games.doppelkopf.pictures",
     "engine.dupe.players.expert",
     "engine.whist.solver",
     "engine.whist.analysis",
@@ -53,3 +58,42 @@ def test_a_start_leaves_what_it_does_not_need_unimported() -> None:
         "dukes_up": True,
         "whist_duplicate": False,
     }
+
+
+DRAW = """
+import asyncio, json, pickle, sys
+from bot import pictures
+from bot.games.dupe.ui import UI
+
+view = UI.game.new_game(7).view(0)
+_, thunk = UI.hand_picture(view, "en")
+picture = thunk.func
+again = pickle.loads(pickle.dumps(thunk))
+pictures.draw_in_a_process()
+drawn = asyncio.run(pictures.render_off_loop(thunk))
+pictures.stop_drawing()
+print(json.dumps({
+    "pillow": "PIL" in sys.modules,
+    "same": again.func == picture and again.args == thunk.args,
+    "name": picture.__name__,
+    "hand": [card.code for card in view.hand],
+    "drawn": drawn.hex(),
+}))
+"""
+
+
+def test_the_bot_process_hands_its_pictures_to_the_drawing_process_unimported() -> None:
+    """A game's picture, named by its module and function (``pictures.drawings``), is drawn
+    in the drawing process the same as the function itself draws it, and the bot process
+    imports neither the game's pictures nor Pillow to have it drawn."""
+    done = subprocess.run(
+        [sys.executable, "-c", DRAW], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    found = json.loads(done.stdout)
+    assert found["pillow"] is False
+    assert found["same"] and found["name"] == "hand_picture"
+    from bot.games.dupe.pictures import hand_picture
+    from engine.cards import parse_cards
+
+    hand = parse_cards(" ".join(found["hand"]))
+    assert bytes.fromhex(found["drawn"]) == hand_picture(tuple(hand))

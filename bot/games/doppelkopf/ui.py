@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -24,7 +24,6 @@ from bot.game import (
     Step,
     TableInfo,
 )
-from bot.games.doppelkopf import pictures as drawn
 from bot.games.doppelkopf import render
 from bot.i18n import Lang, Text, catalogue, t
 from bot.render import final_standings, replay_buttons, rules_line
@@ -35,6 +34,13 @@ from engine.doppelkopf.orders import ORDERS, order_for
 from engine.doppelkopf.rules import ANNOUNCEMENTS, OPTIONAL, DoppelkopfView, parse_action
 from engine.errors import OptionsError, ParseError
 from engine.game import Advice
+
+if TYPE_CHECKING:
+    from bot.games.doppelkopf import pictures as drawn
+    from bot.pictures import layouts as kit
+else:  # drawn in the drawing process: the bot process does not import Pillow
+    drawn = pictures.drawings("bot.games.doppelkopf.pictures")
+    kit = pictures.drawings("bot.pictures.layouts")
 
 __all__ = ["UI", "DoppelkopfUI"]
 
@@ -293,7 +299,7 @@ class DoppelkopfUI(GameUI[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOpt
         key = (data["deal"], data["trick_number"], len(plays), winner, lang)
         highlight = seats.index(winner) if winner is not None else None
         return key, functools.partial(
-            pictures.trick_picture,
+            kit.trick_picture,
             [cards.get(s) for s in seats],
             labels,
             highlight=highlight,
@@ -307,7 +313,7 @@ class DoppelkopfUI(GameUI[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOpt
         cards = list(view.hand)  # the view's hand is in the game's order already
         caption = t(lang, "table.hand_caption", n=len(cards), cards=" ".join(map(str, cards)))
         return caption, functools.partial(
-            pictures.hand_picture, cards, lang=lang, group=order.group.__getitem__
+            kit.hand_picture, cards, lang=lang, group=order.group.__getitem__
         )
 
     def rules(self, lang: Lang, with_picture: bool) -> tuple[str, Picture | None]:
@@ -317,7 +323,7 @@ class DoppelkopfUI(GameUI[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOpt
         if not with_picture:
             return text, None
         return text, functools.partial(
-            pictures.hand_picture,
+            kit.hand_picture,
             list(trumps),
             title=t(lang, "doppelkopf.rules_picture_caption"),
             lang=lang,

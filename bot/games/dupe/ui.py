@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import ids, pictures
 from bot.errors import class_refusal
@@ -21,7 +21,6 @@ from bot.game import (
     Step,
     TableInfo,
 )
-from bot.games.dupe import pictures as drawn
 from bot.games.dupe import render
 from bot.games.dupe.replay import replay_steps
 from bot.i18n import Lang, Text, seat_name, t
@@ -33,6 +32,11 @@ from engine.dupe import SEAT_LETTERS, SEAT_SUITS, Distribute, DupeState, DupeVie
 from engine.dupe.rules import Action, DupeOptions
 from engine.errors import EngineError, ParseError
 from engine.game import Advice
+
+if TYPE_CHECKING:
+    from bot.games.dupe import pictures as drawn
+else:  # drawn in the drawing process: the bot process does not import Pillow
+    drawn = pictures.drawings("bot.games.dupe.pictures")
 
 __all__ = ["UI", "DupeUI"]
 

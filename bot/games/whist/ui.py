@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -48,6 +48,11 @@ from engine.whist import (
     parse_action,
 )
 from engine.whist.options import VARIANT_NAMES
+
+if TYPE_CHECKING:
+    from bot.pictures import layouts as kit
+else:  # drawn in the drawing process: the bot process does not import Pillow
+    kit = pictures.drawings("bot.pictures.layouts")
 
 __all__ = ["UI", "WhistUI"]
 
@@ -263,7 +268,7 @@ class WhistUI(GameUI[WhistState, WhistView, Action, WhistOptions]):
         key = (view.deal, view.tricks, len(plays), winner, lang)
         highlight = hands.index(winner) if winner is not None else None
         return key, functools.partial(
-            pictures.trick_picture, [cards.get(h) for h in hands], labels, highlight=highlight
+            kit.trick_picture, [cards.get(h) for h in hands], labels, highlight=highlight
         )
 
     def hand_picture(self, view: WhistView, lang: Lang) -> tuple[str, Picture] | None:
@@ -272,7 +277,7 @@ class WhistUI(GameUI[WhistState, WhistView, Action, WhistOptions]):
         if not cards:
             return None
         caption = t(lang, "table.hand_caption", n=len(cards), cards=" ".join(map(str, cards)))
-        return caption, functools.partial(pictures.hand_picture, cards, lang=lang)
+        return caption, functools.partial(kit.hand_picture, cards, lang=lang)
 
     def rules(
         self, lang: Lang, with_picture: bool, variant: str = "short"
