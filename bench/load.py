@@ -1325,7 +1325,8 @@ async def restart_once(
     print(
         f"  the new process used {cpu.bot:.2f} CPU s by then (main thread {cpu.bot_main:.2f}, "
         f"other threads {cpu.bot_other:.2f}): {at_ready.bot:.2f} s to READY, "
-        f"{cpu.bot - at_ready.bot:.2f} s from READY to the last answer"
+        f"{cpu.bot - at_ready.bot:.2f} s from READY to the last answer; the driver (Discord "
+        f"and the members) {cpu.driver - at_ready.driver:.2f} s meanwhile"
     )
     print(f"  {startup_timeline(second.log(), spawned)}")
     print_latencies(load, ("restart",), "  restart clicks")

@@ -116,6 +116,10 @@ class DoppelkopfGame(Game[DoppelkopfState, DoppelkopfView, Action, DoppelkopfOpt
 
         return ExpertPlayer(seed)
 
+    def advises(self) -> bool:
+        """Return ``True`` without importing the expert."""
+        return True
+
     def slow_action(self, action: Action | str) -> bool:
         """Return whether applying ``action`` runs a search (a claim: the exact check of
         §3.8), which a server should run off its event loop."""

@@ -88,6 +88,10 @@ class DukesUpGame(Game[DukesUpState, DukesUpView, Action, DukesUpOptions]):
 
         return ExpertPlayer(seed)
 
+    def advises(self) -> bool:
+        """Return ``True`` without importing the expert."""
+        return True
+
     def terminal(self) -> Terminal:
         """Return Dukes Up!'s text table (``python -m engine.play dukes_up``)."""
         from engine.dukes_up import terminal

@@ -26,6 +26,8 @@ print(json.dumps({"modules": sorted(sys.modules), "offered": offered}))
 
 LATER = (
     "PIL",
+    "engine.doppelkopf.players.expert",
+    "engine.dukes_up.players.expert",
     "bot.pictures.layouts",
     "bot.games.dupe.pictures",
     "bot.games.doppelkopf.pictures",
