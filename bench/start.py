@@ -1,6 +1,7 @@
 """A bot process's start with no table: spawn → READY, and what its imports cost.
 
     .venv/bin/python bench/start.py [--runs 5] [--importtime] [--profile FILE] [--bot-path DIR]
+        [--no-compile]
 
 Starts ``python -m bot`` (as the loopback tests do, :class:`tests.loopback.driver.BotProcess`)
 against the loopback Discord on a new, empty database ``--runs`` times, one after another,
@@ -11,7 +12,9 @@ median of its imports' total, the modules that took longest (cumulative, in the 
 and which of the heavy optional ones it imported before READY (the bot imports them when
 first needed). ``--profile FILE`` starts once more under cProfile (``bench/profiled_bot.py``)
 and writes its profile, spawn to READY, to FILE (read it with ``python -m pstats``). The
-bot's and the engine's bytecode is written first, as installing does.
+bot's and the engine's bytecode is written first, as installing does (``--no-compile``: not;
+where ``PYTHONDONTWRITEBYTECODE`` is set and the sources have no ``__pycache__``, every
+start then compiles them).
 
 Figures, not assertions.
 """
@@ -50,7 +53,8 @@ def imports(log: str) -> dict[str, tuple[int, int]]:
 
 async def run(args: argparse.Namespace) -> None:
     root = Path(args.bot_path or Path(__file__).resolve().parent.parent)
-    compile_sources(root)
+    if args.compile:
+        compile_sources(root)
     env: dict[str, str] = {}
     if args.bot_path:
         env["PYTHONPATH"] = str(root.resolve())
@@ -117,6 +121,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="A bot process's start to READY, no table")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--importtime", action="store_true", help="run with -X importtime")
+    parser.add_argument(
+        "--no-compile", dest="compile", action="store_false", help="write no bytecode first"
+    )
     parser.add_argument("--profile", type=str, default=None, help="cProfile a start to FILE")
     parser.add_argument("--top", type=int, default=25, help="slowest imports to print")
     parser.add_argument(
