@@ -128,6 +128,7 @@ def test_the_contract_declares_the_hooks_the_core_reads() -> None:
         "stand_in_view",
         "tally",
         "adviser",
+        "advises",
     }
     assert state_hooks == {"seats"}
 
