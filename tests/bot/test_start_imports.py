@@ -99,3 +99,17 @@ def test_the_bot_process_hands_its_pictures_to_the_drawing_process_unimported() 
 
     hand = parse_cards(" ".join(found["hand"]))
     assert bytes.fromhex(found["drawn"]) == hand_picture(tuple(hand))
+
+
+def test_every_name_of_the_picture_kit_is_found_where_it_lives() -> None:
+    """``bot.pictures`` imports its names at their first use: each name it exports is the
+    one its module defines."""
+    import importlib
+
+    from bot import pictures
+
+    homes = pictures._MODULE_OF
+    assert set(homes) == set(pictures.__all__)
+    for name, module in homes.items():
+        home = importlib.import_module(f"bot.pictures.{module}")
+        assert getattr(pictures, name) is getattr(home, name), name
