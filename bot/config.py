@@ -149,6 +149,18 @@ class Settings(BaseSettings):
             "less often: owed posts and turn changes go first."
         ),
     )
+    interaction_token_seconds: float = Field(
+        default=840,
+        ge=10,
+        le=840,
+        description=(
+            "How long after a member's command or click the bot edits the message it "
+            "answered with through that interaction's token (a member's hand, the table "
+            "message opened by /<game> start or updated by a lobby button): such edits do "
+            "not count against Discord's global limit. Discord's tokens work 15 minutes; "
+            "the default, 14 minutes, keeps a minute's margin. Lower it only to test."
+        ),
+    )
     lobby_idle_minutes: float = Field(
         default=30,
         ge=0,
