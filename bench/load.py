@@ -32,9 +32,11 @@ for several tricks). It prints:
   after it (by any route: through the token of the interaction whose original response the
   message is, or through its channel), p50 and p99 over every move of every table, as the
   line ``table freshness: p50 A s, p99 B s``, and how many table edits took each route;
-  ``--token-lifetime S`` shortens the loopback Discord's interaction tokens from 15 minutes
-  (and the bot's use of them to 14/15 of that), so that table messages' tokens run out
-  mid-game and the budget takes over;
+  ``--token-lifetime S`` shortens the loopback Discord's tokens of the interactions whose
+  answer is a table message from 15 minutes to S seconds (and the bot's use of them,
+  ``table_token_seconds``, to 14/15 of that), so that they run out mid-game and the budget
+  takes over (the members' hands keep Discord's 15 minutes: a hand lost at the start of play
+  would measure something else);
 - bot CPU seconds per game (utime + stime of the process over the play phase, from
   ``/proc/<pid>/stat``; its main thread and the other threads, SQLite's, separately);
 - the bot's peak RSS (``VmHWM``);
@@ -131,8 +133,11 @@ def turn_of(content: str) -> int:
 class BenchDiscord(FakeDiscord):
     """The loopback Discord with a sampled body check and a waiter per message edit."""
 
-    def __init__(self, *, validate_every: int, **options: Any) -> None:
+    def __init__(
+        self, *, validate_every: int, table_token_lifetime: float = TOKEN_LIFETIME, **options: Any
+    ) -> None:
         super().__init__(validate=validate_every > 0, **options)
+        self.table_token_lifetime = table_token_lifetime
         self.validate_every = validate_every
         self.bodies = 0
         self.validated = 0
@@ -149,6 +154,13 @@ class BenchDiscord(FakeDiscord):
         if self.validate_every and self.bodies % self.validate_every == 0:
             self.validated += 1
             super()._require_valid(request)
+
+    def lifetime(self, interaction: Interaction) -> float:
+        """The token of an interaction whose answer is a table message lives
+        ``--token-lifetime``; the others, Discord's 15 minutes."""
+        if interaction.original_message_id in self.table_messages:
+            return self.table_token_lifetime
+        return super().lifetime(interaction)
 
     def _edit(self, message: Message, data: Any, files: list[Any]) -> None:
         super()._edit(message, data, files)
@@ -867,7 +879,9 @@ async def run(args: argparse.Namespace) -> None:
     if args.pin:
         os.sched_setaffinity(0, {0})
     driver_gc = GcPauses()
-    server = BenchDiscord(validate_every=args.validate_every, token_lifetime=args.token_lifetime)
+    server = BenchDiscord(
+        validate_every=args.validate_every, table_token_lifetime=args.token_lifetime
+    )
     if args.debug:
         server.history = {}
     await server.start()
@@ -886,7 +900,7 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"load: {args.games} games of {seated or '4 members'}, {args.tricks} tricks each, think "
         f"{args.think:g} s, stagger {args.stagger:g} s, pictures {args.pictures}, seed {args.seed}"
-        + f", interaction tokens live {args.token_lifetime:g} s"
+        + f", table messages' tokens live {args.token_lifetime:g} s"
         + f"; {slices} slice(s) on {backend}"
         + (f", bot from {args.bot_path}" if args.bot_path else "")
         + "; bodies validated: "
@@ -900,7 +914,7 @@ async def run(args: argparse.Namespace) -> None:
     if args.bot_path:
         env["PYTHONPATH"] = str(Path(args.bot_path).resolve())
     if args.token_lifetime != TOKEN_LIFETIME:  # the bot keeps Discord's margin (14 of 15)
-        env["PARLOUR_INTERACTION_TOKEN_SECONDS"] = f"{max(10.0, args.token_lifetime * 14 / 15):g}"
+        env["PARLOUR_TABLE_TOKEN_SECONDS"] = f"{args.token_lifetime * 14 / 15:g}"
     if env:
         settings["env"] = env
     bots = [
@@ -1394,9 +1408,9 @@ def main() -> None:
         "--token-lifetime",
         type=float,
         default=TOKEN_LIFETIME,
-        help="seconds an interaction token works in the loopback Discord (Discord's: 900); "
-        "the bot uses one for 14/15 of it. Shorter (60) shows table messages' tokens "
-        "running out mid-game and the budget taking over",
+        help="seconds the loopback Discord keeps the token of an interaction whose answer is a "
+        "table message (Discord's: 900); the bot uses one for 14/15 of it. Shorter (60) shows "
+        "them running out mid-game and the budget taking over",
     )
     parser.add_argument(
         "--pictures", choices=("on", "off"), default="on", help="the tables' pictures option"

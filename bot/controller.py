@@ -48,8 +48,8 @@ __all__ = ["Controller"]
 
 log = logging.getLogger(__name__)
 
-# An interaction token lives 15 minutes; stop using one a little before that (the default
-# of the ``interaction_token_seconds`` setting).
+# An interaction token lives 15 minutes; stop using one a little before that (for the table
+# message, the default of the ``table_token_seconds`` setting).
 TOKEN_LIFETIME = 14 * 60
 _REFUSAL_KEPT = 10.0  # seconds a refusal stays on its hand message through refreshes
 
@@ -176,7 +176,7 @@ class Controller:
         removed_grace: float = 3600.0,
         owns: Callable[[int], bool] | None = None,
         requests_per_second: float = REQUESTS_PER_SECOND,
-        token_seconds: float = TOKEN_LIFETIME,
+        table_token_seconds: float = TOKEN_LIFETIME,
         **tables: Any,
     ) -> None:
         """Build the controller, its live tables (``tables``: the rest of
@@ -184,10 +184,10 @@ class Controller:
         edits; committed changes that nobody pressed for (a timer's) are shown through
         :meth:`on_outcome`. ``owns``: whether this process runs a server (its shard);
         ``requests_per_second``: its share of the bot's requests to Discord;
-        ``token_seconds``: how long an interaction's token is used to edit its answer (the
-        hands, the table message)."""
+        ``table_token_seconds``: how long the token of the interaction whose answer the
+        table message is edits it."""
         self.bot = bot
-        self.token_seconds = token_seconds
+        self.table_token_seconds = table_token_seconds
         self.owns = owns or (lambda guild_id: True)
         self.tables = Tables(
             store, games, clock=clock, notify=self.on_outcome, owns=self.owns, **tables
@@ -505,13 +505,15 @@ class Controller:
             await interaction.response.defer(ephemeral=True, thinking=False)
             self.courier.refresh_table(table)
 
-    def _token_of(self, interaction: discord.Interaction) -> tuple[str, float]:
+    def _token_of(self, interaction: discord.Interaction) -> tuple[str | None, float | None]:
         """Return the token of an interaction whose original response is the table message
         (its answer posted it, or updated the message its button is on), and until when to
         edit the message through it: such edits do not count against Discord's global
         limit. Its 15 minutes count from the interaction's creation, a few seconds at most
         before its answer (Discord waits 3 s for one): the margin covers that."""
-        return interaction.token, self._now() + self.token_seconds
+        if self.table_token_seconds <= 0:
+            return None, None
+        return interaction.token, self._now() + self.table_token_seconds
 
     async def _renew_token(self, table: Table, interaction: discord.Interaction) -> None:
         """A click on the table message was answered by updating it: the click's token
@@ -571,7 +573,7 @@ class Controller:
             await self._catch_up(table, seat)  # what changed meanwhile: see _answer_with_hand
             raise
         self._remember_hand(table, seat, interaction)
-        if older is not None and self._now() - older.created <= self.token_seconds:
+        if older is not None and self._now() - older.created <= TOKEN_LIFETIME:
             # Only the newest hand message is kept current: the older one says so and
             # loses its buttons, rather than offering a hand that no longer changes.
             self.courier.spawn(_mark_replaced(table, seat, older), f"replaced-{table.id}-{seat}")
@@ -831,7 +833,7 @@ class Controller:
                 handle = self._hands.get(key)
                 if handle is None or table.state is None:
                     return
-                if self._now() - handle.created > self.token_seconds:
+                if self._now() - handle.created > TOKEN_LIFETIME:
                     self._hands.pop(key, None)
                     self._lose_hand(table, key)
                     return

@@ -1588,10 +1588,14 @@ class FakeDiscord:
         interaction = self._by_token.get(request.args["token"])
         if interaction is None:
             raise invalid_webhook_token()
-        if self.clock() - interaction.dispatched_at > self.token_lifetime:
+        if self.clock() - interaction.dispatched_at > self.lifetime(interaction):
             log.info("LOOPBACK DISCORD: expired token of %s used", interaction.describe())
             raise invalid_webhook_token()
         return interaction
+
+    def lifetime(self, interaction: Interaction) -> float:
+        """Return how long ``interaction``'s token works: :attr:`token_lifetime`."""
+        return self.token_lifetime
 
     def _check_webhook_app(self, request: _Request) -> None:
         if request.args.get("app") != str(self.application_id):
