@@ -178,3 +178,23 @@ async def test_the_token_is_never_used_past_its_window_in_play(world: World) -> 
         assert shows_the_table(world, game)
     assert used and max(used) <= WINDOW
     assert routes(world, game)[-1] == "channel"
+
+
+async def test_a_rematch_table_is_edited_through_the_rematch_clicks_token(world: World) -> None:
+    alice, bob = world.members("alice", "bob")
+    game, _ = await Game.open(world, alice, computers="random")
+    await game.press(bob, "Join")
+    await game.press(alice, "Start")
+    await game.open_hand(alice)
+    await game.open_hand(bob)
+    await game.play([alice, bob], random.Random(8), strict=True)
+    (standings,) = world.titled("Dupe — final standings")
+    opened = await bob.click(standings, label="🔁 Rematch")  # posts the new table message
+    assert opened.response is not None and not opened.response.ephemeral
+    again = Game.from_lobby(world, opened.response, world.channel)
+    await alice.click(standings, label="🔁 Rematch")  # starts it (not a click on it)
+    await world.env.advance_time(1)
+    assert again.row()["status"] == "playing"
+    assert routes(world, again) and set(routes(world, again)) == {"token"}
+    assert token_user(world, again) == bob.id
+    assert shows_the_table(world, again)
