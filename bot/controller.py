@@ -519,8 +519,8 @@ class Controller:
         """A click on the table message was answered by updating it: the click's token
         edits it for the next minutes (discord.py's ``Interaction.original_response``: for
         a component, the message it is on)."""
-        if table.status not in ("lobby", "playing"):
-            return  # the message's last edit is made
+        if table.status not in ("lobby", "playing") or self.table_token_seconds <= 0:
+            return  # the message's last edit is made, or it is edited through its channel
         try:
             await self.tables.set_message_token(table, *self._token_of(interaction))
         except StoreWriteError:  # in use all the same; a restart edits through the channel

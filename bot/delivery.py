@@ -318,29 +318,9 @@ class Courier:
                     # before, and the next edit (planned below) draws the new one.
                     edit = fresh._replace(picture=edit.picture, new_picture=edit.new_picture)
                     behind = True
-        shown = edit.shown
-        extra: dict[str, Any] = {} if drawn is None else {"attachments": drawn}
         self._shown.pop(table.id, None)  # unknown until Discord took the edit
         try:
-            if token is None:
-                await discord_internals.edit_channel_message(
-                    self.bot,
-                    table.channel_id,
-                    message_id,
-                    content=shown.content,
-                    embeds=shown.embeds,
-                    view=shown.buttons(),
-                    **extra,
-                )
-            else:
-                await discord_internals.edit_original_of(
-                    self.bot,
-                    token,
-                    content=shown.content,
-                    embeds=shown.embeds,
-                    view=shown.buttons(),
-                    **extra,
-                )
+            await self._send_edit(table, message_id, token, edit.shown, drawn)
         except discord.HTTPException as error:
             if token is not None and _token_refused(error):
                 # Expired early, or revoked: the channel edits it from now on (a 401 counts
@@ -357,6 +337,34 @@ class Courier:
         if behind:
             self.refresh_table(table)
         return SENT
+
+    async def _send_edit(
+        self,
+        table: Table,
+        message_id: int,
+        token: str | None,
+        shown: Rendered,
+        attachments: list[discord.File] | None,
+    ) -> None:
+        """Edit the table message to ``shown`` through ``token`` (the interaction's
+        webhook), or with None through its channel; ``attachments`` replace its picture
+        (None: it keeps its own)."""
+        extra: dict[str, Any] = {} if attachments is None else {"attachments": attachments}
+        content, embeds, view = shown.content, shown.embeds, shown.buttons()
+        if token is None:
+            await discord_internals.edit_channel_message(
+                self.bot,
+                table.channel_id,
+                message_id,
+                content=content,
+                embeds=embeds,
+                view=view,
+                **extra,
+            )
+        else:
+            await discord_internals.edit_original_of(
+                self.bot, token, content=content, embeds=embeds, view=view, **extra
+            )
 
     def live_token(self, table: Table) -> str | None:
         """Return the token to edit the table message through now: the one of the
