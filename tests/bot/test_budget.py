@@ -211,3 +211,41 @@ async def test_edits_held_up_by_their_pictures_still_keep_to_the_budget(
     for game in games:
         table = world.bot.controller.tables.tables[game.id]
         assert description(game.message) == render_table(table).embeds[0].description
+
+
+async def test_table_messages_posted_again_while_pictures_stall_keep_to_the_budget(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A table message posted anew (deleted, or a match's table) draws its picture before it
+    # takes the budget's token: posts that held tokens while the drawing stalled would go
+    # out in the same second once it caught up.
+    from bot import pictures
+
+    released = False
+
+    async def stalled(fn: Any, *args: Any, **kwargs: Any) -> bytes:
+        if not released:
+            await world.bot.wait_for("pictures_released")
+        return b"\x89PNG a trick"  # drawn at once when the drawing catches up
+
+    tables = []
+    for n in range(12):
+        channel = world.guild.create_text_channel(f"table-{n}") if n else world.channel
+        host = world.member(f"host{n}")
+        game, _ = await Game.open(world, host, channel, computers="random", pictures="on")
+        await game.press(host, "Start")
+        await game.open_hand(host)
+        await game.play([host], random.Random(n), until=lambda s: s.trick >= 3)  # a picture
+        tables.append(world.bot.controller.tables.tables[game.id])
+    await drain(world, 10)  # the tables' edits have gone
+    monkeypatch.setattr(pictures, "render_off_loop", stalled)
+    courier = world.bot.controller.courier
+    posting = [asyncio.ensure_future(courier.post_table_message(table)) for table in tables]
+    await drain(world, 10)  # every post waits for its picture
+    assert not any(task.done() for task in posting)
+    released = True
+    world.bot.dispatch("pictures_released")
+    per_second = await drain(world, 10)
+    assert max(per_second) <= TIGHT + 1, per_second
+    assert sum(per_second) == len(tables), per_second  # each table's post, once
+    assert await asyncio.gather(*posting) == ["sent"] * len(tables)  # and recorded
