@@ -226,7 +226,7 @@ def _taker_of_ranks(ranks: Sequence[int]) -> int | None:
     return None
 
 
-_Takers = tuple[tuple[tuple[tuple[int | None, ...], ...], ...], ...]
+_Takers = tuple[tuple[tuple[int | None, ...], ...], ...]
 _TAKERS: list[_Takers] = []
 """Who takes a trick, by its cards' ranks: ``_TAKERS[a][b][c][d]`` for rank values (2 to 14)
 ``a, b, c, d`` in seat order. The rule's ``max``, ``count`` and ``index`` on four ranks cost
