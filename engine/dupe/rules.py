@@ -655,7 +655,9 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         "_last",
         "_logged",
         "_mask",
+        "_memory",
         "_moves",
+        "_open",
         "_over",
         "_phase",
         "_results",
@@ -694,6 +696,8 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     _results: tuple[DealResult, ...]
     _totals: tuple[int, ...]
     _moves: list[tuple[int, Action]]
+    _memory: str  # options.memory, and whether it is "open": read by every view
+    _open: bool
     _logged: tuple[Move, ...]
 
     # --- reading -------------------------------------------------------------------
@@ -854,14 +858,13 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             raise InvalidActionError(
                 f"There is no seat {seat!r} at a Dupe table.", reason="invalid-seat", seat=seat
             )
-        memory = self.options.memory
         # Built straight as the tuple it is, the public part inline: a view is made for
         # every decision (``_view`` builds the same for the public view).
         return _new_tuple(
             DupeView,
             (
                 seat,
-                memory,
+                self._memory,
                 self._phase,
                 self._deal,
                 self._trick,
@@ -873,7 +876,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 self._revealed,
                 self._taker,
                 self._last,
-                None if memory != "open" else tuple(sorted(self._won[seat::4], key=_ORDER)),
+                tuple(sorted(self._won[seat::4], key=_ORDER)) if self._open else None,
                 self._results,
                 self._totals,
                 self._winners,
@@ -1005,21 +1008,24 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         # the work, and this runs on every decision.
         if type(action) is Play:
             card = action[0]
-            hand: tuple[Card, ...] = ()
-            # while choosing, to_act is exactly the seats that have not chosen yet
-            if self._phase is _CHOOSE and type(seat) is int and seat in self._to_act:
-                hand = self._hands[seat]
             try:
-                i = hand.index(card)
+                # while choosing, to_act is exactly the seats that have not chosen yet
+                if self._phase is not _CHOOSE or type(seat) is not int or seat not in self._to_act:
+                    raise ValueError
+                hand = self._hands[seat]
+                i = hand.index(card)  # ValueError: not in the hand
+                if hand[i] is not card:
+                    raise ValueError
             except ValueError:
-                i = -1
-            if i < 0 or hand[i] is not card:
+                hand = ()  # not the fast path (and no ValueError as the context of _check's)
+            if not hand:
                 self._check(seat, action)
                 hand = self._hands[seat]
                 i = hand.index(card)
+                card = hand[i]  # the hand's own (interned) card
             self._moves.append((seat, action))
             choices = self._choices
-            choices[seat] = hand[i]  # the hand's own (interned) card
+            choices[seat] = card
             # Out of the list in place, then one copy as the tuple views share: cheaper
             # than two slices and their concatenation.
             held = self._held[seat]
@@ -1141,6 +1147,8 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
         identities.append(tuple(suits))
     state = DupeState.__new__(DupeState)
     state.options = options if options is not None else _DEFAULT_OPTIONS
+    state._memory = state.options.memory
+    state._open = state._memory == "open"
     state.seed = seed
     state._hands = [tuple(sorted(hand, key=_ORDER)) for hand in hands]
     state._held = [list(hand) for hand in state._hands]
