@@ -25,7 +25,7 @@ from engine.cards import Card
 from engine.game import AnyGame
 from engine.whist import WhistOptions
 from engine.whist.actions import SEAT_LETTERS, Kind
-from engine.whist.analysis import double_dummy_costs, double_dummy_result
+from engine.whist.analysis import double_dummy_review
 
 __all__ = ["exact_review", "solve"]
 
@@ -119,8 +119,8 @@ def solve(jobs: Sequence[Job]) -> list[tuple[tuple[int, ...], int]]:
     North–South's double-dummy tricks from its start."""
     solved: list[tuple[tuple[int, ...], int]] = []
     for hands, trump, leader, cards in jobs:
-        costs = tuple(double_dummy_costs(hands, trump, leader, cards))
-        solved.append((costs, double_dummy_result(hands, trump, leader)[0]))
+        costs, ns = double_dummy_review(hands, trump, leader, cards)
+        solved.append((tuple(costs), ns))
     return solved
 
 
