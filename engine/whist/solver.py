@@ -11,8 +11,9 @@ enough in pure Python:
   Ranks are renumbered after every trick, so two positions that differ only in which small
   cards are gone are the same int, and so the same entry of the transposition table.
 - The table, at trick boundaries, keeps bounds on North-South's tricks from there
-  (``[lower, upper, best lead]``); it lives as long as the :class:`Solver`, so every position
-  of one deal reuses it.
+  (``lower << 4 | upper``: an int, not a list, so that the garbage collector never walks
+  the table's millions of entries); it lives as long as the :class:`Solver`, so every
+  position of one deal reuses it.
 - Cards next to each other in rank in one hand (nothing between them left in play) are
   equal: only one of each run is searched.
 - Sure tricks end the search early: the side on lead's top cards it can cash without
@@ -332,7 +333,7 @@ class Solver:
         # search gives the same values whatever the order.
         self.shuffle = shuffle
         self.trump = -1 if trump is None else int(trump)
-        self.table: dict[int, dict[int, dict[int, list[int]]]] = {}
+        self.table: dict[int, dict[int, dict[int, int]]] = {}
         self.best: dict[int, int] = {}
         self.killer: dict[int, int] = {}
         self.leads: dict[int, int] = {}
@@ -410,11 +411,11 @@ class Solver:
             for mask, entries in reversed(bucket.items()):
                 entry = entries.get(hands & mask)
                 if entry is not None:
-                    if entry[0] >= target:
+                    if entry >> 4 >= target:
                         del bucket[mask]
                         bucket[mask] = entries
                         return (mask & _LANE) << 1 | 1
-                    if entry[1] < target:
+                    if entry & 15 < target:
                         del bucket[mask]
                         bucket[mask] = entries
                         return (mask & _LANE) << 1
@@ -571,7 +572,7 @@ class Solver:
 
     @staticmethod
     def _store(
-        bucket: dict[int, dict[int, list[int]]], hands: int, relevant: int, lo: int, hi: int
+        bucket: dict[int, dict[int, int]], hands: int, relevant: int, lo: int, hi: int
     ) -> None:
         """Record that N-S take between ``lo`` and ``hi`` tricks in every position that
         agrees with ``hands`` on the ``relevant`` cards (and on the suit lengths)."""
@@ -582,12 +583,9 @@ class Solver:
         owners = hands & mask
         entry = entries.get(owners)
         if entry is None:
-            entries[owners] = [max(lo, 0), hi]
+            entries[owners] = max(lo, 0) << 4 | hi
         else:
-            if lo > entry[0]:
-                entry[0] = lo
-            if hi < entry[1]:
-                entry[1] = hi
+            entries[owners] = max(lo, entry >> 4) << 4 | min(hi, entry & 15)
 
     def _last(self, hands: int, leader: int) -> int:
         """Return whether N-S win the last trick (one card in each hand), with relevance."""
