@@ -9,7 +9,8 @@ alternating in this process, engine first in odd rounds and lean first in even o
 prints the engine's speed as a share of it. Before timing, the lean loop must reach the same
 totals as the engine for the first rounds' games. Targets for Dupe: a median of at least
 1,200 games/s, and at least 0.8 of the lean loop. Figures, not assertions: the test suite
-never times anything.
+never times anything. On a busy machine the rounds swing both ways; ``bench/engine_instructions.py``
+counts the same workload in instructions, which load cannot move.
 """
 
 from __future__ import annotations

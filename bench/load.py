@@ -29,8 +29,14 @@ for several tricks). It prints:
   requests I``;
 - table freshness: for each move a member made during play, the time from its answer (the
   move is committed before it) to the first edit of its table message that reaches Discord
-  after it, p50 and p99 over every move of every table, as the line ``table freshness: p50
-  A s, p99 B s``;
+  after it (by any route: through the token of the interaction whose original response the
+  message is, or through its channel), p50 and p99 over every move of every table, as the
+  line ``table freshness: p50 A s, p99 B s``, and how many table edits took each route;
+  ``--token-lifetime S`` shortens the loopback Discord's tokens of the interactions whose
+  answer is a table message from 15 minutes to S seconds (and the bot's use of them,
+  ``table_token_seconds``, to 14/15 of that), so that they run out mid-game and the budget
+  takes over (the members' hands keep Discord's 15 minutes: a hand lost at the start of play
+  would measure something else);
 - bot CPU seconds per game (utime + stime of the process over the play phase, from
   ``/proc/<pid>/stat``; its main thread and the other threads, SQLite's, separately);
 - the bot's peak RSS (``VmHWM``);
@@ -94,6 +100,7 @@ from tests.loopback.driver import (
     id_kind,
 )
 from tests.loopback.fake_discord import (
+    TOKEN_LIFETIME,
     UPDATE_MESSAGE,
     FakeDiscord,
     Interaction,
@@ -126,14 +133,21 @@ def turn_of(content: str) -> int:
 class BenchDiscord(FakeDiscord):
     """The loopback Discord with a sampled body check and a waiter per message edit."""
 
-    def __init__(self, *, validate_every: int, **options: Any) -> None:
+    def __init__(
+        self, *, validate_every: int, table_token_lifetime: float = TOKEN_LIFETIME, **options: Any
+    ) -> None:
         super().__init__(validate=validate_every > 0, **options)
+        self.table_token_lifetime = table_token_lifetime
         self.validate_every = validate_every
         self.bodies = 0
         self.validated = 0
         self._edit_waiters: dict[int, list[asyncio.Future[None]]] = {}
         self.history: dict[int, list[str]] | None = None  # message → its edits (--debug)
         self.on_edit: Callable[[int], None] = lambda message_id: None
+        self.table_messages: set[int] = set()
+        # table message edits by route: the callback (an answer on it), the webhook (the
+        # token of the interaction whose original response it is), the channel
+        self.table_edits: Counter[str] = Counter()
 
     def _require_valid(self, request: Any) -> None:
         self.bodies += 1
@@ -141,8 +155,17 @@ class BenchDiscord(FakeDiscord):
             self.validated += 1
             super()._require_valid(request)
 
+    def lifetime(self, interaction: Interaction) -> float:
+        """The token of an interaction whose answer is a table message lives
+        ``--token-lifetime``; the others, Discord's 15 minutes."""
+        if interaction.original_message_id in self.table_messages:
+            return self.table_token_lifetime
+        return super().lifetime(interaction)
+
     def _edit(self, message: Message, data: Any, files: list[Any]) -> None:
         super()._edit(message, data, files)
+        if message.id in self.table_messages:
+            self.table_edits[sys._getframe(1).f_code.co_name] += 1
         if self.history is not None:
             lines = message.content.splitlines()
             caller = sys._getframe(1).f_code.co_name  # the route: _callback, _webhook_message
@@ -433,11 +456,15 @@ class Load:
         server.requests = pending
         keep = {i for game in self.games for seat in game.seats for i in seat.recent}
         cutoff = time.monotonic() - KEEP_SECONDS
+        # and the ones whose original response is a table message: the bot edits it through
+        # their tokens (Discord keeps a token for 15 minutes whoever else forgets it)
+        tables = server.table_messages
         stale = [
             interaction
             for interaction_id, interaction in server.interactions.items()
             if interaction_id not in keep
             and (interaction.sent_at is None or interaction.sent_at < cutoff)
+            and interaction.original_message_id not in tables
         ]
         for interaction in stale:
             del server.interactions[interaction.id]
@@ -540,6 +567,7 @@ class Load:
             assert lobby.message is not None, "no lobby message"
             game.table_id = lobby.message.id
             self.table_of[game.guild.channel.id] = game.table_id
+            self.server.table_messages.add(game.table_id)
             for seat in game.seats[1:]:
                 self.reply(seat, "join", await seat.actor.click(game.table_id, label="Join"))
             started = self.reply(
@@ -756,6 +784,13 @@ def print_freshness(load: Load) -> None:
         f"  over {len(seconds)} moves (answer → the table message's next edit); max "
         f"{max(seconds):.1f} s; {waiting} move(s) not shown by the end of play"
     )
+    routes = load.server.table_edits
+    print(
+        f"  table message edits over the whole run: {routes['_webhook_message']} through "
+        f"an interaction's token (not counted against the global limit), "
+        f"{routes['_channel_message']} through the channel, {routes['_callback']} by "
+        f"answers on it"
+    )
 
 
 def shown(message: Message) -> tuple[list[str], list[str]]:
@@ -844,7 +879,9 @@ async def run(args: argparse.Namespace) -> None:
     if args.pin:
         os.sched_setaffinity(0, {0})
     driver_gc = GcPauses()
-    server = BenchDiscord(validate_every=args.validate_every)
+    server = BenchDiscord(
+        validate_every=args.validate_every, table_token_lifetime=args.token_lifetime
+    )
     if args.debug:
         server.history = {}
     await server.start()
@@ -863,6 +900,7 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"load: {args.games} games of {seated or '4 members'}, {args.tricks} tricks each, think "
         f"{args.think:g} s, stagger {args.stagger:g} s, pictures {args.pictures}, seed {args.seed}"
+        + f", table messages' tokens live {args.token_lifetime:g} s"
         + f"; {slices} slice(s) on {backend}"
         + (f", bot from {args.bot_path}" if args.bot_path else "")
         + "; bodies validated: "
@@ -872,8 +910,13 @@ async def run(args: argparse.Namespace) -> None:
         flush=True,
     )
     harvester = asyncio.get_running_loop().create_task(load.harvest_forever())
+    env: dict[str, str] = {}
     if args.bot_path:
-        settings["env"] = {"PYTHONPATH": str(Path(args.bot_path).resolve())}
+        env["PYTHONPATH"] = str(Path(args.bot_path).resolve())
+    if args.token_lifetime != TOKEN_LIFETIME:  # the bot keeps Discord's margin (14 of 15)
+        env["PARLOUR_TABLE_TOKEN_SECONDS"] = f"{args.token_lifetime * 14 / 15:g}"
+    if env:
+        settings["env"] = env
     bots = [
         loopback.bot_process(workdir / f"slice{n}", **_slice_settings(settings, n, slices))
         for n in range(slices)
@@ -1361,6 +1404,14 @@ def main() -> None:
     parser.add_argument("--setup-concurrency", type=int, default=20)
     parser.add_argument("--turn-seconds", type=int, default=120)
     parser.add_argument("--edit-seconds", type=float, default=1.5)
+    parser.add_argument(
+        "--token-lifetime",
+        type=float,
+        default=TOKEN_LIFETIME,
+        help="seconds the loopback Discord keeps the token of an interaction whose answer is a "
+        "table message (Discord's: 900); the bot uses one for 14/15 of it. Shorter (60) shows "
+        "them running out mid-game and the budget taking over",
+    )
     parser.add_argument(
         "--pictures", choices=("on", "off"), default="on", help="the tables' pictures option"
     )

@@ -232,6 +232,7 @@ class Bot(commands.Bot):
             games.get,
             clock=_utc_clock,
             edit_interval=settings.table_edit_seconds,
+            table_token_seconds=settings.table_token_seconds,
             default_level=settings.level_for,
             scheduler=self.scheduler,
             owns=self.owns_guild,

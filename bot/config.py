@@ -149,6 +149,18 @@ class Settings(BaseSettings):
             "less often: owed posts and turn changes go first."
         ),
     )
+    table_token_seconds: float = Field(
+        default=840,
+        ge=0,
+        le=840,
+        description=(
+            "How long after /<game> start, Rematch or a click on a lobby button the bot "
+            "edits the table message through that interaction's token, which Discord does "
+            "not count against its global limit; then through the channel, counted. "
+            "Discord's tokens work 15 minutes; the default, 14 minutes, keeps a minute's "
+            "margin. Lower it only to test (0: never)."
+        ),
+    )
     lobby_idle_minutes: float = Field(
         default=30,
         ge=0,

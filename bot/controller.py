@@ -29,7 +29,7 @@ from bot.delivery import CHANNEL_GONE, Courier
 from bot.errors import answer_error, on_time, reply_private
 from bot.game import Form, GameUI, Rendered, Step
 from bot.i18n import Lang, Text, TextList, lang_of, t
-from bot.store import Store
+from bot.store import Store, StoreWriteError
 from bot.table_message import render_table, seat_infos, table_info
 from bot.tables import (
     Outcome,
@@ -48,7 +48,8 @@ __all__ = ["Controller"]
 
 log = logging.getLogger(__name__)
 
-# An interaction token lives 15 minutes; stop using one a little before that.
+# An interaction token lives 15 minutes; stop using one a little before that (for the table
+# message, the default of the ``table_token_seconds`` setting).
 TOKEN_LIFETIME = 14 * 60
 _REFUSAL_KEPT = 10.0  # seconds a refusal stays on its hand message through refreshes
 
@@ -175,14 +176,18 @@ class Controller:
         removed_grace: float = 3600.0,
         owns: Callable[[int], bool] | None = None,
         requests_per_second: float = REQUESTS_PER_SECOND,
+        table_token_seconds: float = TOKEN_LIFETIME,
         **tables: Any,
     ) -> None:
         """Build the controller, its live tables (``tables``: the rest of
         :class:`~bot.tables.Tables`' keyword arguments) and the courier of their posts and
         edits; committed changes that nobody pressed for (a timer's) are shown through
         :meth:`on_outcome`. ``owns``: whether this process runs a server (its shard);
-        ``requests_per_second``: its share of the bot's requests to Discord."""
+        ``requests_per_second``: its share of the bot's requests to Discord;
+        ``table_token_seconds``: how long the token of the interaction whose answer the
+        table message is edits it."""
         self.bot = bot
+        self.table_token_seconds = table_token_seconds
         self.owns = owns or (lambda guild_id: True)
         self.tables = Tables(
             store, games, clock=clock, notify=self.on_outcome, owns=self.owns, **tables
@@ -355,7 +360,7 @@ class Controller:
         message_id = sent.message_id
         if message_id is None:  # Discord did not say: ask for the message
             message_id = (await interaction.original_response()).id
-        await self.tables.set_message(table, message_id)
+        await self.tables.set_message(table, message_id, *self._token_of(interaction))
 
     def _channel_table(self, interaction: discord.Interaction, game: str) -> Table:
         """Return the table in the channel of ``game``'s command (the refusals name it)."""
@@ -495,9 +500,33 @@ class Controller:
         if message is not None and message.id == table.message_id:
             with self.courier.answered_on_message(table):  # this answer shows it all
                 await _edit_response(interaction, shown)
+            await self._renew_token(table, interaction)
         else:
             await interaction.response.defer(ephemeral=True, thinking=False)
             self.courier.refresh_table(table)
+
+    def _token_of(self, interaction: discord.Interaction) -> tuple[str | None, float | None]:
+        """Return the token of an interaction whose original response is the table message
+        (its answer posted it, or updated the message its button is on), and until when to
+        edit the message through it: such edits do not count against Discord's global
+        limit. Its 15 minutes count from the interaction's creation, a few seconds at most
+        before its answer (Discord waits 3 s for one): the margin covers that."""
+        if self.table_token_seconds <= 0:
+            return None, None
+        return interaction.token, self._now() + self.table_token_seconds
+
+    async def _renew_token(self, table: Table, interaction: discord.Interaction) -> None:
+        """A click on the table message was answered by updating it: the click's token
+        edits it for the next minutes (discord.py's ``Interaction.original_response``: for
+        a component, the message it is on)."""
+        if table.status not in ("lobby", "playing") or self.table_token_seconds <= 0:
+            return  # the message's last edit is made, or it is edited through its channel
+        try:
+            await self.tables.set_message_token(table, *self._token_of(interaction))
+        except StoreWriteError:  # in use all the same; a restart edits through the channel
+            pass
+        except Exception:
+            log.exception("game %s: the table message's new token not recorded", table.id)
 
     async def _cancel(
         self, interaction: discord.Interaction, game_id: int, *, from_table: bool
@@ -566,7 +595,7 @@ class Controller:
             message_id = sent.message_id
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-            await self.tables.set_message(table, message_id)
+            await self.tables.set_message(table, message_id, *self._token_of(interaction))
         else:
             key = "table.in_rematch_starts" if outcome is not None else "table.in_rematch"
             await reply_private(interaction, t(lang_of(interaction.locale), key))

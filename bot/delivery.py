@@ -15,12 +15,17 @@ only for a while. A channel's posts go in the order they were owed. Discord's
 ``enforce_nonce`` makes a post sent again (a crash between sending and striking it) return
 the first instead of appearing twice.
 
-Every request made here counts against Discord's global limit (none of them is made with
-an interaction's token), so each waits for the process's request budget (``bot.budget``):
-owed posts first, then the table messages whose turn changed, then the other edits. A table
-message waiting for the budget is edited once, with what the table shows when its turn
-comes: the tighter the budget, the more changes one edit carries, and the last is always
-shown.
+A table message that is an interaction's original response (the answer to ``/<game>
+start`` or to a rematch, or the lobby message a button updated) is edited through that
+interaction's token while it lives (``PATCH /webhooks/{app}/{token}/messages/@original``):
+Discord does not count such requests against its global limit of 50 a second per bot, so
+they wait for no budget (a click on the lobby renews the token: its own answer updated the
+message). Every other request made here counts, so each waits for the process's request
+budget (``bot.budget``): owed posts first, then the table messages whose turn changed, then
+the other edits. A table message waiting for the budget is edited once, with what the table
+shows when its turn comes: the tighter the budget, the more changes one edit carries, and
+the last is always shown. Whatever a request waits for (a picture drawn), it waits for
+before it takes the budget's token: a token taken is spent at once.
 """
 
 from __future__ import annotations
@@ -78,6 +83,7 @@ _GRANT_EVENT = "budget_grant"  # the client event a request waiting for the budg
 # (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json).
 _UNKNOWN_CHANNEL = 10003
 _UNKNOWN_MESSAGE = 10008
+_UNKNOWN_WEBHOOK = 10015
 _MISSING_PERMISSIONS = 50013
 
 # What became of a post or an edit.
@@ -211,7 +217,7 @@ class Courier:
         the budget now have gone: the busier the bot, the more such changes one edit
         carries."""
         delay = self.edit_interval
-        if self.edit_priority(table) == OTHER:
+        if self.edit_priority(table) == OTHER and self.live_token(table) is None:
             delay = max(delay, self.budget.backlog())
         self._edit_by(table, self._now() + delay)
 
@@ -283,44 +289,45 @@ class Courier:
     async def _edit_table_message(
         self, table: Table, message_id: int, files: bool = True, priority: int | None = None
     ) -> str:
-        """Edit the table message once, when the budget allows; with ``files`` false,
-        without any picture."""
+        """Edit the table message once: through the token of the interaction whose original
+        response it is while that lives (not counted against Discord's global limit), else
+        through its channel when the budget allows; with ``files`` false, without any
+        picture."""
         edit = self._table_edit(table, files)
         if edit is None:
             return SENT
-        if priority is None:
-            priority = self.edit_priority(table)
         # The picture is drawn before the budget's token is taken, and nothing is awaited
         # between the token and the request: edits that waited on the drawing would
         # otherwise go out together, past the budget, whenever the drawing caught up.
         drawn = await self._drawn(edit)
         behind = False
-        if await self.budget.take(("edit", table.id), priority):
-            fresh = self._table_edit(table, files)  # the table moved on while it waited
-            if fresh is None:
-                return SENT
-            if not fresh.new_picture:
-                edit, drawn = fresh, None
-            elif _key(fresh) == _key(edit):
-                edit = fresh
-            else:
-                # Its picture changed too: the new text goes now with the picture drawn
-                # before, and the next edit (planned below) draws the new one.
-                edit = fresh._replace(picture=edit.picture, new_picture=edit.new_picture)
-                behind = True
-        extra: dict[str, Any] = {} if drawn is None else {"attachments": drawn}
+        token = self.live_token(table)
+        if token is None:
+            if priority is None:
+                priority = self.edit_priority(table)
+            if await self.budget.take(("edit", table.id), priority):
+                fresh = self._table_edit(table, files)  # the table moved on while it waited
+                if fresh is None:
+                    return SENT
+                if not fresh.new_picture:
+                    edit, drawn = fresh, None
+                elif _key(fresh) == _key(edit):
+                    edit = fresh
+                else:
+                    # Its picture changed too: the new text goes now with the picture drawn
+                    # before, and the next edit (planned below) draws the new one.
+                    edit = fresh._replace(picture=edit.picture, new_picture=edit.new_picture)
+                    behind = True
         self._shown.pop(table.id, None)  # unknown until Discord took the edit
         try:
-            await discord_internals.edit_channel_message(
-                self.bot,
-                table.channel_id,
-                message_id,
-                content=edit.shown.content,
-                embeds=edit.shown.embeds,
-                view=edit.shown.buttons(),
-                **extra,
-            )
+            await self._send_edit(table, message_id, token, edit.shown, drawn)
         except discord.HTTPException as error:
+            if token is not None and _token_refused(error):
+                # Expired early, or revoked: the channel edits it from now on (a 401 counts
+                # as an invalid request, so the token is not tried again).
+                log.warning("game %s: the table message's token was refused: %s", table.id, error)
+                await self._drop_token(table, token)
+                return await self._edit_table_message(table, message_id, files, priority)
             log.warning("game %s: table message not updated: %s", table.id, error)
             return fate(error, with_file=edit.picture is not None and edit.new_picture)
         if edit.new_picture:
@@ -330,6 +337,55 @@ class Courier:
         if behind:
             self.refresh_table(table)
         return SENT
+
+    async def _send_edit(
+        self,
+        table: Table,
+        message_id: int,
+        token: str | None,
+        shown: Rendered,
+        attachments: list[discord.File] | None,
+    ) -> None:
+        """Edit the table message to ``shown`` through ``token`` (the interaction's
+        webhook), or with None through its channel; ``attachments`` replace its picture
+        (None: it keeps its own)."""
+        extra: dict[str, Any] = {} if attachments is None else {"attachments": attachments}
+        content, embeds, view = shown.content, shown.embeds, shown.buttons()
+        if token is None:
+            await discord_internals.edit_channel_message(
+                self.bot,
+                table.channel_id,
+                message_id,
+                content=content,
+                embeds=embeds,
+                view=view,
+                **extra,
+            )
+        else:
+            await discord_internals.edit_original_of(
+                self.bot, token, content=content, embeds=embeds, view=view, **extra
+            )
+
+    def live_token(self, table: Table) -> str | None:
+        """Return the token to edit the table message through now: the one of the
+        interaction whose original response it is, while the bot uses it (see
+        ``Controller._token_of``), once the client knows its application (it has logged
+        in); else None (a channel edit)."""
+        token, until = table.message_token, table.token_until
+        if token is None or until is None or self.bot.application_id is None:
+            return None
+        return token if self._now() < until else None
+
+    async def _drop_token(self, table: Table, token: str) -> None:
+        """Stop using the table message's token (Discord refused it)."""
+        if table.message_token != token:
+            return  # renewed meanwhile
+        try:
+            await self.tables.set_message_token(table, None, None)
+        except StoreWriteError:  # a restart tries it once more, then drops it
+            pass
+        except Exception:
+            log.exception("game %s: the table message's token not dropped", table.id)
 
     async def _drawn(self, edit: _Edit) -> list[discord.File] | None:
         """Return the attachments of ``edit``: its picture drawn (off the event loop), none
@@ -372,17 +428,21 @@ class Courier:
     async def _repost_table(self, table: Table, *, fresh: bool = False) -> str:
         """The table message was deleted: post it anew (the store keeps the new id), so
         the table goes on, its lobby can be joined, and the channel is not blocked. With
-        ``fresh``, the table has no message yet (it started without a lobby)."""
+        ``fresh``, the table has no message yet (it started without a lobby). A message
+        posted so is nobody's interaction response: it has no token, and is edited through
+        its channel."""
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        lang = self._lang(table.guild_id)
+        picture = table_picture(table, lang) if self.files_ok(table) else None
+        # Drawn before the budget's token is taken, and sent at once after it (see
+        # :meth:`_edit_table_message`).
+        data = None if picture is None else await pictures.render_off_loop(picture[1])
         await self.budget.take(("edit", table.id), TURN)
         made = moves_made(table)
         turn = _turn_of(table)
-        lang = self._lang(table.guild_id)
         shown = self._shown_now(table, lang)
-        picture = table_picture(table, lang) if self.files_ok(table) else None
         extra: dict[str, Any] = {}
-        if picture is not None:
-            data = await pictures.render_off_loop(picture[1])
+        if data is not None:
             name = pictures.picture_filename("trick")
             extra["file"] = discord.File(io.BytesIO(data), filename=name)
         self._shown.pop(table.id, None)
@@ -400,9 +460,12 @@ class Courier:
             await self.tables.set_message(table, message.id)
         else:
             table.message_id = message.id
+            table.message_token = table.token_until = None
         if not fresh:
             log.info("game %s: its table message was deleted; posted again", table.id)
         await self._record_shown(table, made)
+        if picture is not None and picture[0] != _key_of(table_picture(table, lang)):
+            self.refresh_table(table)  # the table moved on past the picture drawn
         return SENT
 
     async def _record_shown(self, table: Table, made: int) -> None:
@@ -777,7 +840,18 @@ class _Edit(NamedTuple):
 
 def _key(edit: _Edit) -> object:
     """Return the key of the picture ``edit`` shows (``None``: no picture)."""
-    return None if edit.picture is None else edit.picture[0]
+    return _key_of(edit.picture)
+
+
+def _key_of(picture: Any) -> object:
+    """Return the key of a table picture and its thunk (``None``: no picture)."""
+    return None if picture is None else picture[0]
+
+
+def _token_refused(error: discord.HTTPException) -> bool:
+    """Return whether Discord refused an interaction token itself: 401 (code 50027, Invalid
+    Webhook Token: expired) or an unknown webhook (404, code 10015)."""
+    return error.status == 401 or (error.status == 404 and error.code == _UNKNOWN_WEBHOOK)
 
 
 def _turn_of(table: Table) -> object:

@@ -8,7 +8,8 @@ pin, and mend this module (only this one) if it fails. What each part uses, and 
 **Lean message writes** (``interaction._state``, ``interaction._session``,
 ``InteractionResponse._response_type``, ``client._connection``, ``discord.http.Route`` and
 ``handle_message_parameters``, ``discord.webhook.async_``'s ``async_context`` and
-``interaction_message_response_params``). A move is answered by editing the presser's hand
+``interaction_message_response_params``, and ``HTTPClient.__session``, the session discord.py
+gives every interaction). A move is answered by editing the presser's hand
 in place (an interaction callback), and it changes other members' hands (edits through
 their interaction tokens) and, a moment later, the table message. discord.py answers each
 of those calls with the whole message rebuilt as objects (a ``Message`` with its
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -54,6 +55,7 @@ __all__ = [
     "ResponseToken",
     "edit_channel_message",
     "edit_original",
+    "edit_original_of",
     "intercept_interactions",
     "point_at",
     "quiet_voice_warnings",
@@ -107,13 +109,14 @@ async def update_in_place(
 class ResponseToken:
     """What editing an interaction's original response later takes (a member's hand, for
     the 15 minutes of its token): kept instead of the interaction, which holds the pressed
-    message, the member and the payload it came with."""
+    message, the member and the payload it came with. The token is a credential: it is
+    left out of the repr, so that no log line ever shows it."""
 
     application_id: int
-    token: str
+    token: str = field(repr=False)
     locale: discord.Locale
-    _session: Any  # the client's aiohttp session, as the interaction had it
-    _state: Any  # discord.py's connection state (allowed mentions, the HTTP client)
+    _session: Any = field(repr=False)  # the client's aiohttp session, as the interaction had it
+    _state: Any = field(repr=False)  # discord.py's connection state (allowed mentions, HTTP)
 
     @classmethod
     def of(cls, interaction: discord.Interaction) -> ResponseToken:
@@ -132,21 +135,82 @@ async def edit_original(
     content: str | None,
     embeds: Sequence[discord.Embed],
     view: discord.ui.View,
+    attachments: Sequence[discord.File] | None = None,
 ) -> None:
     """Edit an interaction's original response (a member's hand), as
-    ``interaction.edit_original_response`` does, within the token's 15 minutes."""
-    state = target._state
+    ``interaction.edit_original_response`` does, within the token's 15 minutes;
+    ``attachments`` replaces its files (``[]``: none), None leaves them."""
+    await _edit_original(
+        target._state,
+        target._session,
+        target.application_id,
+        target.token,
+        content=content,
+        embeds=embeds,
+        view=view,
+        attachments=attachments,
+    )
+
+
+async def edit_original_of(
+    client: discord.Client,
+    token: str,
+    *,
+    content: str | None,
+    embeds: Sequence[discord.Embed],
+    view: discord.ui.View,
+    attachments: Sequence[discord.File] | None = None,
+) -> None:
+    """Edit the original response of the client's interaction whose token is ``token`` (a
+    table message: the answer to ``/<game> start``, or the message a lobby button was on),
+    as ``interaction.edit_original_response`` does, within the token's 15 minutes; only the
+    token is kept (in the store too, so a restarted bot goes on with it), and the client's
+    HTTP session is the one the interaction had (``HTTPClient.__session``, which discord.py
+    gives every interaction as its ``_session``). Requests made with an interaction's token
+    do not count against Discord's global limit, unlike ``PATCH /channels/…/messages/…``.
+
+    Raises discord.py's ``HTTPException`` family when Discord refuses (an expired token:
+    401, code 50027), and ``RuntimeError`` before the client has logged in."""
+    state = client._connection
+    application_id = client.application_id
+    session = getattr(state.http, "_HTTPClient__session", discord.utils.MISSING)
+    if application_id is None or session is discord.utils.MISSING:
+        raise RuntimeError("the client has not logged in: no application id or session yet")
+    await _edit_original(
+        state,
+        session,
+        application_id,
+        token,
+        content=content,
+        embeds=embeds,
+        view=view,
+        attachments=attachments,
+    )
+
+
+async def _edit_original(
+    state: Any,
+    session: Any,
+    application_id: int,
+    token: str,
+    *,
+    content: str | None,
+    embeds: Sequence[discord.Embed],
+    view: discord.ui.View,
+    attachments: Sequence[discord.File] | None,
+) -> None:
     with handle_message_parameters(
         content=content,
         embeds=embeds,
         view=view,
+        attachments=discord.utils.MISSING if attachments is None else attachments,
         previous_allowed_mentions=state.allowed_mentions,
     ) as params:
         http = state.http
         await async_context.get().edit_original_interaction_response(
-            target.application_id,
-            target.token,
-            session=target._session,
+            application_id,
+            token,
+            session=session,
             proxy=http.proxy,
             proxy_auth=http.proxy_auth,
             payload=params.payload,

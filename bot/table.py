@@ -100,6 +100,11 @@ class Table:
     options: TableOptions
     status: str
     message_id: int | None = None
+    # The token of the interaction whose original response the table message is, and until
+    # when the bot edits the message through it (not counted against Discord's global
+    # limit): a credential, never in a repr or a log.
+    message_token: str | None = field(default=None, repr=False)
+    token_until: float | None = None
     deadline: float | None = None
     warned: bool = False
     seats: dict[int, SeatRecord] = field(default_factory=dict)

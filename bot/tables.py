@@ -210,6 +210,8 @@ class Tables:
             options=TableOptions.from_json(record.options, game_fields(ui)),
             status=record.status,
             message_id=record.message_id,
+            message_token=record.message_token,
+            token_until=record.token_until,
             deadline=record.deadline,
             warned=record.warned,
             seats=dict(record.seats),
@@ -450,10 +452,28 @@ class Tables:
                 self._allow_warning_time(table)
                 self._schedule(table)
 
-    async def set_message(self, table: Table, message_id: int) -> None:
-        """Remember the table's public message."""
-        await self.store.set_message(table.id, message_id)
+    async def set_message(
+        self,
+        table: Table,
+        message_id: int,
+        token: str | None = None,
+        token_until: float | None = None,
+    ) -> None:
+        """Remember the table's public message, and the token of the interaction whose
+        original response it is with until when to edit it through that (none: posted in
+        the channel)."""
+        await self.store.set_message(table.id, message_id, token, token_until)
         table.message_id = message_id
+        table.message_token, table.token_until = token, token_until
+
+    async def set_message_token(
+        self, table: Table, token: str | None, token_until: float | None
+    ) -> None:
+        """Edit the table message through ``token`` until ``token_until`` from now on (none:
+        through its channel); in memory at once, then in the store (a failed write only
+        costs a restarted bot the token)."""
+        table.message_token, table.token_until = token, token_until
+        await self.store.set_message_token(table.id, token, token_until)
 
     def _lobby(self, game_id: int) -> Table:
         table = self.table(game_id)

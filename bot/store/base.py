@@ -80,8 +80,23 @@ class Store(Protocol):
         :class:`LiveTableExistsError` if the channel has an open or running table)."""
         ...
 
-    async def set_message(self, game_id: int, message_id: int) -> None:
-        """Remember the id of the table's public message."""
+    async def set_message(
+        self,
+        game_id: int,
+        message_id: int,
+        token: str | None = None,
+        token_until: float | None = None,
+    ) -> None:
+        """Remember the id of the table's public message, and the token of the interaction
+        whose original response it is with until when to use it (none: a message posted in
+        the channel: its token, if it had one, is forgotten)."""
+        ...
+
+    async def set_message_token(
+        self, game_id: int, token: str | None, token_until: float | None
+    ) -> None:
+        """Remember the token the table message is edited through now, and until when
+        (none: its channel edits)."""
         ...
 
     async def set_seats(

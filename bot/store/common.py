@@ -46,7 +46,7 @@ TABLES = (
 
 GAME_COLUMNS = (
     "id, game, guild_id, channel_id, host_id, seed, options, status, message_id, deadline, "
-    "warned, created_at, shown_plies, active_at"
+    "warned, created_at, shown_plies, active_at, message_token, token_until"
 )
 
 # ORDER BY of each leaderboard sort, over the grouped seats ``s`` and ratings ``rt``: plain
@@ -75,6 +75,8 @@ def game_record(row: Sequence[Any]) -> GameRecord:
         created_at=row[11],
         shown_plies=row[12],
         active_at=row[13],
+        message_token=row[14],
+        token_until=row[15],
     )
 
 

@@ -187,6 +187,14 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX match_posts_owed ON match_posts (sent);
     """,
+    # 9: the token of the interaction whose original response the table message is (the
+    # answer to ``/<game> start``, or the lobby message a button updated), and until when
+    # the bot edits the message through it: such edits do not count against Discord's
+    # global request limit, and a restarted bot goes on with them
+    """
+    ALTER TABLE games ADD COLUMN message_token TEXT;
+    ALTER TABLE games ADD COLUMN token_until REAL;
+    """,
 )
 
 
@@ -323,6 +331,11 @@ PG_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (match_id, nonce)
     );
     CREATE INDEX match_posts_owed ON match_posts (sent);
+    """,
+    # 9: the table message's interaction token, and until when the bot uses it
+    """
+    ALTER TABLE games ADD COLUMN message_token TEXT;
+    ALTER TABLE games ADD COLUMN token_until DOUBLE PRECISION;
     """,
 )
 

@@ -93,6 +93,10 @@ class GameRecord:
     created_at: float
     shown_plies: int = 0
     active_at: float | None = None  # when the lobby last changed (None: at ``created_at``)
+    # The token of the interaction whose original response the table message is, and until
+    # when the bot edits it through that token (a credential: never in a repr or a log).
+    message_token: str | None = field(default=None, repr=False)
+    token_until: float | None = None
     seats: dict[int, SeatRecord] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
     owed: list[str] = field(default_factory=list)

@@ -121,9 +121,35 @@ class SQLStore(abc.ABC):
 
     # --- tables --------------------------------------------------------------------
 
-    async def set_message(self, game_id: int, message_id: int) -> None:
-        """Remember the id of the table's public message."""
-        await self._execute("UPDATE games SET message_id = ? WHERE id = ?", message_id, game_id)
+    async def set_message(
+        self,
+        game_id: int,
+        message_id: int,
+        token: str | None = None,
+        token_until: float | None = None,
+    ) -> None:
+        """Remember the id of the table's public message, and the token of the interaction
+        whose original response it is with until when to use it (none: a message posted in
+        the channel)."""
+        await self._execute(
+            "UPDATE games SET message_id = ?, message_token = ?, token_until = ? WHERE id = ?",
+            message_id,
+            token,
+            token_until,
+            game_id,
+        )
+
+    async def set_message_token(
+        self, game_id: int, token: str | None, token_until: float | None
+    ) -> None:
+        """Remember the token the table message is edited through now, and until when
+        (none: its channel edits)."""
+        await self._execute(
+            "UPDATE games SET message_token = ?, token_until = ? WHERE id = ?",
+            token,
+            token_until,
+            game_id,
+        )
 
     async def set_seats(
         self, game_id: int, seats: Iterable[SeatRecord], now: float | None = None

@@ -36,6 +36,46 @@ def make_bot(db: Path, **overrides: Any) -> Bot:
     return create_bot(Settings(token=TOKEN, database=db, **overrides))
 
 
+def table_message_edits(env: simcord.Env, channel_id: int, message_id: int) -> list[Any]:
+    """Return the bot's edits of the public message ``message_id`` (a table message), oldest
+    first, by either route: its channel's (``PATCH /channels/…/messages/…``), or the token
+    of the interaction whose original response it is (``PATCH /webhooks/…/@original``,
+    which the bot uses while the token lives)."""
+    backend = env.backend
+    channel_path = f"/channels/{channel_id}/messages/{message_id}"
+    found = []
+    for request in env.http_requests:
+        if request.method != "PATCH":
+            continue
+        if request.path == channel_path:
+            found.append(request)
+        elif request.path.startswith("/webhooks/") and request.path.endswith("/@original"):
+            made_by = backend.interaction_tokens.get(request.path.split("/")[3])
+            interaction = backend.interactions.get(made_by) if made_by is not None else None
+            if interaction is not None and interaction.message_id == message_id:
+                found.append(request)
+    return found
+
+
+def table_edit_path(bot: Bot, game_id: int) -> str:
+    """Return the path the bot edits the table's message through now: the token of the
+    interaction whose original response it is, while that lives, else its channel's."""
+    table = bot.controller.tables.tables[game_id]
+    token = bot.controller.courier.live_token(table)
+    if token is not None:
+        return f"/webhooks/{bot.application_id}/{token}/messages/@original"
+    return f"/channels/{table.channel_id}/messages/{table.message_id}"
+
+
+def end_table_tokens(bot: Bot) -> None:
+    """Have the bot's live tables' messages edited through their channels from now on, as
+    once the 14 minutes of their tokens are over (the budget counts those edits)."""
+    now = bot.controller.tables.clock()
+    for table in bot.controller.tables.tables.values():
+        if table.token_until is not None:
+            table.token_until = min(table.token_until, now)
+
+
 def of_kind(message: discord.Message | simcord.ResponseMessage, kind: str) -> list[discord.Button]:
     """Return a message's enabled buttons of one kind (see :func:`id_kind`)."""
     return [b for b in enabled(message) if id_kind(b.custom_id) == kind]

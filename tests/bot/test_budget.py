@@ -18,7 +18,7 @@ from bot.app import Bot
 from bot.budget import OTHER, TURN, URGENT, Budget, share
 from bot.table_message import render_table
 from tests.bot.driver import Game, World, description
-from tests.bot.helpers import make_bot
+from tests.bot.helpers import end_table_tokens, make_bot
 
 TIGHT = 5.0  # requests a second: a tenth of Discord's limit, for a thousand-table load
 
@@ -72,6 +72,7 @@ async def test_under_a_tight_budget_tables_converge_and_owed_posts_go_once_in_or
         await game.open_hand(host)
         games.append(game)
         hosts.append(host)
+    end_table_tokens(world.bot)  # their messages are edited through the channel, counted
     # Two deals at every table with the clock stopped: dozens of changes per table, two
     # scoring posts each, far more than 5 requests a second could show one by one.
     for n, (game, host) in enumerate(zip(games, hosts, strict=True)):
@@ -126,6 +127,7 @@ async def test_a_table_edit_waiting_for_the_budget_is_one_edit_moved_up_by_a_tur
     await game.press(alice, "Start")
     await game.open_hand(alice)
     table = world.bot.controller.tables.tables[game.id]
+    end_table_tokens(world.bot)  # its message is edited through the channel, counted
     await drain(world, 2)
     before = channel_requests(world)
     rng = random.Random(3)
@@ -194,6 +196,7 @@ async def test_edits_held_up_by_their_pictures_still_keep_to_the_budget(
         await game.open_hand(host)
         games.append(game)
         hosts.append(host)
+    end_table_tokens(world.bot)  # their messages are edited through the channel, counted
     await drain(world, 10)  # the tables' first edits have gone
     for n, (game, host) in enumerate(zip(games, hosts, strict=True)):
         await game.play([host], random.Random(n), until=lambda s: s.trick >= 3)
@@ -208,3 +211,41 @@ async def test_edits_held_up_by_their_pictures_still_keep_to_the_budget(
     for game in games:
         table = world.bot.controller.tables.tables[game.id]
         assert description(game.message) == render_table(table).embeds[0].description
+
+
+async def test_table_messages_posted_again_while_pictures_stall_keep_to_the_budget(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A table message posted anew (deleted, or a match's table) draws its picture before it
+    # takes the budget's token: posts that held tokens while the drawing stalled would go
+    # out in the same second once it caught up.
+    from bot import pictures
+
+    released = False
+
+    async def stalled(fn: Any, *args: Any, **kwargs: Any) -> bytes:
+        if not released:
+            await world.bot.wait_for("pictures_released")
+        return b"\x89PNG a trick"  # drawn at once when the drawing catches up
+
+    tables = []
+    for n in range(12):
+        channel = world.guild.create_text_channel(f"table-{n}") if n else world.channel
+        host = world.member(f"host{n}")
+        game, _ = await Game.open(world, host, channel, computers="random", pictures="on")
+        await game.press(host, "Start")
+        await game.open_hand(host)
+        await game.play([host], random.Random(n), until=lambda s: s.trick >= 3)  # a picture
+        tables.append(world.bot.controller.tables.tables[game.id])
+    await drain(world, 10)  # the tables' edits have gone
+    monkeypatch.setattr(pictures, "render_off_loop", stalled)
+    courier = world.bot.controller.courier
+    posting = [asyncio.ensure_future(courier.post_table_message(table)) for table in tables]
+    await drain(world, 10)  # every post waits for its picture
+    assert not any(task.done() for task in posting)
+    released = True
+    world.bot.dispatch("pictures_released")
+    per_second = await drain(world, 10)
+    assert max(per_second) <= TIGHT + 1, per_second
+    assert sum(per_second) == len(tables), per_second  # each table's post, once
+    assert await asyncio.gather(*posting) == ["sent"] * len(tables)  # and recorded

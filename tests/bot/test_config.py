@@ -30,6 +30,7 @@ KEYS = (  # every key but the token
     "table_edit_seconds",
     "global_requests_per_second",
     "late_interaction_seconds",
+    "table_token_seconds",
     "lobby_idle_minutes",
     "lobbies_per_member",
     "lobbies_per_server",
@@ -93,6 +94,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
         "table_edit_seconds": 1.5,
         "global_requests_per_second": 45,
         "late_interaction_seconds": 2.5,
+        "table_token_seconds": 840,
         "lobby_idle_minutes": 30,
         "lobbies_per_member": 3,
         "lobbies_per_server": 25,
@@ -120,6 +122,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
             "table_edit_seconds = 0\n"
             "global_requests_per_second = 200\n"
             "late_interaction_seconds = 0\n"
+            "table_token_seconds = 60\n"
             "lobby_idle_minutes = 0\n"
             "lobbies_per_member = 1\n"
             "lobbies_per_server = 0\n"
@@ -141,6 +144,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "table_edit_seconds": 0,
                 "global_requests_per_second": 200,
                 "late_interaction_seconds": 0,
+                "table_token_seconds": 60,
                 "lobby_idle_minutes": 0,
                 "lobbies_per_member": 1,
                 "lobbies_per_server": 0,
@@ -167,6 +171,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "PARLOUR_TABLE_EDIT_SECONDS": "2.5",
                 "PARLOUR_GLOBAL_REQUESTS_PER_SECOND": "22.5",
                 "PARLOUR_LATE_INTERACTION_SECONDS": "2",
+                "PARLOUR_TABLE_TOKEN_SECONDS": "300",
                 "PARLOUR_LOBBY_IDLE_MINUTES": "90",
                 "PARLOUR_LOBBIES_PER_MEMBER": "5",
                 "PARLOUR_LOBBIES_PER_SERVER": "100",
@@ -188,6 +193,7 @@ def test_defaults_with_only_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
                 "table_edit_seconds": 2.5,
                 "global_requests_per_second": 22.5,
                 "late_interaction_seconds": 2,
+                "table_token_seconds": 300,
                 "lobby_idle_minutes": 90,
                 "lobbies_per_member": 5,
                 "lobbies_per_server": 100,

@@ -11,6 +11,7 @@ connections."""
 from __future__ import annotations
 
 import inspect
+import io
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -168,6 +169,31 @@ async def test_an_answer_in_place_is_the_interactions_one_answer(
     )
     (shown,) = [m for m in world.messages(alice) if m.id == hand.id]
     assert shown.content == "edited later"
+
+
+def test_interactions_are_given_the_http_clients_session() -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    assert getattr(client.http, "_HTTPClient__session", None) is discord.utils.MISSING, changed(
+        "HTTPClient.__session", "no such attribute, MISSING before login"
+    )
+    made = inspect.getsource(discord.Interaction.__init__)
+    assert "state.http._HTTPClient__session" in made, changed(
+        "Interaction._session", "it is no longer the HTTP client's session"
+    )
+
+
+async def test_a_kept_token_edits_the_table_message_with_its_picture(world: World) -> None:
+    alice = world.member("alice")
+    game, _ = await Game.open(world, alice, computers="expert")
+    await game.press(alice, "Start")
+    token = world.bot.controller.tables.tables[game.id].message_token
+    assert token is not None
+    picture = discord.File(io.BytesIO(b"\x89PNG a trick"), filename="trick.png")
+    await discord_internals.edit_original_of(
+        world.bot, token, content="edited", embeds=[], view=discord.ui.View(), attachments=[picture]
+    )
+    assert game.message.content == "edited"
+    assert [a.filename for a in game.message.attachments] == ["trick.png"]
 
 
 async def test_the_http_session_keeps_at_most_a_hundred_connections(

@@ -8,6 +8,7 @@ import random
 
 from engine.dupe import DupeState
 from tests.bot.driver import Game, World, description
+from tests.bot.helpers import table_edit_path
 
 
 def owed(world: World, game: Game) -> list[str]:
@@ -97,7 +98,7 @@ async def test_a_table_edit_refused_by_a_failing_discord_is_made_again(world: Wo
     game, _ = await Game.open(world, alice, computers="random")
     await game.press(alice, "Start")
     await game.open_hand(alice)
-    path = f"/channels/{world.channel.id}/messages/{game.message_id}"
+    path = table_edit_path(world.bot, game.id)
     world.env.inject_error("PATCH", path, status=503, message="Service Unavailable", times=2)
     before = description(game.message)
     await game.decide(alice, random.Random(1), strict=True)  # the trick is complete

@@ -79,7 +79,7 @@ async def test_every_row_survives_and_the_version_is_7(v4: Path) -> None:
     }
     store = await SQLiteStore.open(v4)
     await store.close()
-    assert user_version(v4) == len(MIGRATIONS) == 8
+    assert user_version(v4) == len(MIGRATIONS) == 9
     assert rows(v4) == before  # results.deals is results.rounds now, in the same place
     with connect(v4) as db:
         reasons = dict(db.execute("SELECT status, end_reason FROM games WHERE status != 'lobby'"))

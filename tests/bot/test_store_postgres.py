@@ -145,7 +145,7 @@ async def test_both_dialects_take_the_same_steps_to_the_same_tables_and_columns(
 ) -> None:
     """Entry n of each list is the same change: after every step, SQLite and PostgreSQL
     have the same tables, columns (in the same order) and named indexes."""
-    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == 8
+    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == 9
     lite = sqlite3.connect(":memory:")
     conn = await asyncpg.connect(blank)
     try:

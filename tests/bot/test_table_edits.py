@@ -21,13 +21,12 @@ from bot.games.dupe.ui import UI as DUPE
 from bot.i18n import t
 from engine.dukes_up import Kind
 from tests.bot.driver import World
-from tests.bot.helpers import TOKEN, DukesSeat, panel_controls
+from tests.bot.helpers import TOKEN, DukesSeat, panel_controls, table_message_edits
 
 
 def board_edits(world: World, message_id: int) -> int:
     """Return how many times the bot has edited the public message ``message_id``."""
-    path = f"/channels/{world.channel.id}/messages/{message_id}"
-    return sum(1 for r in world.env.http_requests if r.method == "PATCH" and r.path == path)
+    return len(table_message_edits(world.env, world.channel.id, message_id))
 
 
 async def open_table(

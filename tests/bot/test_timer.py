@@ -10,6 +10,7 @@ import simcord
 from engine.cards import parse_card
 from engine.dupe import DupeState, Phase
 from tests.bot.driver import GIVE, Game, World, description, live_ids
+from tests.bot.helpers import table_message_edits
 
 TURN = 30  # seconds; the warning comes 7 s before the deadline (a quarter, at least 5)
 WARN_AT = TURN - 7
@@ -17,10 +18,9 @@ WARN_AT = TURN - 7
 
 def warning_edits(world: World, game: Game) -> int:
     """Return how many edits of the table message carried a time warning."""
-    path = f"/channels/{world.channel.id}/messages/{game.message_id}"
     count = 0
-    for request in world.env.http_requests:
-        if request.method != "PATCH" or request.path != path or not request.json:
+    for request in table_message_edits(world.env, world.channel.id, game.message_id):
+        if not request.json:
             continue
         embeds = request.json.get("embeds") or []
         if any("⏰" in (embed.get("description") or "") for embed in embeds):
@@ -164,10 +164,9 @@ async def test_table_edits_combine_the_changes_of_the_edit_interval(world: World
     await world.restart(table_edit_seconds=1.5)  # the default interval
     for member in members:
         await game.open_hand(member)
-    path = f"/channels/{world.channel.id}/messages/{game.message_id}"
 
     def table_edits() -> int:
-        return sum(1 for r in world.env.http_requests if r.method == "PATCH" and r.path == path)
+        return len(table_message_edits(world.env, world.channel.id, game.message_id))
 
     edits = table_edits()
     shown = description(game.message)

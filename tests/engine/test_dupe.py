@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from itertools import permutations
+from itertools import permutations, product
 from typing import Any
 
 import pytest
@@ -401,6 +401,21 @@ def test_single_highest_takes_from_any_seat() -> None:
         assert trick_taker(cards) == seat  # highest shared by three, single lowest takes
 
 
+def test_trick_taker_agrees_with_the_rule_for_all_rank_patterns_in_every_seat_order() -> None:
+    # every one of the 13⁴ patterns the engine's taker table holds
+    for trick_ranks in product(Rank, repeat=4):
+        ranks = list(trick_ranks)
+        high, low = max(ranks), min(ranks)
+        if ranks.count(high) == 1:
+            expected: int | None = ranks.index(high)
+        elif ranks.count(low) == 1:
+            expected = ranks.index(low)
+        else:
+            expected = None
+        cards = [Card.of(r, s) for r, s in zip(ranks, Suit, strict=True)]
+        assert trick_taker(cards) == expected, ranks
+
+
 def test_trick_taker_agrees_with_the_rule_for_every_rank_pattern() -> None:
     values = list(Rank)
     rng = random.Random(5)
@@ -659,9 +674,9 @@ def test_malformed_actions_are_invalid() -> None:
 
 def test_invalid_seat_view_is_refused() -> None:
     state = new_game(0)
-    for seat in (4, -1):
+    for seat in (4, -1, None, "N", 1.5, [0]):
         with pytest.raises(errors.InvalidActionError):
-            state.view(seat)
+            state.view(seat)  # type: ignore[arg-type]
 
 
 def test_errors_are_sentences_and_engine_errors() -> None:

@@ -12,7 +12,10 @@ fake would miss:
   ``400 {"code": 50035, ...}`` and is recorded in :attr:`FakeDiscord.violations`;
 * an interaction must be answered within 3 s of its dispatch (later: ``404``, code 10062), only
   once (again: ``400``, code 40060), and its token works on the webhook routes for 15 minutes
-  (later: ``401``, code 50027); an ephemeral message is seen only by the interaction's user;
+  (``token_lifetime``; later: ``401``, code 50027 "Invalid Webhook Token", an invalid request):
+  ``PATCH /webhooks/{app}/{token}/messages/@original`` edits its original response (the
+  message its answer posted, or for a component answered by updating its message, that
+  message), attachments too; an ephemeral message is seen only by the interaction's user;
 * routes it does not know are logged loudly, recorded in :attr:`FakeDiscord.unknown_routes`
   and answered ``404`` with Discord's error shape;
 * :meth:`FakeDiscord.inject_429` makes a share of REST requests answer 429 with the headers
@@ -602,8 +605,13 @@ class FakeDiscord:
         global_limit: int = GLOBAL_PER_SECOND,
         limit_clock: Clock = time.monotonic,
         validate: bool = True,
+        token_lifetime: float = TOKEN_LIFETIME,
     ) -> None:
+        """``token_lifetime``: seconds an interaction's token works on the webhook routes,
+        counted on ``clock`` from its dispatch (Discord's 15 minutes unless given: a bench
+        shortens it to show tokens running out mid-game)."""
         self.token = token
+        self.token_lifetime = token_lifetime
         self.clock = clock
         self.pace: Clock = pace or time.monotonic
         # A test that moves the clock by hand ages interactions with it.
@@ -1580,10 +1588,14 @@ class FakeDiscord:
         interaction = self._by_token.get(request.args["token"])
         if interaction is None:
             raise invalid_webhook_token()
-        if self.clock() - interaction.dispatched_at > TOKEN_LIFETIME:
+        if self.clock() - interaction.dispatched_at > self.lifetime(interaction):
             log.info("LOOPBACK DISCORD: expired token of %s used", interaction.describe())
             raise invalid_webhook_token()
         return interaction
+
+    def lifetime(self, interaction: Interaction) -> float:
+        """Return how long ``interaction``'s token works: :attr:`token_lifetime`."""
+        return self.token_lifetime
 
     def _check_webhook_app(self, request: _Request) -> None:
         if request.args.get("app") != str(self.application_id):

@@ -1,7 +1,9 @@
 """The loopback Discord's global limit (``tests.loopback.limits``), through its HTTP API:
 50 requests a second per bot token over every connection, interaction-token requests not
-counted, the global 429 as Discord sends it, invalid requests counted per 10 minutes. The
-limit's clock is moved by hand: nothing waits on the wall clock."""
+counted, the global 429 as Discord sends it, invalid requests counted per 10 minutes; and an
+interaction token's lifetime (15 minutes, or shorter as a bench asks), within which it
+edits its original response (a public table message, a picture too) and after which Discord
+answers 401. The clocks are moved by hand: nothing waits on the wall clock."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from tests.loopback.fake_discord import (
     CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
     EPHEMERAL,
+    TOKEN_LIFETIME,
+    UPDATE_MESSAGE,
     FakeDiscord,
     ManualClock,
 )
@@ -197,3 +201,99 @@ async def test_the_limit_can_be_lifted_and_is_still_counted(clock: ManualClock) 
         await fake.close()
     assert statuses == [200] * 60
     assert (fake.limits.global_429s, fake.limits.peak_per_second) == (0, 60)
+
+
+async def edit_original(
+    session: aiohttp.ClientSession,
+    server: FakeDiscord,
+    token: str,
+    body: dict[str, Any],
+    picture: bytes | None = None,
+) -> tuple[int, Any]:
+    """``PATCH /webhooks/{app}/{token}/messages/@original`` as discord.py sends it: JSON, or
+    with a picture, multipart (``payload_json`` and ``files[0]``)."""
+    url = f"{server.api_base_url}/webhooks/{server.application_id}/{token}/messages/@original"
+    data: Any
+    if picture is None:
+        data = {"json": body}
+    else:
+        form = aiohttp.FormData()
+        form.add_field("payload_json", json.dumps(body), content_type="application/json")
+        form.add_field(
+            "files[0]", picture, filename="trick.png", content_type="application/octet-stream"
+        )
+        data = {"data": form}
+    async with session.patch(url, **data) as r:
+        text = await r.text()
+        return r.status, json.loads(text) if text else None
+
+
+async def test_a_token_edits_its_original_response_uncounted_until_its_lifetime_ends(
+    clock: ManualClock,
+) -> None:
+    """A slash command's public answer and a component's updated message are edited
+    through their tokens (a picture too), none counted against the global limit, for the
+    token's lifetime; then Discord answers 401, code 50027, an invalid request."""
+    wall = ManualClock(1_800_000_000.0)
+    fake = FakeDiscord(clock=wall, limit_clock=clock, rate_limit=(1000, 1.0), token_lifetime=60)
+    await fake.start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            http = Http(fake, session)
+            app = f"/applications/{fake.application_id}/commands"
+            command = {"name": "dupe", "description": "Play Dupe", "type": 1}
+            assert (await http("PUT", app, [command]))[0] == 200
+            channel, button, member = await button_message(fake, http, clock)
+            counted = fake.limits.counted
+            started = fake.command_interaction(channel, member, "dupe", {})
+            callback = f"/interactions/{started.id}/{started.token}/callback"
+            answer = {"type": CHANNEL_MESSAGE, "data": {"content": "the table"}}
+            assert (await http("POST", callback, answer))[0] == 204
+            table = fake.messages[started.original_message_id or 0]
+            assert not table.ephemeral
+            pressed = fake.component_interaction(channel, member, button, "press")
+            callback = f"/interactions/{pressed.id}/{pressed.token}/callback"
+            update = {"type": UPDATE_MESSAGE, "data": {"content": "pressed"}}
+            assert (await http("POST", callback, update))[0] == 204
+            wall.advance(59.0)
+            status, edited = await edit_original(
+                session,
+                fake,
+                started.token,
+                {"content": "trick 1", "attachments": [{"id": 0, "filename": "trick.png"}]},
+                b"\x89PNG picture",
+            )
+            assert status == 200 and edited["id"] == str(table.id)
+            assert [a["filename"] for a in table.attachments] == ["trick.png"]
+            assert table.content == "trick 1"
+            status, edited = await edit_original(session, fake, pressed.token, {"content": "2"})
+            assert status == 200 and edited["id"] == str(button), "the message pressed on"
+            assert fake.limits.counted == counted, "interaction-token requests are not counted"
+            wall.advance(2.0)  # 61 s since each was dispatched
+            status, refused = await edit_original(session, fake, started.token, {"content": "x"})
+            assert (status, refused["code"]) == (401, 50027)
+            assert refused["message"] == "Invalid Webhook Token"
+            assert table.content == "trick 1"
+            assert fake.limits.invalid_requests == 1
+    finally:
+        await fake.close()
+
+
+async def test_a_token_lives_discords_15_minutes_unless_told(clock: ManualClock) -> None:
+    wall = ManualClock(1_800_000_000.0)
+    fake = FakeDiscord(clock=wall, limit_clock=clock, rate_limit=(1000, 1.0))
+    await fake.start()
+    try:
+        assert fake.token_lifetime == TOKEN_LIFETIME == 900
+        async with aiohttp.ClientSession() as session:
+            http = Http(fake, session)
+            channel, button, member = await button_message(fake, http, clock)
+            pressed = fake.component_interaction(channel, member, button, "press")
+            callback = f"/interactions/{pressed.id}/{pressed.token}/callback"
+            assert (await http("POST", callback, {"type": DEFERRED_UPDATE}))[0] == 204
+            wall.advance(899.0)
+            assert (await edit_original(session, fake, pressed.token, {"content": "a"}))[0] == 200
+            wall.advance(2.0)
+            assert (await edit_original(session, fake, pressed.token, {"content": "b"}))[0] == 401
+    finally:
+        await fake.close()
