@@ -17,7 +17,12 @@ from engine.errors import IllegalActionError, InvalidActionError
 from engine.tricks import trick_winner
 from engine.whist.solver import Position, Solver, position_of
 
-__all__ = ["double_dummy_costs", "double_dummy_result", "end_position_costs"]
+__all__ = [
+    "double_dummy_costs",
+    "double_dummy_result",
+    "double_dummy_review",
+    "end_position_costs",
+]
 
 _SEATS = ("N", "E", "S", "W")
 _SUITS = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES}
@@ -35,6 +40,19 @@ def double_dummy_costs(
     that leads trick 1. Raises an ``EngineError`` for bad input (see
     :func:`end_position_costs`)."""
     return end_position_costs(hands, trump, leader, played, size=13)
+
+
+def double_dummy_review(
+    hands: Mapping[str, Sequence[str | Card]],
+    trump: str | None,
+    leader: str,
+    played: Sequence[str | Card],
+) -> tuple[tuple[int, ...], int]:
+    """Return :func:`double_dummy_costs` and North–South's tricks of
+    :func:`double_dummy_result`, from one search: the costs start from the deal's value,
+    so asking for both apart solves the whole deal twice (most of a deal's time)."""
+    deal, suit, first = _check_deal(hands, trump, leader, 13)
+    return _costs(deal, suit, first, [_card(card) for card in played])
 
 
 def double_dummy_result(
@@ -65,7 +83,7 @@ def end_position_costs(
     cannot play then (not in that hand, or not following suit when it can)."""
     deal, suit, first = _check_deal(hands, trump, leader, size)
     cards = [_card(card) for card in played]
-    return _costs(deal, suit, first, cards)
+    return _costs(deal, suit, first, cards)[0] if cards else ()
 
 
 def _card(card: str | Card) -> Card:
@@ -117,16 +135,15 @@ def _check_deal(
 
 def _costs(
     deal: list[list[Card]], trump: Suit | None, leader: int, played: list[Card]
-) -> tuple[int, ...]:
-    """Return the cost of each card of ``played`` from the hands ``deal`` (checked)."""
+) -> tuple[tuple[int, ...], int]:
+    """Return the cost of each card of ``played`` from the hands ``deal`` (checked), and
+    N-S's double-dummy tricks from the start."""
     _check_play(deal, trump, leader, played)
-    if not played:
-        return ()
     hands = [list(hand) for hand in deal]
     solver = Solver(trump)
     trick: list[Card] = []
     ns_tricks = 0
-    total = solver.tricks(
+    total = start = solver.tricks(
         position_of(hands, trump, leader, trick, 0), guess=_estimate(hands, trump)
     )
     costs: list[int] = []
@@ -141,7 +158,7 @@ def _costs(
         after = _after(solver, position_of(hands, trump, leader, trick, ns_tricks), total, seat)
         costs.append(total - after if seat % 2 == 0 else after - total)
         total = after
-    return tuple(costs)
+    return tuple(costs), start
 
 
 def _estimate(hands: list[list[Card]], trump: Suit | None) -> int:

@@ -11,8 +11,9 @@ enough in pure Python:
   Ranks are renumbered after every trick, so two positions that differ only in which small
   cards are gone are the same int, and so the same entry of the transposition table.
 - The table, at trick boundaries, keeps bounds on North-South's tricks from there
-  (``[lower, upper, best lead]``); it lives as long as the :class:`Solver`, so every position
-  of one deal reuses it.
+  (``lower << 4 | upper``: an int, not a list, so that the garbage collector never walks
+  the table's millions of entries); it lives as long as the :class:`Solver`, so every
+  position of one deal reuses it.
 - Cards next to each other in rank in one hand (nothing between them left in play) are
   equal: only one of each run is searched.
 - Sure tricks end the search early: the side on lead's top cards it can cash without
@@ -155,9 +156,55 @@ _ABOVE = tuple(_at_least(q) if q & 15 < 13 else 0 for q in range(64))
 
 def _run_bottom(hand: int, q: int) -> int:
     """Return the lowest card of the run of ``hand`` (lane bits) that ``q`` tops."""
-    while q & 15 and hand >> (q - 1) & 1:
-        q -= 1
-    return q
+    o = q & 48
+    gaps = ~(hand >> o) & ((1 << (q & 15)) - 1)
+    return o + gaps.bit_length()
+
+
+_BELOW = tuple(_FIELD[q >> 4] & ((1 << q) - 1) for q in range(64))
+"""At lane bit ``q``: the lane bits of the lower cards of its suit."""
+
+
+def _lift(relevant: int, trick: int) -> int:
+    """Return ``relevant`` (top-down in each suit, ranks after a trick) in the ranks before
+    it, ``trick`` the trick's four cards as lane bits: each gap at or below a suit's lowest
+    relevant card lifts that suit's relevant cards by one."""
+    for c in _bits(trick):
+        field = _FIELD[c >> 4]
+        if relevant & field and not (relevant << 1) >> c & 1:
+            relevant = (relevant & ~field) | (((relevant & field) << 1) & field)
+    return relevant
+
+
+def _bits(mask: int) -> list[int]:
+    """Return the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _void_moves(hand: int, trump: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Return the cards ``hand`` (lane bits) tries when it cannot follow suit: the lowest
+    card of each side suit, longest suit first (the least likely to unguard a card), its
+    trumps (one a run), and the other side-suit cards."""
+    discards: list[tuple[int, int]] = []
+    others: list[int] = []
+    ruffs: tuple[int, ...] = ()
+    for s in range(4):
+        g = (hand >> (s << 4)) & _SUIT
+        if not g:
+            continue
+        tops = _TOPS[s << 13 | g]
+        if s == trump:
+            ruffs = tops
+        else:
+            discards.append((g.bit_count(), tops[0]))
+            others.extend(tops[1:])
+    discards.sort(reverse=True)
+    return tuple(q for _, q in discards), ruffs, tuple(others)
 
 
 def _cashable(
@@ -277,7 +324,7 @@ class Solver:
     table stores ``(mask, owners)`` under the lengths and matches by one ``&``.
     """
 
-    __slots__ = ("best", "killer", "leads", "nodes", "shuffle", "table", "trump")
+    __slots__ = ("best", "killer", "leads", "lifts", "nodes", "shuffle", "table", "trump", "voids")
 
     def __init__(
         self, trump: Suit | None, *, shuffle: Callable[[list[int]], object] | None = None
@@ -286,10 +333,12 @@ class Solver:
         # search gives the same values whatever the order.
         self.shuffle = shuffle
         self.trump = -1 if trump is None else int(trump)
-        self.table: dict[int, dict[int, dict[int, list[int]]]] = {}
+        self.table: dict[int, dict[int, dict[int, int]]] = {}
         self.best: dict[int, int] = {}
         self.killer: dict[int, int] = {}
         self.leads: dict[int, int] = {}
+        self.lifts: dict[int, int] = {}
+        self.voids: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
         self.nodes = 0
 
     def tricks(
@@ -358,12 +407,17 @@ class Solver:
         if bucket is None:
             bucket = self.table[key] = {}
         else:
-            for mask, entries in bucket.items():
+            # The last mask to answer is tried first: a few general ones answer most.
+            for mask, entries in reversed(bucket.items()):
                 entry = entries.get(hands & mask)
                 if entry is not None:
-                    if entry[0] >= target:
+                    if entry >> 4 >= target:
+                        del bucket[mask]
+                        bucket[mask] = entries
                         return (mask & _LANE) << 1 | 1
-                    if entry[1] < target:
+                    if entry & 15 < target:
+                        del bucket[mask]
+                        bucket[mask] = entries
                         return (mask & _LANE) << 1
         ns = not leader & 1
         trump = self.trump
@@ -518,7 +572,7 @@ class Solver:
 
     @staticmethod
     def _store(
-        bucket: dict[int, dict[int, list[int]]], hands: int, relevant: int, lo: int, hi: int
+        bucket: dict[int, dict[int, int]], hands: int, relevant: int, lo: int, hi: int
     ) -> None:
         """Record that N-S take between ``lo`` and ``hi`` tricks in every position that
         agrees with ``hands`` on the ``relevant`` cards (and on the suit lengths)."""
@@ -529,12 +583,9 @@ class Solver:
         owners = hands & mask
         entry = entries.get(owners)
         if entry is None:
-            entries[owners] = [max(lo, 0), hi]
+            entries[owners] = max(lo, 0) << 4 | hi
         else:
-            if lo > entry[0]:
-                entry[0] = lo
-            if hi < entry[1]:
-                entry[1] = hi
+            entries[owners] = max(lo, entry >> 4) << 4 | min(hi, entry & 15)
 
     def _last(self, hands: int, leader: int) -> int:
         """Return whether N-S win the last trick (one card in each hand), with relevance."""
@@ -589,30 +640,14 @@ class Solver:
                 i = bisect(tops, winning)
                 moves = [*tops[:i], *tops[i:]] if k == 1 else [*tops[i:], *tops[:i]]
         else:
-            discards: list[tuple[int, int]] = []
-            others: list[int] = []
-            ruffs: list[int] = []
-            for s in range(4):
-                g = (hand >> (s << 4)) & _SUIT
-                if not g:
-                    continue
-                tops = _TOPS[s << 13 | g]
-                if s == trump:
-                    if ours or winning >> 4 != trump:
-                        ruffs = list(tops)
-                    else:
-                        i = bisect(tops, winning)
-                        ruffs = [*tops[i:], *tops[:i]]
-                else:
-                    # From the longest suit first: it is the least likely to unguard a card.
-                    discards.append(((lengths >> (seat << 4 | s << 2)) & 15, tops[0]))
-                    others.extend(tops[1:])
-            if len(discards) > 1:
-                discards.sort(reverse=True)
-            if ours:
-                moves = [q for _, q in discards] + ruffs + others
-            else:
-                moves = ruffs + [q for _, q in discards] + others
+            voids = self.voids.get(hand)
+            if voids is None:
+                voids = self.voids[hand] = _void_moves(hand, trump)
+            discards, ruffs, others = voids
+            if ruffs and not ours and winning >> 4 == trump:
+                i = bisect(ruffs, winning)
+                ruffs = (*ruffs[i:], *ruffs[:i])
+            moves = [*discards, *ruffs, *others] if ours else [*ruffs, *discards, *others]
         # The card that refuted the last similar position goes first (a killer move):
         # following suit, what counts is the suit's cards in play and the trick so far;
         # discarding or ruffing, the whole hand and the tricks still wanted.
@@ -640,10 +675,13 @@ class Solver:
             after = ((hands >> (leader << 6)) & _LANE).bit_count()
             base = hands
             fields = 0
+            played = 0
             for c in sorted(cards, reverse=True):
                 keep, down = _REMOVE[c]
                 base = (base & keep) | ((base >> 1) & down)
                 fields |= _FIELD[c >> 4]
+                played |= 1 << c
+            lifts = self.lifts
         for q in moves:
             if skip >> q & 1:
                 continue
@@ -654,6 +692,7 @@ class Solver:
             rest_lengths = lengths - (1 << (lane + ((q >> 4) << 2)))
             if last:
                 t = target - 1 if not w & 1 else target
+                trick = played | 1 << q
                 if t <= 0:
                     rel = 0
                     r = 1
@@ -661,25 +700,20 @@ class Solver:
                     rel = 0
                     r = 0
                 else:
-                    gap = q
-                    for c in cards:
-                        if c < q and c >> 4 == q >> 4:
-                            gap -= 1
-                    keep, down = _REMOVE[gap]
+                    keep, down = _REMOVE[q - (played & _BELOW[q]).bit_count()]
                     r = lead((base & keep) | ((base >> 1) & down), rest_lengths, w, t)
                     rel = r >> 1
-                    if rel & (fields | _FIELD[q >> 4]):
-                        # Back to the ranks before the trick: each gap below a suit's
-                        # relevant cards lifts them by one.
-                        for c in sorted((*cards, q)):
-                            field = _FIELD[c >> 4]
-                            if rel & field and not (rel << 1) >> c & 1:
-                                rel = (rel & ~field) | (((rel & field) << 1) & field)
-                suit = wq >> 4
-                for c in (*cards, q):
-                    if c != wq and c >> 4 == suit:
-                        rel |= _ABOVE[wq]
-                        break
+                    part = rel & (fields | _FIELD[q >> 4])
+                    if part:
+                        # Back to the ranks before the trick (the same lift for the same
+                        # relevant cards and the same trick: remembered).
+                        lift_key = part << 64 | trick
+                        lifted = lifts.get(lift_key)
+                        if lifted is None:
+                            lifted = lifts[lift_key] = _lift(part, trick)
+                        rel = rel ^ part | lifted
+                if (trick ^ 1 << wq) & _FIELD[wq >> 4]:
+                    rel |= _ABOVE[wq]
                 r = rel << 1 | (r & 1)
             else:
                 rest = hands ^ (1 << (shift + q))
@@ -692,10 +726,12 @@ class Solver:
                 return r
             rel = r >> 1
             if rel >> q & 1:
-                rel |= _ABOVE[_run_bottom(hand, q)]
-            relevant |= rel
-            if not rel >> q & 1:
+                # Relevant down to the bottom of q's run (as in _run_bottom, inline: hot).
+                at = q & 48
+                rel |= _ABOVE[at + (~(hand >> at) & ((1 << (q & 15)) - 1)).bit_length()]
+            else:
                 # The answer did not depend on this card's rank: any smaller card of
                 # its suit in this hand gives the same answer.
                 skip |= _FIELD[q >> 4] & ~rel
+            relevant |= rel
         return relevant << 1 | (not ns)

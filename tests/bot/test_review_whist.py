@@ -58,13 +58,21 @@ class Solver:
         self.solved += 1
         return 7, 6
 
+    def review(
+        self,
+        hands: dict[str, Sequence[str]],
+        trump: str | None,
+        leader: str,
+        played: Sequence[str],
+    ) -> tuple[tuple[int, ...], int]:
+        return self.costs(hands, trump, leader, played), self.result(hands, trump, leader)[0]
+
 
 @pytest.fixture
 def solver(monkeypatch: pytest.MonkeyPatch) -> Solver:
     stub = Solver()
     monkeypatch.setattr(whist_review, "apart", False)  # the stub answers in this process
-    monkeypatch.setattr(analysis, "double_dummy_costs", stub.costs)
-    monkeypatch.setattr(analysis, "double_dummy_result", stub.result)
+    monkeypatch.setattr(analysis, "double_dummy_review", stub.review)
     return stub
 
 

@@ -13,7 +13,12 @@ import pytest
 from engine.cards import DECK, Card, Suit
 from engine.errors import IllegalActionError, InvalidActionError, ParseError
 from engine.tricks import legal_cards, trick_winner
-from engine.whist.analysis import double_dummy_costs, double_dummy_result, end_position_costs
+from engine.whist.analysis import (
+    double_dummy_costs,
+    double_dummy_result,
+    double_dummy_review,
+    end_position_costs,
+)
 
 SEATS = "NESW"
 TRUMPS: tuple[str | None, ...] = (None, "C", "D", "H", "S")
@@ -523,3 +528,58 @@ def test_the_costs_of_whole_deals_are_pinned(
         {seat: hand.split() for seat, hand in hands.items()}, trump, leader, played
     )
     assert "".join(str(cost) for cost in got) == costs
+
+
+def test_the_review_gives_the_costs_and_the_result_of_one_search() -> None:
+    hands, trump, leader, tricks, _ = PINNED_DEALS[0]
+    dealt = {seat: hand.split() for seat, hand in hands.items()}
+    played = [card for trick in tricks for card in trick.split()]
+    ns = double_dummy_result(dealt, trump, leader)[0]
+    for cut in (52, 17, 0):
+        got = double_dummy_review(dealt, trump, leader, played[:cut])
+        assert got == (double_dummy_costs(dealt, trump, leader, played[:cut]), ns)
+
+
+def line_positions(
+    rng: random.Random, hands: list[list[Card]], suit: Suit | None, leader: int
+) -> list[tuple[list[list[Card]], int, list[Card], int]]:
+    """Return every position of one random line of play: the hands then, the leader of
+    the trick in progress, its cards and N-S's tricks so far."""
+    held = [list(hand) for hand in hands]
+    trick: list[Card] = []
+    ns_tricks = 0
+    out = [([list(h) for h in held], leader, [], 0)]
+    for card in random_play(rng, hands, suit, leader, 4 * len(hands[0])):
+        held[(leader + len(trick)) % 4].remove(card)
+        trick.append(card)
+        if len(trick) == 4:
+            leader = (leader + trick_winner(trick, suit)) % 4
+            ns_tricks += 1 - leader % 2
+            trick = []
+        out.append(([list(h) for h in held], leader, list(trick), ns_tricks))
+    return out
+
+
+@pytest.mark.parametrize("trump", TRUMPS)
+def test_one_solver_answers_positions_of_many_lines_as_minimax_does(trump: str | None) -> None:
+    # The table keeps bounds across every position a solver is asked about (as the costs
+    # of a deal share one): positions of several lines of one deal, asked in a random
+    # order at random targets, must each get minimax's answer.
+    from engine.whist.solver import Solver, position_of
+
+    rng = random.Random(f"shared-solver-{trump}")
+    suit = None if trump is None else SUIT_OF[trump]
+    for size in (3, 3, 4):
+        hands = deal_of(rng, size)
+        leader = rng.randrange(4)
+        positions = [p for _ in range(4) for p in line_positions(rng, hands, suit, leader)]
+        rng.shuffle(positions)
+        solver = Solver(suit)
+        for held, first, trick, done in positions:
+            if not any(held) and not trick:
+                continue
+            exact = minimax([list(h) for h in held], suit, first, list(trick))
+            position = position_of(held, suit, first, trick, done)
+            target = rng.randint(0, position.remaining)
+            assert solver.reaches(position, target) == (exact >= target), (held, trick)
+            assert solver.tricks(position, guess=rng.randint(0, size)) == exact, (held, trick)

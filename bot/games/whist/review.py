@@ -122,8 +122,8 @@ def solve(jobs: Sequence[Job]) -> list[tuple[tuple[int, ...], int]]:
 
     solved: list[tuple[tuple[int, ...], int]] = []
     for hands, trump, leader, cards in jobs:
-        costs = tuple(analysis.double_dummy_costs(hands, trump, leader, cards))
-        solved.append((costs, analysis.double_dummy_result(hands, trump, leader)[0]))
+        costs, ns = analysis.double_dummy_review(hands, trump, leader, cards)
+        solved.append((tuple(costs), ns))
     return solved
 
 
