@@ -19,6 +19,7 @@ from discord import app_commands
 from bot import ids, render
 from bot.commands import Translator, command_text
 from bot.controls import Button, Controls
+from bot.errors import show_page
 from bot.game import GameUI, SeatInfo, SentComponents
 from bot.i18n import Lang, lang_of, t
 from bot.review import Review, Reviews, review_game
@@ -243,18 +244,7 @@ class Community:
                 )
             )
         sent = SentComponents(view.to_components())
-        # Page in place only on a private leaderboard: a forged lb: button on a public
-        # message (the table) gets a new private page instead of replacing that message.
-        message = interaction.message
-        if edit and message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(embed=embed, view=sent)
-        else:
-            await interaction.response.send_message(
-                embed=embed,
-                view=sent,
-                ephemeral=True,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+        await show_page(interaction, [embed], sent, edit=edit)
 
     # --- history and replays -------------------------------------------------------
 
@@ -306,16 +296,7 @@ class Community:
                     custom_id=ids.review(game_id, 0, "o"),
                 )
             )
-        message = interaction.message
-        if edit and message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(embeds=shown.embeds, view=shown.buttons())
-        else:
-            await interaction.response.send_message(
-                embeds=shown.embeds,
-                view=shown.buttons(),
-                ephemeral=True,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+        await show_page(interaction, shown.embeds, shown.buttons(), edit=edit)
 
     async def finished(
         self, interaction: discord.Interaction, game_id: int, *, review: bool = False

@@ -124,6 +124,29 @@ async def reply_private(interaction: discord.Interaction, text: str) -> None:
         log.warning("could not answer interaction %s: %s", interaction.id, error)
 
 
+async def show_page(
+    interaction: discord.Interaction,
+    embeds: list[discord.Embed],
+    view: discord.ui.View,
+    *,
+    edit: bool,
+) -> None:
+    """Show one page of a private reply (a leaderboard, a replay, a review): in place of
+    the member's own private message when its button was pressed (``edit``), else as a new
+    private message, so that a button forged onto a public message (the table) never
+    replaces that message."""
+    message = interaction.message
+    if edit and message is not None and message.flags.ephemeral:
+        await interaction.response.edit_message(content=None, embeds=embeds, view=view)
+    else:
+        await interaction.response.send_message(
+            embeds=embeds,
+            view=view,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
 def _unwrap(error: BaseException) -> BaseException:
     while isinstance(error, (app_commands.CommandInvokeError, app_commands.TransformerError)):
         original = getattr(error, "original", None) or error.__cause__

@@ -30,6 +30,7 @@ import discord
 
 from bot import ids
 from bot.controls import Button, Controls
+from bot.errors import show_page
 from bot.game import GameUI, Rendered
 from bot.i18n import Lang, Text, lang_of, t
 from bot.tables import UserError
@@ -372,17 +373,7 @@ class Reviews:
         if not 0 <= page < pages_of(review):
             raise UserError("errors.no_review_page")
         shown = review_page(ui, game_id, review, page, lang)
-        if in_place:
-            await interaction.response.edit_message(
-                content=None, embeds=shown.embeds, view=shown.buttons()
-            )
-        else:
-            await interaction.response.send_message(
-                embeds=shown.embeds,
-                view=shown.buttons(),
-                ephemeral=True,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+        await show_page(interaction, shown.embeds, shown.buttons(), edit=edit)
 
     async def close(self) -> None:
         """Tell each member still waiting for a review that the bot stopped first."""
