@@ -214,7 +214,7 @@ def _play_one(
     if controller is player_at is operator.index and not timing and not watching:
         # Every hand is decided by the player sitting at it (both maps are the identity, as
         # Dupe's are): the loop bench/engine_speed.py times, without the two look-ups and
-        # the checks that make up a third of its work per decision.
+        # the checks, about half of the loop's own steps a decision.
         while not state.is_over:
             for hand in state.to_act:
                 apply(hand, acts[hand](view(hand)))
