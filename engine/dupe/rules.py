@@ -1068,18 +1068,14 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             ):
                 a, b, c, d = received
                 w, x, y, z = cards
-                # a permutation of the four revealed objects, told by identity alone
+                # A permutation of the four revealed objects, told by identity alone: each of
+                # the four (distinct) revealed cards is one of the four received, so no two
+                # received are the same.
                 if not (
-                    (a is w or a is x or a is y or a is z)
-                    and (b is w or b is x or b is y or b is z)
-                    and (c is w or c is x or c is y or c is z)
-                    and (d is w or d is x or d is y or d is z)
-                    and a is not b
-                    and a is not c
-                    and a is not d
-                    and b is not c
-                    and b is not d
-                    and c is not d
+                    (w is a or w is b or w is c or w is d)
+                    and (x is a or x is b or x is c or x is d)
+                    and (y is a or y is b or y is c or y is d)
+                    and (z is a or z is b or z is c or z is d)
                 ):
                     self._check(seat, action)
             else:
