@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.store import SeatRecord
@@ -21,9 +22,11 @@ from engine.game import AnyGame, AnyPlayer, AnyState, show_move, watchers
 
 __all__ = [
     "SEARCH",
+    "Rebuilt",
     "computer_due",
     "computers_act",
     "prime",
+    "restored",
     "run_computers",
     "staged",
     "stand_ins",
@@ -129,20 +132,107 @@ def prime(table: Table, players: Mapping[int, AnyPlayer]) -> None:
     been shown them had it been there all along."""
     state = table.state
     game = table.ui.game
-    options = state.options
-    replayed = game.new_game(table.seed, options)
+    _catch_up(game, game.new_game(table.seed, state.options), state.moves, players)
+
+
+def restored(
+    game: AnyGame,
+    seed: int,
+    options: Any,
+    moves: Iterable[str],
+    players: Mapping[int, AnyPlayer],
+) -> tuple[AnyState, dict[int, AnyPlayer]]:
+    """Return the state ``moves`` (the log's text) reach from the deal of ``seed``, and
+    ``players`` each wrapped in a :class:`Rebuilt` holding the views :func:`prime` would
+    show it: a restart rebuilds a table's state and its computers' backlogs in one pass
+    over the log, not two, and leaves their catching up for when they must act."""
+    moves = [_parsed(game, text) for text in moves]
+    if not players:
+        return game.replay(seed, options, moves), {}
+    state = game.new_game(seed, options)
+    backlogs = {seat: _Backlog(player.name) for seat, player in players.items()}
+    _catch_up(game, state, moves, backlogs)
+    return state, {s: Rebuilt(p, backlogs[s].views) for s, p in players.items()}
+
+
+def _parsed(game: AnyGame, text: str) -> Any:
+    """Return the move ``text`` writes, parsed once per process: a restart reads the same
+    few hundred card plays at every table, and parsing them was a third of its replays."""
+    parse = _PARSERS.get(game)
+    if parse is None:
+        parse = _PARSERS[game] = functools.lru_cache(maxsize=4096)(game.parse_move)
+    return parse(text)
+
+
+_PARSERS: dict[AnyGame, Callable[[str], Any]] = {}
+
+
+class _Backlog:
+    """A seat's place in :func:`restored`'s pass over the log: it keeps the views shown."""
+
+    __slots__ = ("name", "views")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.views: list[Any] = []
+
+    def observe(self, view: Any) -> None:
+        self.views.append(view)
+
+    def act(self, view: Any) -> Any:
+        raise AssertionError("a backlog is only shown views")
+
+
+class Rebuilt:
+    """A computer player rebuilt at a restart, with the views its seat had so far (see
+    :func:`prime`) and those shown since, which it observes, in order, only when it must
+    act: a table's first clicks after a restart seldom need its computers, whose catching
+    up (the Dupe expert's learning, whist's trick memory) then leaves their path. Shown
+    the same views in the same order, it decides as it would have caught up at once."""
+
+    __slots__ = ("backlog", "name", "player")
+
+    def __init__(self, player: AnyPlayer, backlog: list[Any]) -> None:
+        self.player = player
+        self.name = player.name
+        self.backlog: list[Any] | None = backlog
+
+    def observe(self, view: Any) -> None:
+        """Keep ``view`` behind those not yet shown, or show it once caught up."""
+        if self.backlog is None:
+            self.player.observe(view)
+        else:
+            self.backlog.append(view)
+
+    def act(self, view: Any) -> Any:
+        """Return the player's action for ``view``, once it has seen its backlog."""
+        if self.backlog is not None:
+            backlog, self.backlog = self.backlog, None
+            for seen in backlog:
+                self.player.observe(seen)
+        return self.player.act(view)
+
+
+def _catch_up(
+    game: AnyGame,
+    state: AnyState,
+    moves: Iterable[Any],
+    players: Mapping[int, AnyPlayer],
+) -> None:
+    """Apply ``moves`` to ``state``, from the deal, showing
+    ``players`` their seats' views as :func:`prime` says."""
     watching = watchers(game, players)
     last = None
-    for move in state.moves:
-        if replayed.turn != last:
+    for move in moves:
+        if state.turn != last:
             for seat, player in players.items():
-                player.observe(player_view(replayed, seat))
-            last = replayed.turn
-        replayed.apply(move.seat, move.action)
+                player.observe(player_view(state, seat))
+            last = state.turn
+        state.apply(move.seat, move.action)
         if watching:
-            show_move(replayed, watching)
+            show_move(state, watching)
     for seat, player in players.items():
-        player.observe(player_view(replayed, seat))
+        player.observe(player_view(state, seat))
 
 
 def stand_ins(
