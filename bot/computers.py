@@ -143,16 +143,32 @@ def restored(
     players: Mapping[int, AnyPlayer],
 ) -> tuple[AnyState, dict[int, AnyPlayer]]:
     """Return the state ``moves`` (the log's text) reach from the deal of ``seed``, and
-    ``players`` each wrapped in a :class:`Rebuilt` holding the views :func:`prime` would
-    show it: a restart rebuilds a table's state and its computers' backlogs in one pass
-    over the log, not two, and leaves their catching up for when they must act."""
-    moves = [_parsed(game, text) for text in moves]
-    if not players:
-        return game.replay(seed, options, moves), {}
-    state = game.new_game(seed, options)
-    backlogs = {seat: _Backlog(player.name) for seat, player in players.items()}
-    _catch_up(game, state, moves, backlogs)
-    return state, {s: Rebuilt(p, backlogs[s].views) for s, p in players.items()}
+    ``players`` each wrapped in a :class:`Rebuilt`, to be caught up as :func:`prime`
+    would when it must act: a restart answers a table's first click without its
+    computers' catching up, which that click seldom needs."""
+    parsed = [_parsed(game, text) for text in moves]
+    # The views of a level that decides on the event loop are kept from this one pass
+    # over the log; a slow level (``Game.slow_levels``) walks the log again where it
+    # decides, in the search thread, rather than have each of its views built here.
+    slow = game.slow_levels
+    kept = {s: _Backlog(p.name) for s, p in players.items() if p.name not in slow}
+    if kept:
+        state = game.new_game(seed, options)
+        _catch_up(game, state, parsed, kept)
+    else:
+        state = game.replay(seed, options, parsed)
+    again = functools.partial(_walk, game, seed, options, parsed)
+    return state, {
+        s: Rebuilt(p, kept[s].views) if s in kept else Rebuilt(p, [], functools.partial(again, s))
+        for s, p in players.items()
+    }
+
+
+def _walk(
+    game: AnyGame, seed: int, options: Any, moves: list[Any], seat: int, player: AnyPlayer
+) -> None:
+    """Show ``player`` what :func:`prime` shows the one at ``seat`` along ``moves``."""
+    _catch_up(game, game.new_game(seed, options), moves, {seat: player})
 
 
 def _parsed(game: AnyGame, text: str) -> Any:
@@ -184,18 +200,24 @@ class _Backlog:
 
 
 class Rebuilt:
-    """A computer player rebuilt at a restart, with the views its seat had so far (see
-    :func:`prime`) and those shown since, which it observes, in order, only when it must
-    act: a table's first clicks after a restart seldom need its computers, whose catching
-    up (the Dupe expert's learning, whist's trick memory) then leaves their path. Shown
-    the same views in the same order, it decides as it would have caught up at once."""
+    """A computer player rebuilt at a restart, caught up only when it must act: on the
+    log (``walk``, for a slow level), then on the views kept for it (``backlog``: its
+    seat's along the log, for the others, and those shown since), in order. Shown the
+    same views in the same order as :func:`prime` shows, it decides as it would have
+    caught up at once."""
 
-    __slots__ = ("backlog", "name", "player")
+    __slots__ = ("backlog", "name", "player", "walk")
 
-    def __init__(self, player: AnyPlayer, backlog: list[Any]) -> None:
+    def __init__(
+        self,
+        player: AnyPlayer,
+        backlog: list[Any],
+        walk: Callable[[AnyPlayer], None] | None = None,
+    ) -> None:
         self.player = player
         self.name = player.name
         self.backlog: list[Any] | None = backlog
+        self.walk = walk
 
     def observe(self, view: Any) -> None:
         """Keep ``view`` behind those not yet shown, or show it once caught up."""
@@ -205,8 +227,11 @@ class Rebuilt:
             self.backlog.append(view)
 
     def act(self, view: Any) -> Any:
-        """Return the player's action for ``view``, once it has seen its backlog."""
+        """Return the player's action for ``view``, once it has caught up."""
         if self.backlog is not None:
+            if self.walk is not None:
+                self.walk(self.player)
+                self.walk = None
             backlog, self.backlog = self.backlog, None
             for seen in backlog:
                 self.player.observe(seen)
@@ -219,8 +244,8 @@ def _catch_up(
     moves: Iterable[Any],
     players: Mapping[int, AnyPlayer],
 ) -> None:
-    """Apply ``moves`` to ``state``, from the deal, showing
-    ``players`` their seats' views as :func:`prime` says."""
+    """Apply ``moves`` to ``state``, from the deal, showing ``players`` their seats'
+    views as :func:`prime` says."""
     watching = watchers(game, players)
     last = None
     for move in moves:
