@@ -228,6 +228,10 @@ class Rebuilt:
 
     def act(self, view: Any) -> Any:
         """Return the player's action for ``view``, once it has caught up."""
+        return self.caught_up().act(view)
+
+    def caught_up(self) -> AnyPlayer:
+        """Return the player, shown first what it has not yet been shown."""
         if self.backlog is not None:
             if self.walk is not None:
                 self.walk(self.player)
@@ -235,7 +239,7 @@ class Rebuilt:
             backlog, self.backlog = self.backlog, None
             for seen in backlog:
                 self.player.observe(seen)
-        return self.player.act(view)
+        return self.player
 
 
 def _catch_up(
