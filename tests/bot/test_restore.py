@@ -6,6 +6,7 @@ expert caught up so knows everything the live one observed."""
 
 from __future__ import annotations
 
+import copy
 import random
 from types import SimpleNamespace
 from typing import Any
@@ -118,3 +119,20 @@ def test_a_restored_dupe_expert_knows_what_the_live_one_observed(seed: int) -> N
                 checked += 1
             state.apply(hand, live.act(view))
     assert checked > 10
+
+
+@pytest.mark.parametrize("game", games.GAMES, ids=lambda g: g.name)
+def test_a_view_is_a_value_later_moves_do_not_change(game: AnyGame) -> None:
+    """A rebuilt computer is shown its views only when it must act (``Rebuilt``): each must
+    still show what it showed when it was built."""
+    rng = random.Random(2)
+    state = game.new_game(2)
+    kept = []
+    while not state.is_over and state.move_count < 120:
+        for player in range(state.players):
+            view = player_view(state, player)
+            kept.append((view, copy.deepcopy(view)))
+        hand = state.to_act[0]
+        state.apply(hand, rng.choice(state.legal_actions(hand)))
+    assert len(kept) > 50
+    assert [view for view, _ in kept] == [snapshot for _, snapshot in kept]
