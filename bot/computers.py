@@ -2,7 +2,9 @@
 caught up first with what its seat saw (:func:`prime`), and a searching level decides in
 one worker thread, off the event loop (:data:`SEARCH`). A level the game lists in
 ``Game.watching_levels`` is shown its view after every move (:func:`engine.game.show_move`),
-a member's and a computer's alike, and a rebuilt one is shown the same views again.
+a member's and a computer's alike, and a rebuilt one is shown the same views again. After a
+restart, a table's state and computers come back in one pass over its log
+(:func:`restored`), each computer catching up only when it must act (:class:`Rebuilt`).
 
 It knows no game: a game's levels and which of them search come from its engine ``Game``.
 """
