@@ -1012,23 +1012,22 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 # while choosing, to_act is exactly the seats that have not chosen yet
                 if self._phase is not _CHOOSE or type(seat) is not int or seat not in self._to_act:
                     raise ValueError
-                hand = self._hands[seat]
-                i = hand.index(card)  # ValueError: not in the hand
-                if hand[i] is not card:
+                held = self._held[seat]
+                i = held.index(card)  # ValueError: not in the hand
+                if held[i] is not card:
                     raise ValueError
             except ValueError:
-                hand = ()  # not the fast path (and no ValueError as the context of _check's)
-            if not hand:
+                held = None  # not the fast path (and no ValueError as the context of _check's)
+            if held is None:
                 self._check(seat, action)
-                hand = self._hands[seat]
-                i = hand.index(card)
-                card = hand[i]  # the hand's own (interned) card
+                held = self._held[seat]
+                i = held.index(card)
+                card = held[i]  # the hand's own (interned) card
             self._moves.append((seat, action))
             choices = self._choices
             choices[seat] = card
             # Out of the list in place, then one copy as the tuple views share: cheaper
             # than two slices and their concatenation.
-            held = self._held[seat]
             del held[i]
             self._hands[seat] = tuple(held)
             mask, to_act, chosen = _CHOICE_MADE[self._mask][seat]
