@@ -148,7 +148,8 @@ def restored(
     ``players`` each wrapped in a :class:`Rebuilt`, to be caught up as :func:`prime`
     would when it must act: a restart answers a table's first click without its
     computers' catching up, which that click seldom needs."""
-    parsed = [_parsed(game, text) for text in moves]
+    parse = _parser(game)
+    parsed = [parse(text) for text in moves]
     # The views of a level that decides on the event loop are kept from this one pass
     # over the log; a slow level (``Game.slow_levels``) walks the log again where it
     # decides, in the search thread, rather than have each of its views built here.
@@ -173,13 +174,14 @@ def _walk(
     _catch_up(game, game.new_game(seed, options), moves, {seat: player})
 
 
-def _parsed(game: AnyGame, text: str) -> Any:
-    """Return the move ``text`` writes, parsed once per process: a restart reads the same
-    few hundred card plays at every table, and parsing them was a third of its replays."""
+def _parser(game: AnyGame) -> Callable[[str], Any]:
+    """Return ``game.parse_move``, remembering the moves it parsed: a restart reads the
+    same few hundred card plays at every table, and parsing them was a third of its
+    replays."""
     parse = _PARSERS.get(game)
     if parse is None:
         parse = _PARSERS[game] = functools.lru_cache(maxsize=4096)(game.parse_move)
-    return parse(text)
+    return parse
 
 
 _PARSERS: dict[AnyGame, Callable[[str], Any]] = {}
