@@ -2,7 +2,9 @@
 caught up first with what its seat saw (:func:`prime`), and a searching level decides in
 one worker thread, off the event loop (:data:`SEARCH`). A level the game lists in
 ``Game.watching_levels`` is shown its view after every move (:func:`engine.game.show_move`),
-a member's and a computer's alike, and a rebuilt one is shown the same views again.
+a member's and a computer's alike, and a rebuilt one is shown the same views again. After a
+restart, a table's state and computers come back in one pass over its log
+(:func:`restored`), each computer catching up only when it must act (:class:`Rebuilt`).
 
 It knows no game: a game's levels and which of them search come from its engine ``Game``.
 """
@@ -11,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.store import SeatRecord
@@ -21,9 +24,11 @@ from engine.game import AnyGame, AnyPlayer, AnyState, show_move, watchers
 
 __all__ = [
     "SEARCH",
+    "Rebuilt",
     "computer_due",
     "computers_act",
     "prime",
+    "restored",
     "run_computers",
     "staged",
     "stand_ins",
@@ -129,20 +134,138 @@ def prime(table: Table, players: Mapping[int, AnyPlayer]) -> None:
     been shown them had it been there all along."""
     state = table.state
     game = table.ui.game
-    options = state.options
-    replayed = game.new_game(table.seed, options)
+    _catch_up(game, game.new_game(table.seed, state.options), state.moves, players)
+
+
+def restored(
+    game: AnyGame,
+    seed: int,
+    options: Any,
+    moves: Iterable[str],
+    players: Mapping[int, AnyPlayer],
+) -> tuple[AnyState, dict[int, AnyPlayer]]:
+    """Return the state ``moves`` (the log's text) reach from the deal of ``seed``, and
+    ``players`` each wrapped in a :class:`Rebuilt`, to be caught up as :func:`prime`
+    would when it must act: a restart answers a table's first click without its
+    computers' catching up, which that click seldom needs."""
+    parse = _parser(game)
+    parsed = [parse(text) for text in moves]
+    # The views of a level that decides on the event loop are kept from this one pass
+    # over the log; a slow level (``Game.slow_levels``) walks the log again where it
+    # decides, in the search thread, rather than have each of its views built here.
+    slow = game.slow_levels
+    kept = {s: _Backlog(p.name) for s, p in players.items() if p.name not in slow}
+    if kept:
+        state = game.new_game(seed, options)
+        _catch_up(game, state, parsed, kept)
+    else:
+        state = game.replay(seed, options, parsed)
+    again = functools.partial(_walk, game, seed, options, parsed)
+    return state, {
+        s: Rebuilt(p, kept[s].views) if s in kept else Rebuilt(p, [], functools.partial(again, s))
+        for s, p in players.items()
+    }
+
+
+def _walk(
+    game: AnyGame, seed: int, options: Any, moves: list[Any], seat: int, player: AnyPlayer
+) -> None:
+    """Show ``player`` what :func:`prime` shows the one at ``seat`` along ``moves``."""
+    _catch_up(game, game.new_game(seed, options), moves, {seat: player})
+
+
+def _parser(game: AnyGame) -> Callable[[str], Any]:
+    """Return ``game.parse_move``, remembering the moves it parsed: a restart reads the
+    same few hundred card plays at every table, and parsing them was a third of its
+    replays."""
+    parse = _PARSERS.get(game)
+    if parse is None:
+        parse = _PARSERS[game] = functools.lru_cache(maxsize=4096)(game.parse_move)
+    return parse
+
+
+_PARSERS: dict[AnyGame, Callable[[str], Any]] = {}
+
+
+class _Backlog:
+    """A seat's place in :func:`restored`'s pass over the log: it keeps the views shown."""
+
+    __slots__ = ("name", "views")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.views: list[Any] = []
+
+    def observe(self, view: Any) -> None:
+        self.views.append(view)
+
+    def act(self, view: Any) -> Any:
+        raise AssertionError("a backlog is only shown views")
+
+
+class Rebuilt:
+    """A computer player rebuilt at a restart, caught up only when it must act: on the
+    log (``walk``, for a slow level), then on the views kept for it (``backlog``: its
+    seat's along the log, for the others, and those shown since), in order. Shown the
+    same views in the same order as :func:`prime` shows, it decides as it would have
+    caught up at once."""
+
+    __slots__ = ("backlog", "name", "player", "walk")
+
+    def __init__(
+        self,
+        player: AnyPlayer,
+        backlog: list[Any],
+        walk: Callable[[AnyPlayer], None] | None = None,
+    ) -> None:
+        self.player = player
+        self.name = player.name
+        self.backlog: list[Any] | None = backlog
+        self.walk = walk
+
+    def observe(self, view: Any) -> None:
+        """Keep ``view`` behind those not yet shown, or show it once caught up."""
+        if self.backlog is None:
+            self.player.observe(view)
+        else:
+            self.backlog.append(view)
+
+    def act(self, view: Any) -> Any:
+        """Return the player's action for ``view``, once it has caught up."""
+        return self.caught_up().act(view)
+
+    def caught_up(self) -> AnyPlayer:
+        """Return the player, shown first what it has not yet been shown."""
+        if self.backlog is not None:
+            if self.walk is not None:
+                self.walk(self.player)
+                self.walk = None
+            backlog, self.backlog = self.backlog, None
+            for seen in backlog:
+                self.player.observe(seen)
+        return self.player
+
+
+def _catch_up(
+    game: AnyGame,
+    state: AnyState,
+    moves: Iterable[Any],
+    players: Mapping[int, AnyPlayer],
+) -> None:
+    """Apply ``moves`` to ``state``, from the deal, showing ``players`` their seats'
+    views as :func:`prime` says."""
     watching = watchers(game, players)
     last = None
-    for move in state.moves:
-        if replayed.turn != last:
+    for move in moves:
+        if state.turn != last:
             for seat, player in players.items():
-                player.observe(player_view(replayed, seat))
-            last = replayed.turn
-        replayed.apply(move.seat, move.action)
+                player.observe(player_view(state, seat))
+            last = state.turn
+        state.apply(move.seat, move.action)
         if watching:
-            show_move(replayed, watching)
+            show_move(state, watching)
     for seat, player in players.items():
-        player.observe(player_view(replayed, seat))
+        player.observe(player_view(state, seat))
 
 
 def stand_ins(

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.computers import SEARCH, computers_act, prime, staged, stand_ins
+from bot.computers import SEARCH, computers_act, prime, restored, staged, stand_ins
 from bot.ratings import rates_table
 from bot.scheduler import Scheduler
 from bot.store import (
@@ -57,6 +57,7 @@ from engine.errors import OptionsError
 
 if TYPE_CHECKING:
     from bot.game import GameUI
+    from engine.game import AnyPlayer
 
 # A table's pieces live in ``bot.table`` (and ``bot.table_options``); they are named here
 # too, where the rest of the bot has always imported them from.
@@ -222,8 +223,8 @@ class Tables:
 
     def _restore(self, table: Table, moves: list[str]) -> None:
         options = engine_options(table.ui, table.options, len(table.seats))
-        table.state = table.ui.game.replay(table.seed, options, moves)
-        self._rebuild_players(table)
+        players = self._computers(table, table.seats)
+        table.state, table.players = restored(table.ui.game, table.seed, options, moves, players)
 
     def _player_seed(self, table: Table, seat: int) -> int:
         return table.seed * table.max_seats + seat
@@ -239,14 +240,18 @@ class Tables:
     def _rebuild_players(self, table: Table) -> None:
         """Give every computer seat a player whose memory holds everything that seat saw."""
         assert table.state is not None
-        levels = table.ui.game.levels
-        table.players = {
-            seat: levels[record.level or self._level(table)](self._player_seed(table, seat))
-            for seat, record in table.seats.items()
-            if record.is_computer
-        }
+        table.players = self._computers(table, table.seats)
         if table.players:
             prime(table, table.players)
+
+    def _computers(self, table: Table, seats: Mapping[int, SeatRecord]) -> dict[int, AnyPlayer]:
+        """Return a new player for every computer seat of ``seats``, caught up on nothing."""
+        levels = table.ui.game.levels
+        return {
+            seat: levels[record.level or self._level(table)](self._player_seed(table, seat))
+            for seat, record in seats.items()
+            if record.is_computer
+        }
 
     # --- finding -------------------------------------------------------------------
 
@@ -574,12 +579,7 @@ class Tables:
                     for seat, record in enumerate(order)
                 }
             state = table.ui.game.new_game(table.seed, engine_options(table.ui, table.options, n))
-            levels = table.ui.game.levels
-            players = {
-                s: levels[r.level or self._level(table)](self._player_seed(table, s))
-                for s, r in seats.items()
-                if r.is_computer
-            }
+            players = self._computers(table, seats)
             await computers_act(table.ui.game, seats, state, players)
             moves = list(state.moves)
             now = self.clock()

@@ -154,26 +154,24 @@ _SEQ_COST = _SET_STEP  # bonus lost when a sequence takes one card of a set of n
 def _build_runs() -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Return, for each 13-bit set of ranks (bit i = rank i + 2), the longest sequence
     length and the low ends (1 = ace low) of every sequence of that length."""
+    # On bits (bit v - 1 = value v, the ace both 1 and 14): the table is built when the
+    # expert is first needed, at a restart's first click of a table it plays at.
     runs: list[tuple[int, tuple[int, ...]]] = []
     for mask in range(1 << 13):
-        present = [False] * 15
-        for value in range(2, 15):
-            present[value] = bool(mask >> (value - 2) & 1)
-        present[1] = present[14]
-        run = best = 0
-        for value in range(1, 15):
-            run = run + 1 if present[value] else 0
-            best = max(best, run)
+        present = mask << 1 | mask >> 12
+        best = 0
+        rest = present
+        while rest:
+            rest &= rest >> 1
+            best += 1
         length = min(best, 13)
         if length < 2:
             runs.append((1, ()))
             continue
-        starts = tuple(
-            start
-            for start in range(15 - length, 0, -1)
-            if all(present[v] for v in range(start, start + length))
-        )
-        runs.append((length, starts))
+        ends = present  # bit j: values j + 1 .. j + length all present
+        for _ in range(length - 1):
+            ends &= ends >> 1
+        runs.append((length, tuple(j + 1 for j in range(14 - length, -1, -1) if ends >> j & 1)))
     return tuple(runs)
 
 
@@ -313,7 +311,7 @@ class _Memory(TableMemory):
             pile = self.piles[seat]
             gains = [pile.gain(card) for card in trick.cards]
             top = max(gains)
-            hit = pile.gain(trick.received[seat]) == top
+            hit = gains[trick.cards.index(trick.received[seat])] == top
             p = (1 - EPSILON) * hit / gains.count(top) + EPSILON / 4
             likelihood[seat] = math.log(p)
         for i, hypothesis in enumerate(self.hypotheses):
