@@ -12,9 +12,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from engine.errors import ParseError
+
+T = TypeVar("T")
 
 __all__ = [
     "DECK",
@@ -26,6 +28,7 @@ __all__ = [
     "full_deck",
     "parse_card",
     "parse_cards",
+    "shuffle",
     "shuffled_deck",
 ]
 
@@ -195,5 +198,33 @@ def full_deck() -> list[Card]:
 def shuffled_deck(rng: random.Random, cards: Sequence[Card] = DECK) -> list[Card]:
     """Return a new list of ``cards`` shuffled by ``rng`` (the only source of randomness)."""
     deck = list(cards)
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     return deck
+
+
+def shuffle(rng: random.Random, items: list[T]) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does, faster.
+
+    The same Fisher–Yates steps as :meth:`random.Random.shuffle`, each index drawn as
+    ``Random._randbelow`` draws it (``getrandbits`` of the bound's bit length, again while
+    not below it), written out: the same order for the same generator, without two Python
+    calls per item (a game's deal is drawn on every replay of its log).
+    """
+    getrandbits = rng.getrandbits
+    length = len(items)
+    steps = _SHUFFLE_STEPS[length] if length < len(_SHUFFLE_STEPS) else _steps(length)
+    for i, n, k in steps:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """Return a shuffle's steps for ``length`` items: the index swapped, its bound and the
+    bound's bit length, from the last item down."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
+
+
+_SHUFFLE_STEPS = tuple(_steps(length) for length in range(len(DECK) + 1))
+"""The steps of a shuffle of up to a pack's length, the most any game shuffles."""

@@ -32,7 +32,16 @@ from enum import StrEnum
 from itertools import permutations, product
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
-from engine.cards import DECK, Card, Rank, Suit, format_cards, parse_card, shuffled_deck
+from engine.cards import (
+    DECK,
+    Card,
+    Rank,
+    Suit,
+    format_cards,
+    parse_card,
+    shuffle,
+    shuffled_deck,
+)
 from engine.errors import (
     GameOverError,
     IllegalActionError,
@@ -1138,7 +1147,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     identities = []
     for _ in range(DEALS):
         suits = list(SEAT_SUITS)
-        rng.shuffle(suits)
+        shuffle(rng, suits)
         identities.append(tuple(suits))
     state = DupeState.__new__(DupeState)
     state.options = options if options is not None else _DEFAULT_OPTIONS

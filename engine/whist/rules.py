@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple
 
-from engine.cards import DECK, Card, Rank, Suit
+from engine.cards import DECK, Card, Rank, Suit, shuffled_deck
 from engine.errors import (
     GameOverError,
     IllegalActionError,
@@ -1015,8 +1015,7 @@ class WhistState(State[WhistView, Action, WhistOptions]):
 
     def _start_deal(self) -> None:
         rng = random.Random(f"whist:{self.seed}:deal:{self._deal}")
-        deck = list(DECK)
-        rng.shuffle(deck)
+        deck = shuffled_deck(rng)
         hands, turnup = self._deal_cards(deck)
         self._deal_out(
             [tuple(sorted(hand)) for hand in hands],
