@@ -607,7 +607,7 @@ _CHOSEN: tuple[tuple[bool, ...], ...] = tuple(
 _NONE_CHOSEN = _CHOSEN[0]
 
 # Who has chosen (``_CHOSEN``) and who still has to (``_TO_ACT``), by the bit mask of the
-# seats that have chosen (``DupeState._mask``).
+# seats that have chosen.
 _TO_ACT: tuple[tuple[int, ...], ...] = tuple(
     tuple(seat for seat in SEATS if not mask >> seat & 1) for mask in range(16)
 )
@@ -627,14 +627,24 @@ _TOTAL: Callable[[HandScore], int] = operator.itemgetter(6)  # HandScore.total
 _SUIT_SEAT_OF: Callable[[Suit], int] = _SUIT_SEAT.__getitem__
 
 
-_CHOICE_MADE: tuple[tuple[tuple[int, tuple[int, ...], tuple[bool, ...]], ...], ...] = tuple(
-    tuple(
-        (mask | 1 << seat, _TO_ACT[mask | 1 << seat], _CHOSEN[mask | 1 << seat]) for seat in SEATS
-    )
-    for mask in range(16)
-)
-"""``_CHOICE_MADE[mask][seat]``: the mask, ``_TO_ACT`` and ``_CHOSEN`` once ``seat`` has chosen
-too, read from tables: the bit arithmetic on every choice costs more."""
+_Row = tuple[tuple[Any, tuple[int, ...], tuple[bool, ...]], ...]
+
+
+def _choice_rows() -> _Row:
+    """Return the row of seats that have chosen nobody yet: ``row[seat]`` is the row once
+    ``seat`` has chosen too, with ``_TO_ACT`` and ``_CHOSEN`` then (``to_act`` empty: all
+    four have chosen). Read from tables: the bit arithmetic on every choice costs more."""
+    rows: dict[int, _Row] = {}
+    for mask in range(14, -1, -1):  # a row's successors first: they have more bits set
+        rows[mask] = tuple(
+            (rows.get(mask | 1 << seat, ()), _TO_ACT[mask | 1 << seat], _CHOSEN[mask | 1 << seat])
+            for seat in SEATS
+        )
+    return rows[0]
+
+
+_FIRST_ROW = _choice_rows()
+"""Who has chosen and who still has to, as choices come in (``DupeState._row``)."""
 
 
 def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
@@ -663,7 +673,6 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         "_identity",
         "_last",
         "_logged",
-        "_mask",
         "_memory",
         "_moves",
         "_open",
@@ -671,6 +680,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         "_phase",
         "_results",
         "_revealed",
+        "_row",
         "_taker",
         "_to_act",
         "_totals",
@@ -688,7 +698,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
     _held: list[list[Card]]  # the same hands as lists, to take a card out in place
     _won: list[Card]  # this deal's received cards, trick by trick in seat order
     _choices: list[Card | None]
-    _mask: int
+    _row: _Row  # who has chosen: see _FIRST_ROW
     _chosen: tuple[bool, ...]
     _to_act: tuple[int, ...]
     _winners: tuple[int, ...]
@@ -1033,23 +1043,22 @@ class DupeState(State[DupeView, Action, DupeOptions]):
                 i = held.index(card)
                 card = held[i]  # the hand's own (interned) card
             self._moves.append((seat, action))
-            choices = self._choices
-            choices[seat] = card
+            self._choices[seat] = card
             # Out of the list in place, then one copy as the tuple views share: cheaper
             # than two slices and their concatenation.
             del held[i]
             self._hands[seat] = tuple(held)
-            mask, to_act, chosen = _CHOICE_MADE[self._mask][seat]
-            if mask != 15:
-                self._mask = mask
+            row, to_act, chosen = self._row[seat]
+            if to_act:
+                self._row = row
                 self._to_act = to_act
                 self._chosen = chosen
                 return
             # All four have chosen: reveal the trick.
-            cards: tuple[Card, ...] = tuple(choices)  # type: ignore[arg-type]
+            cards: tuple[Card, ...] = tuple(self._choices)  # type: ignore[arg-type]
             self._turn += 1
             self._choices = [None, None, None, None]
-            self._mask = 0
+            self._row = _FIRST_ROW
             self._chosen = _NONE_CHOSEN
             # trick_taker(), inline
             a, b, c, d = cards
@@ -1070,8 +1079,8 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             if (
                 type(action) is Distribute
                 and cards is not None
-                and type(seat) is int
-                and seat == self._taker
+                # the taker's own int object (a small int is one object: ``True`` is not)
+                and seat is self._taker
                 and type(received := action[0]) is tuple
                 and len(received) == 4
             ):
@@ -1158,7 +1167,7 @@ def new_game(seed: int, options: DupeOptions | None = None) -> DupeState:
     state._held = [list(hand) for hand in state._hands]
     state._won = []
     state._choices = [None, None, None, None]
-    state._mask = 0
+    state._row = _FIRST_ROW
     state._chosen = _NONE_CHOSEN
     state._to_act = SEATS
     state._winners = ()
