@@ -627,24 +627,28 @@ _TOTAL: Callable[[HandScore], int] = operator.itemgetter(6)  # HandScore.total
 _SUIT_SEAT_OF: Callable[[Suit], int] = _SUIT_SEAT.__getitem__
 
 
-_Row = tuple[tuple[Any, tuple[int, ...], tuple[bool, ...]], ...]
+_Row = tuple[tuple[Any, tuple[int, ...], tuple[bool, ...]] | None, ...]
 
 
 def _choice_rows() -> _Row:
-    """Return the row of seats that have chosen nobody yet: ``row[seat]`` is the row once
+    """Return the row of a trick nobody has chosen in yet: ``row[seat]`` is the row once
     ``seat`` has chosen too, with ``_TO_ACT`` and ``_CHOSEN`` then (``to_act`` empty: all
-    four have chosen). Read from tables: the bit arithmetic on every choice costs more."""
+    four have chosen), or ``None`` if ``seat`` has chosen already. Read from tables: the
+    bit arithmetic on every choice costs more."""
     rows: dict[int, _Row] = {}
     for mask in range(14, -1, -1):  # a row's successors first: they have more bits set
+        after = [mask | 1 << seat for seat in SEATS]
         rows[mask] = tuple(
-            (rows.get(mask | 1 << seat, ()), _TO_ACT[mask | 1 << seat], _CHOSEN[mask | 1 << seat])
-            for seat in SEATS
+            None if mask >> seat & 1 else (rows.get(now, ()), _TO_ACT[now], _CHOSEN[now])
+            for seat, now in zip(SEATS, after, strict=True)
         )
     return rows[0]
 
 
 _FIRST_ROW = _choice_rows()
 """Who has chosen and who still has to, as choices come in (``DupeState._row``)."""
+_NOT_CHOOSING: _Row = (None, None, None, None)
+"""``DupeState._row`` while nobody chooses (a trick to distribute, the game over)."""
 
 
 def _distributions(cards: Sequence[Card]) -> tuple[Action, ...]:
@@ -1028,17 +1032,22 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         if type(action) is Play:
             card = action[0]
             try:
-                # while choosing, to_act is exactly the seats that have not chosen yet
-                if self._phase is not _CHOOSE or type(seat) is not int or seat not in self._to_act:
+                # The seat's entry in the row of who has chosen: None once it has chosen and
+                # while nobody chooses (IndexError, TypeError: no seat); and the seat is its
+                # own int object (a small int is one object: not ``True``, not ``-1``).
+                entry = self._row[seat]
+                if entry is None or SEATS[seat] is not seat:
                     raise ValueError
                 held = self._held[seat]
                 i = held.index(card)  # ValueError: not in the hand
                 if held[i] is not card:
                     raise ValueError
-            except ValueError:
-                held = None  # not the fast path (and no ValueError as the context of _check's)
-            if held is None:
+            except (ValueError, IndexError, TypeError):
+                entry = None  # not the fast path (and no error as the context of _check's)
+            if entry is None:
                 self._check(seat, action)
+                entry = self._row[seat]
+                assert entry is not None  # _check() let only a seat that may choose pass
                 held = self._held[seat]
                 i = held.index(card)
                 card = held[i]  # the hand's own (interned) card
@@ -1048,7 +1057,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             # than two slices and their concatenation.
             del held[i]
             self._hands[seat] = tuple(held)
-            row, to_act, chosen = self._row[seat]
+            row, to_act, chosen = entry
             if to_act:
                 self._row = row
                 self._to_act = to_act
@@ -1058,7 +1067,6 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             cards: tuple[Card, ...] = tuple(self._choices)  # type: ignore[arg-type]
             self._turn += 1
             self._choices = [None, None, None, None]
-            self._row = _FIRST_ROW
             self._chosen = _NONE_CHOSEN
             # trick_taker(), inline
             a, b, c, d = cards
@@ -1067,10 +1075,12 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             taker: int | None = _TAKERS[a[0]][b[0]][c[0]][d[0]]
             if taker is not None:
                 self._phase = _DISTRIBUTE
+                self._row = _NOT_CHOOSING
                 self._taker = taker
                 self._to_act = (taker,)
                 self._revealed = cards
                 return
+            self._row = _FIRST_ROW
             self._to_act = SEATS
             received = cards  # each keeps their own
         else:
@@ -1103,6 +1113,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
             taker = self._taker
             self._turn += 1
             self._phase = _CHOOSE
+            self._row = _FIRST_ROW
             self._taker = None
             self._revealed = None
             self._to_act = SEATS
@@ -1128,6 +1139,7 @@ class DupeState(State[DupeView, Action, DupeOptions]):
         )
         if self._deal == DEALS:
             self._phase = _OVER
+            self._row = _NOT_CHOOSING
             self._over = True
             self._to_act = ()
             top = max(self._totals)
