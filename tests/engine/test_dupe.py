@@ -606,6 +606,25 @@ def test_a_bool_is_not_the_takers_seat() -> None:
     assert error.reason == "invalid-seat"
 
 
+@pytest.mark.parametrize("seat", [True, False, -1, -4, 4, 1.0, "1", None])
+def test_a_choice_needs_a_seat_that_is_an_int_from_0_to_3(seat: Any) -> None:
+    # The choosing fast path indexes by the seat: -1 or True must not pass for seat 3 or 1.
+    state = new_game(3)
+    card = state.hand(1)[0]
+    error = assert_rejected(state, seat, play(card), errors.InvalidActionError)
+    assert error.reason == "invalid-seat"
+
+
+def test_a_seat_that_has_chosen_or_a_taker_cannot_choose() -> None:
+    state = new_game(4)
+    state.apply(2, play(state.hand(2)[0]))
+    assert_rejected(state, 2, play(state.hand(2)[0]), errors.NotYourTurnError)
+    state = to_distribution(new_game(0))
+    taker = state.taker
+    assert taker is not None
+    assert_rejected(state, taker, play(state.hand(taker)[0]), errors.NotYourTurnError)
+
+
 def test_a_distribution_gives_each_seat_its_card() -> None:
     state = to_distribution(new_game(10))
     taker = state.taker
