@@ -9,7 +9,7 @@ time, the least of ``--runs`` runs, in ms):
 
 - ``replay``: the log's replay alone (``Game.replay`` of its text), a table without computers;
 - ``before``: the replay, then the computer built and caught up (``prime``: the log walked a
-  second time, a view at each decision point shown to it), as a restart did until issue 33;
+  second time, a view at each decision point shown to it), as a restart did before;
 - ``click``: what the click pays now (``bot.computers.restored``: one pass; the views of a
   level deciding on the event loop kept, a slow level's left to where it decides);
 - ``first act``: what the computer's catching up adds when it must act (``Rebuilt``: the
