@@ -126,15 +126,15 @@ class _Drawings:
 
 def drawings(module: str) -> Any:
     """Return the functions of the module named ``module`` as :class:`Drawing` values, by
-    attribute (``drawings("bot.games.dupe.pictures").hand_picture``), without importing it.
+    attribute (``drawings("bot.games.<game>.pictures").hand_picture``), without importing it.
 
     A game's bot module that only hands its pictures to :func:`render_off_loop` takes them
     so, and the module itself for the type checker::
 
         if TYPE_CHECKING:
-            from bot.games.dupe import pictures as drawn
+            from bot.games.<game> import pictures as drawn
         else:
-            drawn = pictures.drawings("bot.games.dupe.pictures")
+            drawn = pictures.drawings("bot.games.<game>.pictures")
     """
     return _Drawings(module)
 
