@@ -57,6 +57,20 @@ async def drain(world: World, seconds: int) -> list[int]:
     return made
 
 
+async def open_tables(world: World, count: int) -> list[tuple[Game, Any]]:
+    """Open ``count`` started tables with pictures, each in a channel of its own (the first
+    in the world's), its host's hand open; return each game with its host."""
+    opened = []
+    for n in range(count):
+        channel = world.guild.create_text_channel(f"table-{n}") if n else world.channel
+        host = world.member(f"host{n}")
+        game, _ = await Game.open(world, host, channel, computers="random", pictures="on")
+        await game.press(host, "Start")
+        await game.open_hand(host)
+        opened.append((game, host))
+    return opened
+
+
 async def test_under_a_tight_budget_tables_converge_and_owed_posts_go_once_in_order(
     world: World,
 ) -> None:
@@ -186,16 +200,9 @@ async def test_edits_held_up_by_their_pictures_still_keep_to_the_budget(
             await world.bot.wait_for("pictures_released")
         return await draw(fn, *args, **kwargs)
 
-    games: list[Game] = []
-    hosts = []
-    for n in range(12):
-        channel = world.guild.create_text_channel(f"table-{n}") if n else world.channel
-        host = world.member(f"host{n}")
-        game, _ = await Game.open(world, host, channel, computers="random", pictures="on")
-        await game.press(host, "Start")
-        await game.open_hand(host)
-        games.append(game)
-        hosts.append(host)
+    opened = await open_tables(world, 12)
+    games = [game for game, _ in opened]
+    hosts = [host for _, host in opened]
     end_table_tokens(world.bot)  # their messages are edited through the channel, counted
     await drain(world, 10)  # the tables' first edits have gone
     for n, (game, host) in enumerate(zip(games, hosts, strict=True)):
@@ -229,12 +236,7 @@ async def test_table_messages_posted_again_while_pictures_stall_keep_to_the_budg
         return b"\x89PNG a trick"  # drawn at once when the drawing catches up
 
     tables = []
-    for n in range(12):
-        channel = world.guild.create_text_channel(f"table-{n}") if n else world.channel
-        host = world.member(f"host{n}")
-        game, _ = await Game.open(world, host, channel, computers="random", pictures="on")
-        await game.press(host, "Start")
-        await game.open_hand(host)
+    for n, (game, host) in enumerate(await open_tables(world, 12)):
         await game.play([host], random.Random(n), until=lambda s: s.trick >= 3)  # a picture
         tables.append(world.bot.controller.tables.tables[game.id])
     await drain(world, 10)  # the tables' edits have gone
