@@ -9,6 +9,7 @@ unique in a hand.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
@@ -211,20 +212,15 @@ def shuffle(rng: random.Random, items: list[T]) -> None:
     calls per item (a game's deal is drawn on every replay of its log).
     """
     getrandbits = rng.getrandbits
-    length = len(items)
-    steps = _SHUFFLE_STEPS[length] if length < len(_SHUFFLE_STEPS) else _steps(length)
-    for i, n, k in steps:
+    for i, n, k in _steps(len(items)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
 
 
+@functools.cache
 def _steps(length: int) -> tuple[tuple[int, int, int], ...]:
     """Return a shuffle's steps for ``length`` items: the index swapped, its bound and the
-    bound's bit length, from the last item down."""
+    bound's bit length, from the last item down (worked out once per length)."""
     return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
-
-
-_SHUFFLE_STEPS = tuple(_steps(length) for length in range(len(DECK) + 1))
-"""The steps of a shuffle of up to a pack's length, the most any game shuffles."""
