@@ -429,6 +429,8 @@ class Load:
         self.stalls: Counter[str] = Counter()
         self.last_move: dict[int, float] = {}  # channel → when its latest move was answered
         self.timed_out = 0  # turns decided by a computer after the turn time, during play
+        self.restarts = 0  # restarts measured so far
+        self.restart_requests: list[tuple[float, str]] = []  # (when, route) in a restart
         self._mean_trick_at = 0.0
         self._mean_trick = 0.0
         self.timeline: list[tuple[float, float]] = []  # play clicks: (sent at, latency)
@@ -458,6 +460,8 @@ class Load:
             route, _ = server._match(record.method, record.path)
             kind = f"{record.method} {route.template if route else record.path}"
             counts[kind] += 1
+            if self.phase == "restart":
+                self.restart_requests.append((record.at, kind))
             if record.status >= 300:
                 statuses[f"{kind} → {record.status}"] += 1
         server.requests = pending
@@ -730,17 +734,23 @@ class Load:
                 lines += [f"        {h[:250]}" for h in self.server.history.get(other.hand_id, [])]
         print("\n".join(lines), file=sys.stderr, flush=True)
 
-    async def restart_click(self, game: Game) -> tuple[float, float] | None:
-        """Press a card in the first hand that has one; return when it was answered (on
-        the monotonic clock and on the server's pace), or ``None`` when no hand of the game
-        offers one (a hand left behind by clicks that failed on a busy machine)."""
+    async def restart_click(self, game: Game) -> tuple[float, float, float, float] | None:
+        """Press a card in the first hand that has one; return when it was answered (its
+        callback: on the monotonic clock and on the server's pace) and when the hand then
+        showed the answer (acknowledged first, the hand is edited afterwards; else the
+        callback is that edit), or ``None`` when no hand of the game offers one (a hand
+        left behind by clicks that failed on a busy machine)."""
+        server = self.server
         for seat in game.seats:
-            _turn, custom_id, _kind = self.next_press(self.server.messages[seat.hand_id])
+            _turn, custom_id, _kind = self.next_press(server.messages[seat.hand_id])
             if custom_id is not None:
+                edits = server.messages[seat.hand_id].edits
                 for _ in range(5):  # a failed click is pressed again
                     if await self.press(seat, seat.hand_id, custom_id, "restart") is not None:
                         break
-                return time.monotonic(), self.server.pace()
+                answered = time.monotonic(), server.pace()
+                await server.wait_edit(seat.hand_id, edits, ACTION_TIMEOUT)
+                return (*answered, time.monotonic(), server.pace())
         return None
 
 
@@ -991,7 +1001,7 @@ async def run(args: argparse.Namespace) -> None:
         progress = asyncio.get_running_loop().create_task(report_progress(load, before[0].at, pids))
         watches = [RssWatch(load, pid) for pid in pids]
         lag = LoopLag()
-        spy = await start_py_spy(args.py_spy, pids[0])
+        spy = await start_py_spy(args.py_spy, pids[0], args.py_spy_rate)
         _done, unfinished = await asyncio.wait(tasks, timeout=args.max_seconds)
         if unfinished:
             load.stop = True
@@ -1109,7 +1119,9 @@ async def start_bot(bot: BotProcess, args: argparse.Namespace) -> None:
         pin(pid, 1)
 
 
-async def start_py_spy(out: str | None, pid: int) -> asyncio.subprocess.Process | None:
+async def start_py_spy(
+    out: str | None, pid: int, rate: int = 200
+) -> asyncio.subprocess.Process | None:
     """With ``--py-spy FILE``: sample the bot (py-spy, from PyPI) until :func:`stop_py_spy`."""
     if not out:
         return None
@@ -1124,7 +1136,7 @@ async def start_py_spy(out: str | None, pid: int) -> asyncio.subprocess.Process 
         "--format",
         args_format(out),
         "--rate",
-        "200",
+        str(rate),
         "--nonblocking",
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,
@@ -1281,6 +1293,7 @@ async def measure_restart(
         load.timed_out += report_log(bot, load.games)
     load.phase = "restart"
     totals: list[float] = []
+    shown: list[float] = []
     runs = args.restarts + (1 if args.profile_restart else 0)
     for n in range(runs):
         profile = bool(args.profile_restart) and n == runs - 1
@@ -1294,6 +1307,7 @@ async def measure_restart(
         print(f"  {driver_gc.report(begun, 'this restart')}")
         if not profile:  # cProfile slows the process down several times
             totals.append(second[1])
+            shown.append(second[2])
         if n < runs - 1:
             second[0].kill()
             await second[0].wait()
@@ -1302,7 +1316,10 @@ async def measure_restart(
             f"restarts: spawn → every game answered{' (on the pace)' if args.paced else ''}, "
             f"{len(totals)} runs: "
             + ", ".join(f"{t:.2f}" for t in totals)
-            + f" s (median {statistics.median(totals):.2f} s)"
+            + f" s (median {statistics.median(totals):.2f} s); every pressed hand showing "
+            + "its answer: "
+            + ", ".join(f"{t:.2f}" for t in shown)
+            + f" s (median {statistics.median(shown):.2f} s)"
         )
 
 
@@ -1314,9 +1331,10 @@ async def restart_once(
     args: argparse.Namespace,
     *,
     profile: bool,
-) -> tuple[BotProcess, float]:
+) -> tuple[BotProcess, float, float]:
     """Start slice 0 again on its database; press a card in every game of its servers at
-    READY; print the figures; return the process and spawn → last answer."""
+    READY; print the figures; return the process, spawn → last answer and spawn → every
+    pressed hand showing its answer."""
     slices = len({game.seats[0].slice for game in load.games})
     extra: dict[str, Any] = {}
     if profile:
@@ -1337,9 +1355,11 @@ async def restart_once(
     spy_out = None
     if args.py_spy:
         stem, dot, ext = args.py_spy.rpartition(".")
-        spy_out = f"{stem}-restart{dot}{ext}" if dot else f"{args.py_spy}-restart"
+        load.restarts += 1  # one profile a restart: -restart, -restart2, …
+        tag = f"-restart{load.restarts if load.restarts > 1 else ''}"
+        spy_out = f"{stem}{tag}{dot}{ext}" if dot else f"{args.py_spy}{tag}"
         await asyncio.sleep(0.2)  # py-spy needs the interpreter up
-    spy = await start_py_spy(spy_out, pid)
+    spy = await start_py_spy(spy_out, pid, args.py_spy_rate)
     await second.wait_ready(timeout=120)
     ready = time.monotonic()
     paced_ready = load.server.pace()
@@ -1349,10 +1369,14 @@ async def restart_once(
         pin(pid, 1)
     mine = [game for game in load.games if game.seats[0].slice == 0]
     load.latency["restart"] = []
+    load.harvest()
+    load.restart_requests.clear()
     pressed = await asyncio.gather(*(load.restart_click(game) for game in mine))
     answered = [at for at in pressed if at is not None]
-    last = max(at for at, _ in answered)
-    paced_last = max(at for _, at in answered)
+    last = max(at[0] for at in answered)
+    paced_last = max(at[1] for at in answered)
+    shown = max(at[2] for at in answered)
+    paced_shown = max(at[3] for at in answered)
     cpu = Cpu.now(pid)
     if profile:
         os.kill(pid, signal.SIGUSR1)  # bench/profiled_bot.py writes its profile
@@ -1368,12 +1392,23 @@ async def restart_once(
             f"  on the pace (the wall clock less the time the machine kept the bench waiting "
             f"for a core): spawn → READY {paced_ready - paced_spawn:.2f} s, spawn → all "
             f"{len(answered)} games answered {paced_last - paced_spawn:.2f} s (READY → last "
-            f"answer {paced_last - paced_ready:.2f} s; target ≤ 2 s); on the wall clock:"
+            f"answer {paced_last - paced_ready:.2f} s; target ≤ 2 s), every pressed hand "
+            f"showing its answer {paced_shown - paced_spawn:.2f} s; on the wall clock:"
         )
     print(f"  spawn → READY (commands synced, gateway identified): {ready - spawned:.2f} s")
     print(
         f"  spawn → all {len(answered)} games answered: {last - spawned:.2f} s "
         f"(READY → last answer {last - ready:.2f} s; target ≤ 2 s)"
+    )
+    print(
+        f"  spawn → every pressed hand showing its answer: {shown - spawned:.2f} s (a click "
+        f"acknowledged first, in a flood, shows its move when its hand is edited)"
+    )
+    load.harvest()
+    made = Counter(kind for at, kind in load.restart_requests if at <= shown)
+    print(
+        "  requests to Discord from READY to the last hand shown: "
+        + ", ".join(f"{kind} {n}" for kind, n in made.most_common())
     )
     print(
         f"  the new process used {cpu.bot:.2f} CPU s by then (main thread {cpu.bot_main:.2f}, "
@@ -1391,7 +1426,9 @@ async def restart_once(
         print(f"  cProfile of the new process to its last answer: {args.profile_restart}")
     await asyncio.sleep(0.5)
     report_log(second, load.games)
-    return second, (paced_last - paced_spawn) if args.paced else (last - spawned)
+    if args.paced:
+        return second, paced_last - paced_spawn, paced_shown - paced_spawn
+    return second, last - spawned, shown - spawned
 
 
 STARTUP_MARKS = (
@@ -1516,8 +1553,9 @@ def main() -> None:
         "--py-spy",
         metavar="FILE",
         help="profile the bot during play with py-spy (.svg flame graph, .txt collapsed "
-        "stacks, .json speedscope)",
+        "stacks, .json speedscope), and each restart (FILE-restart, FILE-restart2, …)",
     )
+    parser.add_argument("--py-spy-rate", type=int, default=200, help="py-spy's samples per second")
     args = parser.parse_args()
     args.database_server = None
     if not args.postgresql:

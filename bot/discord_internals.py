@@ -9,18 +9,19 @@ pin, and mend this module (only this one) if it fails. What each part uses, and 
 ``InteractionResponse._response_type``, ``client._connection``, ``discord.http.Route`` and
 ``handle_message_parameters``, ``discord.webhook.async_``'s ``async_context`` and
 ``interaction_message_response_params``, and ``HTTPClient.__session``, the session discord.py
-gives every interaction). A move is answered by editing the presser's hand
-in place (an interaction callback), and it changes other members' hands (edits through
-their interaction tokens) and, a moment later, the table message. discord.py answers each
-of those calls with the whole message rebuilt as objects (a ``Message`` with its
-components, author, attachments, and for the callback an ``InteractionCallbackResponse``),
-which the bot never looks at: it keeps what it sent (:mod:`bot.controller`). At 1,000
-tables that parsing was about a tenth of the bot's CPU per click (``bench/load.py
---py-spy``). These functions send exactly what discord.py's
-``InteractionResponse.edit_message``, ``Interaction.edit_original_response`` and
+gives every interaction). A move is answered by editing the presser's hand in place (an
+interaction callback), or, in a flood of clicks, acknowledged first (a deferred update) and
+shown through the click's token; it changes other members' hands (edits through their
+interaction tokens) and, a moment later, the table message. discord.py answers each of
+those calls with the whole message rebuilt as objects (a ``Message`` with its components,
+author, attachments, and for a callback an ``InteractionCallbackResponse``), which the bot
+never looks at: it keeps what it sent (:mod:`bot.controller`). At 1,000 tables that parsing
+was about a tenth of the bot's CPU per click (``bench/load.py --py-spy``). These functions
+send exactly what discord.py's ``InteractionResponse.edit_message``,
+``InteractionResponse.defer``, ``Interaction.edit_original_response`` and
 ``PartialMessage.edit`` send, through discord.py's own request machinery (rate limits,
 retries, its ``HTTPException`` family on errors), and return nothing. The interaction
-callback goes without ``with_response``: Discord then answers 204 No Content (Discord API:
+callbacks go without ``with_response``: Discord then answers 204 No Content (Discord API:
 "Create Interaction Response").
 
 **The pressed message, stripped** (``client._connection.parsers``): see
@@ -53,6 +54,7 @@ from discord.webhook.async_ import async_context, interaction_message_response_p
 
 __all__ = [
     "ResponseToken",
+    "acknowledge",
     "edit_channel_message",
     "edit_original",
     "edit_original_of",
@@ -103,6 +105,37 @@ async def update_in_place(
         payload=params.payload,
     )
     response._response_type = discord.InteractionResponseType.message_update
+
+
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Acknowledge a pressed component (or a form submitted from one) without changing its
+    message yet (callback type 6, ``DEFERRED_UPDATE_MESSAGE``), as
+    ``interaction.response.defer()`` does; its answer follows through its token.
+    discord.py asks Discord for the callback's resource and builds an
+    ``InteractionCallbackResponse`` of it, which the bot never reads: this asks for none
+    (Discord then answers 204 No Content).
+
+    Raises ``discord.InteractionResponded`` when the interaction was answered already,
+    and discord.py's ``HTTPException`` family when Discord refuses (it gave up on it)."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    kind = discord.InteractionResponseType.deferred_message_update
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = interaction._state.http
+    await async_context.get().request(
+        route,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        payload={"type": kind.value},
+    )
+    response._response_type = kind
 
 
 @dataclass(frozen=True, slots=True)

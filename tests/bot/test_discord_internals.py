@@ -107,6 +107,11 @@ def test_a_route_builds_the_interaction_callback_url() -> None:
         )
 
 
+def test_an_acknowledgement_is_the_deferred_update_callback() -> None:
+    kind = discord.InteractionResponseType.deferred_message_update
+    assert kind.value == 6, changed("InteractionResponseType.deferred_message_update", "not 6")
+
+
 def test_the_request_helpers_take_what_the_seam_passes() -> None:
     expect_parameters(
         "discord.http.handle_message_parameters",

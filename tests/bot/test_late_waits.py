@@ -10,8 +10,10 @@ import asyncio
 import pytest
 import simcord
 
+from bot.errors import ANSWER_FIRST_BUSY
 from bot.lateness import Lateness
 from tests.bot.driver import PLAY, Game, World, live_ids
+from tests.bot.helpers import flood
 from tests.bot.test_late import SENT, Clock, snowflake
 
 
@@ -30,6 +32,24 @@ def test_the_age_counts_every_wait_until_the_interaction_is_handled() -> None:
     assert not lateness.too_late(click)  # (on arrival, 2.5 s would still have been fine)
     lateness.forget(click)
     assert lateness.in_flight == 0
+
+
+async def test_a_flood_is_acknowledged_once_the_answers_owed_after_commits_are_sent() -> None:
+    lateness = Lateness(2.5, monotonic=Clock(7_000.0))
+    committed, other = snowflake(SENT, 1), snowflake(SENT, 2)
+    lateness.received(committed)
+    lateness.received(other)
+    lateness.owe(committed)  # its move committed, its answer not sent yet
+    waiting = asyncio.ensure_future(lateness.owed_answered())
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    lateness.forget(other)  # another interaction handled: still owed
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    lateness.forget(committed)  # handled: answered (or failed)
+    await asyncio.sleep(0)
+    assert waiting.done()
+    await lateness.owed_answered()  # nothing owed: at once
 
 
 async def _press_while_the_lock_is_held(
@@ -72,3 +92,45 @@ async def test_a_click_that_waited_long_is_answered_first_then_applied(world: Wo
     assert result.acknowledged
     assert len(game.moves()) > before
     assert hand.content.startswith("**") and "⚠️" not in hand.content  # edited after
+
+
+async def test_in_a_flood_a_press_is_acknowledged_before_it_waits_for_its_table(
+    world: World,
+) -> None:
+    bot = await world.restart(late_interaction_seconds=2.5)
+    alice = world.member("alice")
+    game, _ = await Game.open(world, alice, computers="expert")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    before = len(game.moves())
+    flood(bot)
+    table = bot.controller.tables.table(game.id)
+    await table.lock.acquire()
+    try:
+        clicking = asyncio.ensure_future(
+            alice.click(hand.message, custom_id=live_ids(hand, PLAY)[0])
+        )
+        for _ in range(100):  # until the click waits for the lock
+            await asyncio.sleep(0)
+        interactions = world.env.backend.interactions
+        click = interactions[max(interactions)]
+        assert click.responded and click.deferred  # acknowledged while its table was busy
+        assert len(game.moves()) == before  # nothing applied yet
+        shown = hand.content
+    finally:
+        table.lock.release()
+    result = await clicking
+    assert result.acknowledged and result.deferred
+    assert len(game.moves()) > before  # then applied, and the hand edited through its token
+    assert hand.content != shown and "⚠️" not in hand.content
+
+
+async def test_without_a_flood_a_press_waits_for_its_answer_with_the_move(world: World) -> None:
+    bot = await world.restart(late_interaction_seconds=2.5)
+    alice = world.member("alice")
+    game, _ = await Game.open(world, alice, computers="expert")
+    await game.press(alice, "Start")
+    hand = await game.open_hand(alice)
+    assert bot.lateness.in_flight < ANSWER_FIRST_BUSY
+    result = await alice.click(hand.message, custom_id=live_ids(hand, PLAY)[0])
+    assert result.acknowledged and not result.deferred  # one answer: the hand with the move
