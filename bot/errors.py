@@ -11,6 +11,8 @@ answered (it follows up instead) or has expired (it only logs).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 
@@ -133,10 +135,13 @@ async def acknowledge_ahead(interaction: discord.Interaction) -> bool:
     """Acknowledge a press read in a flood (:func:`in_a_flood`) ahead of its work; return
     false when Discord gave up on it meanwhile. It waits until the moves committed before
     the flood are answered: acknowledgements sent in a burst ahead of those answers would
-    queue in front of them and might make them late (``Lateness.owed_answered``)."""
+    queue in front of them and might make them late (``Lateness.owed_answered``), but no
+    longer than such an answer may take (:data:`ANSWER_MARGIN`): one still owed by then is
+    late whatever comes after it."""
     lateness: Lateness | None = getattr(interaction.client, "lateness", None)
     if lateness is not None:
-        await lateness.owed_answered()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(lateness.owed_answered(), ANSWER_MARGIN)
     return await acknowledge(interaction)
 
 

@@ -1,15 +1,19 @@
 """The age of a click counts every wait in the bot, not only its age on arrival: a click
 that waited for its table's lock until it could no longer be answered in time is not
 applied (and left unanswered, as Discord has given up on it); one that waited long, but
-not too long, is answered first (acknowledged) and then applied (see ``bot.errors.on_time``)."""
+not too long, is answered first (acknowledged) and then applied (see ``bot.errors.on_time``).
+In a flood, a press is acknowledged as soon as it is read, before it waits for its table, but
+not before the answers owed after earlier commits (``bot.errors.acknowledge_ahead``)."""
 
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 import simcord
 
+from bot import discord_internals, errors
 from bot.errors import ANSWER_FIRST_BUSY
 from bot.lateness import Lateness
 from tests.bot.driver import PLAY, Game, World, live_ids
@@ -134,3 +138,20 @@ async def test_without_a_flood_a_press_waits_for_its_answer_with_the_move(world:
     assert bot.lateness.in_flight < ANSWER_FIRST_BUSY
     result = await alice.click(hand.message, custom_id=live_ids(hand, PLAY)[0])
     assert result.acknowledged and not result.deferred  # one answer: the hand with the move
+
+
+async def test_an_answer_owed_for_long_holds_a_flood_back_no_longer_than_it_may_take(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lateness = Lateness(2.5, monotonic=Clock(7_000.0))
+    lateness.owe(snowflake(SENT, 1))  # an answer owed that is never sent
+    acknowledged: list[object] = []
+
+    async def acknowledge(interaction: object) -> None:
+        acknowledged.append(interaction)
+
+    monkeypatch.setattr(discord_internals, "acknowledge", acknowledge)
+    monkeypatch.setattr(errors, "ANSWER_MARGIN", 0.0)  # how long such an answer may take
+    press = SimpleNamespace(client=SimpleNamespace(lateness=lateness), id=snowflake(SENT, 2))
+    assert await errors.acknowledge_ahead(press)  # type: ignore[arg-type]
+    assert acknowledged == [press]
