@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import io
 import logging
@@ -55,8 +56,13 @@ TOKEN_LIFETIME = 14 * 60
 _REFUSAL_KEPT = 10.0  # seconds a refusal stays on its hand message through refreshes
 FLOOD_WORK = 16
 """Presses acknowledged in a flood that are worked on at once (see ``Controller.control``):
-enough to keep the CPU busy while some of them wait for the database or Discord, few enough
-that reading and acknowledging the presses still arriving never waits long behind them."""
+enough to keep the CPU busy while some of them wait for the database, few enough that
+reading and acknowledging the presses still arriving never waits long behind them. A press
+gives its turn back as its answer goes out, not when Discord has taken it."""
+# The handled press's way to give its turn back (a flood's: see Controller.control).
+_GIVE_BACK: contextvars.ContextVar[Callable[[], None]] = contextvars.ContextVar(
+    "give_back", default=lambda: None
+)
 
 
 @dataclass(slots=True)
@@ -225,7 +231,7 @@ class Controller:
         self._hand_lost: set[tuple[int, int]] = set()
         # Events over several tables (duplicate matches), set by the bot once loaded.
         self.matches: Matches | None = None
-        self._flood_work = asyncio.Semaphore(FLOOD_WORK)  # see control
+        self._flood_work = asyncio.BoundedSemaphore(FLOOD_WORK)  # see control
 
     # --- helpers -------------------------------------------------------------------
 
@@ -298,6 +304,7 @@ class Controller:
             # This answer replaces the hand message while a refresh of it is in flight:
             # the refresh edits once more afterwards, so an older hand cannot land last.
             self._hand_dirty.add(key)
+        _GIVE_BACK.get()()  # in a flood, the next press's work begins while this answer travels
         try:
             with self._hand_in_flight(key):
                 if interaction.response.is_done():  # acknowledged before its move's commit
@@ -644,16 +651,30 @@ class Controller:
 
         In a flood of clicks (:func:`bot.errors.in_a_flood`), the press is acknowledged as
         soon as it is read, and then waits its turn: a few presses are worked on at once
-        (:data:`FLOOD_WORK`), so that the event loop keeps reading and acknowledging the
-        presses still arriving rather than queueing them behind all the work."""
+        (:data:`FLOOD_WORK`), each until its answer goes out, so that the event loop keeps
+        reading and acknowledging the presses still arriving rather than queueing them
+        behind all the work."""
         table = self.tables.table(control.table)
         if not in_a_flood(interaction, opens_form=table.ui.opens_form(control.payload)):
             await self._control(interaction, table, control)
             return
         if not await acknowledge_ahead(interaction):
             return  # Discord gave up on it while it waited to be read: it has no effect
-        async with self._flood_work:
+        await self._flood_work.acquire()
+        given_back = False
+
+        def give_back() -> None:
+            nonlocal given_back
+            if not given_back:
+                given_back = True
+                self._flood_work.release()
+
+        turn = _GIVE_BACK.set(give_back)
+        try:
             await self._control(interaction, table, control)
+        finally:
+            give_back()
+            _GIVE_BACK.reset(turn)
 
     async def _control(
         self, interaction: discord.Interaction, table: Table, control: ids.Control
