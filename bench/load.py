@@ -49,7 +49,9 @@ for several tricks). It prints:
 - with ``--restart``: the bot is SIGKILLed with every game live (after the play phase, all
   games mid-game), a new process starts on the same database, and one member of every
   game presses a card of their old hand as soon as the gateway is READY; it prints spawn →
-  READY and spawn → every game answered, the CPU the new process used to READY and after
+  READY, spawn → every game answered (its click's callback) and spawn → every pressed hand
+  showing its answer (a click acknowledged first shows it when its hand is edited), the
+  requests made meanwhile, the CPU the new process used to READY and after
   (a busy machine stretches the wall-clock figures, not these), and when its log says it
   reached each step of its start. ``--restarts N`` does it N times in a row (a card per
   game each time) and prints the median; ``--profile-restart FILE`` restarts once more
@@ -1411,10 +1413,10 @@ async def restart_once(
         + ", ".join(f"{kind} {n}" for kind, n in made.most_common())
     )
     print(
-        f"  the new process used {cpu.bot:.2f} CPU s by then (main thread {cpu.bot_main:.2f}, "
-        f"other threads {cpu.bot_other:.2f}): {at_ready.bot:.2f} s to READY, "
-        f"{cpu.bot - at_ready.bot:.2f} s from READY to the last answer; the driver (Discord "
-        f"and the members) {cpu.driver - at_ready.driver:.2f} s meanwhile"
+        f"  the new process used {cpu.bot:.2f} CPU s by the last hand shown (main thread "
+        f"{cpu.bot_main:.2f}, other threads {cpu.bot_other:.2f}): {at_ready.bot:.2f} s to "
+        f"READY, {cpu.bot - at_ready.bot:.2f} s from READY to the last hand shown; the driver "
+        f"(Discord and the members) {cpu.driver - at_ready.driver:.2f} s meanwhile"
     )
     print(f"  {startup_timeline(second.log(), spawned)}")
     print_latencies(load, ("restart",), "  restart clicks")

@@ -28,7 +28,14 @@ import discord
 from bot import discord_internals, hints, ids, pictures, render, suits
 from bot.budget import REQUESTS_PER_SECOND
 from bot.delivery import CHANNEL_GONE, Courier
-from bot.errors import acknowledge_ahead, answer_error, in_a_flood, on_time, reply_private
+from bot.errors import (
+    acknowledge_ahead,
+    answer_error,
+    answer_going_out,
+    in_a_flood,
+    on_time,
+    reply_private,
+)
 from bot.game import Form, GameUI, Rendered, Step
 from bot.i18n import Lang, Text, TextList, lang_of, t
 from bot.store import Store, StoreWriteError
@@ -305,6 +312,7 @@ class Controller:
             # the refresh edits once more afterwards, so an older hand cannot land last.
             self._hand_dirty.add(key)
         _GIVE_BACK.get()()  # in a flood, the next press's work begins while this answer travels
+        answer_going_out(interaction)  # and the flood's acknowledgements queue behind it
         try:
             with self._hand_in_flight(key):
                 if interaction.response.is_done():  # acknowledged before its move's commit

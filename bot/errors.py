@@ -39,6 +39,7 @@ __all__ = [
     "acknowledge",
     "acknowledge_ahead",
     "answer_error",
+    "answer_going_out",
     "class_refusal",
     "in_a_flood",
     "on_time",
@@ -114,6 +115,14 @@ async def on_time(interaction: discord.Interaction) -> bool:
     return await acknowledge(interaction)
 
 
+def answer_going_out(interaction: discord.Interaction) -> None:
+    """Note that a press's answer goes out now: a flood's acknowledgements, sent after it,
+    queue behind it (see :func:`acknowledge_ahead`)."""
+    lateness: Lateness | None = getattr(interaction.client, "lateness", None)
+    if lateness is not None:
+        lateness.paid(interaction.id)
+
+
 def in_a_flood(interaction: discord.Interaction, *, opens_form: bool) -> bool:
     """Return whether a press just read comes in a flood (:data:`ANSWER_FIRST_BUSY`
     interactions or more in flight: every table answering at once after a restart, say):
@@ -133,8 +142,8 @@ def in_a_flood(interaction: discord.Interaction, *, opens_form: bool) -> bool:
 
 async def acknowledge_ahead(interaction: discord.Interaction) -> bool:
     """Acknowledge a press read in a flood (:func:`in_a_flood`) ahead of its work; return
-    false when Discord gave up on it meanwhile. It waits until the moves committed before
-    the flood are answered: acknowledgements sent in a burst ahead of those answers would
+    false when Discord gave up on it meanwhile. It waits until the answers of the moves
+    committed before the flood go out: acknowledgements sent in a burst ahead of them would
     queue in front of them and might make them late (``Lateness.owed_answered``), but no
     longer than such an answer may take (:data:`ANSWER_MARGIN`): one still owed by then is
     late whatever comes after it."""

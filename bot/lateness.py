@@ -89,21 +89,26 @@ class Lateness:
     def forget(self, interaction_id: int) -> None:
         """Drop what is kept of a handled interaction."""
         self._arrived.pop(interaction_id, None)
+        self.paid(interaction_id)
+
+    def owe(self, interaction_id: int) -> None:
+        """Note that the interaction's move is being committed before it is answered (its
+        answer owed until it goes out, :meth:`paid`, or the interaction is handled)."""
+        self._owed.add(interaction_id)
+        self._none_owed.clear()
+
+    def paid(self, interaction_id: int) -> None:
+        """Note that the interaction's answer is going out now: requests sent after it queue
+        behind it."""
         if self._owed:
             self._owed.discard(interaction_id)
             if not self._owed:
                 self._none_owed.set()
 
-    def owe(self, interaction_id: int) -> None:
-        """Note that the interaction's move is being committed before it is answered (its
-        answer owed until it is handled: :meth:`forget`)."""
-        self._owed.add(interaction_id)
-        self._none_owed.clear()
-
     async def owed_answered(self) -> None:
         """Return once no interaction whose move was committed before its answer waits for
-        that answer: acknowledgements sent ahead of them in a flood would queue in front of
-        their answers (for a connection, at Discord) and might make them late."""
+        that answer to go out: acknowledgements sent ahead of them in a flood would queue in
+        front of their answers (for a connection, at Discord) and might make them late."""
         await self._none_owed.wait()
 
     @property

@@ -38,19 +38,21 @@ def test_the_age_counts_every_wait_until_the_interaction_is_handled() -> None:
     assert lateness.in_flight == 0
 
 
-async def test_a_flood_is_acknowledged_once_the_answers_owed_after_commits_are_sent() -> None:
+async def test_a_flood_is_acknowledged_once_the_answers_owed_after_commits_go_out() -> None:
     lateness = Lateness(2.5, monotonic=Clock(7_000.0))
-    committed, other = snowflake(SENT, 1), snowflake(SENT, 2)
-    lateness.received(committed)
-    lateness.received(other)
-    lateness.owe(committed)  # its move committed, its answer not sent yet
+    first, second, other = snowflake(SENT, 1), snowflake(SENT, 2), snowflake(SENT, 3)
+    for interaction in (first, second, other):
+        lateness.received(interaction)
+    lateness.owe(first)  # their moves committed, their answers not sent yet
+    lateness.owe(second)
     waiting = asyncio.ensure_future(lateness.owed_answered())
     await asyncio.sleep(0)
     assert not waiting.done()
     lateness.forget(other)  # another interaction handled: still owed
+    lateness.paid(first)  # the first answer goes out
     await asyncio.sleep(0)
     assert not waiting.done()
-    lateness.forget(committed)  # handled: answered (or failed)
+    lateness.forget(second)  # handled (its answer failed, say)
     await asyncio.sleep(0)
     assert waiting.done()
     await lateness.owed_answered()  # nothing owed: at once
