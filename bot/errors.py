@@ -148,7 +148,7 @@ async def acknowledge_ahead(interaction: discord.Interaction) -> bool:
     longer than such an answer may take (:data:`ANSWER_MARGIN`): one still owed by then is
     late whatever comes after it."""
     lateness: Lateness | None = getattr(interaction.client, "lateness", None)
-    if lateness is not None:
+    if lateness is not None and lateness.owing:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(lateness.owed_answered(), ANSWER_MARGIN)
     return await acknowledge(interaction)

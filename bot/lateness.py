@@ -105,6 +105,11 @@ class Lateness:
             if not self._owed:
                 self._none_owed.set()
 
+    @property
+    def owing(self) -> bool:
+        """Return whether an answer is owed after a commit (see :meth:`owe`)."""
+        return bool(self._owed)
+
     async def owed_answered(self) -> None:
         """Return once no interaction whose move was committed before its answer waits for
         that answer to go out: acknowledgements sent ahead of them in a flood would queue in

@@ -45,6 +45,7 @@ async def test_a_flood_is_acknowledged_once_the_answers_owed_after_commits_go_ou
         lateness.received(interaction)
     lateness.owe(first)  # their moves committed, their answers not sent yet
     lateness.owe(second)
+    assert lateness.owing
     waiting = asyncio.ensure_future(lateness.owed_answered())
     await asyncio.sleep(0)
     assert not waiting.done()
@@ -54,7 +55,7 @@ async def test_a_flood_is_acknowledged_once_the_answers_owed_after_commits_go_ou
     assert not waiting.done()
     lateness.forget(second)  # handled (its answer failed, say)
     await asyncio.sleep(0)
-    assert waiting.done()
+    assert waiting.done() and not lateness.owing
     await lateness.owed_answered()  # nothing owed: at once
 
 
