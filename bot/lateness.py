@@ -20,7 +20,6 @@ So the age is measured in two parts, both on this process's monotonic clock:
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -52,10 +51,6 @@ class Lateness:
         self._minima: dict[int, float] = {}  # bucket -> smallest offset seen in it
         self._shed = 0
         self._logged = -_LOG_EVERY
-        # Interactions whose move is committed before they are answered, and whether none is.
-        self._owed: set[int] = set()
-        self._none_owed = asyncio.Event()
-        self._none_owed.set()
 
     def received(self, interaction_id: int) -> None:
         """Note that the interaction ``interaction_id`` has just arrived from the gateway."""
@@ -89,32 +84,6 @@ class Lateness:
     def forget(self, interaction_id: int) -> None:
         """Drop what is kept of a handled interaction."""
         self._arrived.pop(interaction_id, None)
-        self.paid(interaction_id)
-
-    def owe(self, interaction_id: int) -> None:
-        """Note that the interaction's move is being committed before it is answered (its
-        answer owed until it goes out, :meth:`paid`, or the interaction is handled)."""
-        self._owed.add(interaction_id)
-        self._none_owed.clear()
-
-    def paid(self, interaction_id: int) -> None:
-        """Note that the interaction's answer is going out now: requests sent after it queue
-        behind it."""
-        if self._owed:
-            self._owed.discard(interaction_id)
-            if not self._owed:
-                self._none_owed.set()
-
-    @property
-    def owing(self) -> bool:
-        """Return whether an answer is owed after a commit (see :meth:`owe`)."""
-        return bool(self._owed)
-
-    async def owed_answered(self) -> None:
-        """Return once no interaction whose move was committed before its answer waits for
-        that answer to go out: acknowledgements sent ahead of them in a flood would queue in
-        front of their answers (for a connection, at Discord) and might make them late."""
-        await self._none_owed.wait()
 
     @property
     def in_flight(self) -> int:

@@ -1,23 +1,17 @@
 """The age of a click counts every wait in the bot, not only its age on arrival: a click
 that waited for its table's lock until it could no longer be answered in time is not
 applied (and left unanswered, as Discord has given up on it); one that waited long, but
-not too long, is answered first (acknowledged) and then applied (see ``bot.errors.on_time``).
-In a flood, a press is acknowledged as soon as it is read, before it waits for its table, but
-not before the answers owed after earlier commits (``bot.errors.acknowledge_ahead``)."""
+not too long, is answered first (acknowledged) and then applied (see ``bot.errors.on_time``)."""
 
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 
 import pytest
 import simcord
 
-from bot import discord_internals, errors
-from bot.errors import ANSWER_FIRST_BUSY
 from bot.lateness import Lateness
 from tests.bot.driver import PLAY, Game, World, live_ids
-from tests.bot.helpers import flood
 from tests.bot.test_late import SENT, Clock, snowflake
 
 
@@ -36,27 +30,6 @@ def test_the_age_counts_every_wait_until_the_interaction_is_handled() -> None:
     assert not lateness.too_late(click)  # (on arrival, 2.5 s would still have been fine)
     lateness.forget(click)
     assert lateness.in_flight == 0
-
-
-async def test_a_flood_is_acknowledged_once_the_answers_owed_after_commits_go_out() -> None:
-    lateness = Lateness(2.5, monotonic=Clock(7_000.0))
-    first, second, other = snowflake(SENT, 1), snowflake(SENT, 2), snowflake(SENT, 3)
-    for interaction in (first, second, other):
-        lateness.received(interaction)
-    lateness.owe(first)  # their moves committed, their answers not sent yet
-    lateness.owe(second)
-    assert lateness.owing
-    waiting = asyncio.ensure_future(lateness.owed_answered())
-    await asyncio.sleep(0)
-    assert not waiting.done()
-    lateness.forget(other)  # another interaction handled: still owed
-    lateness.paid(first)  # the first answer goes out
-    await asyncio.sleep(0)
-    assert not waiting.done()
-    lateness.forget(second)  # handled (its answer failed, say)
-    await asyncio.sleep(0)
-    assert waiting.done() and not lateness.owing
-    await lateness.owed_answered()  # nothing owed: at once
 
 
 async def _press_while_the_lock_is_held(
@@ -99,62 +72,3 @@ async def test_a_click_that_waited_long_is_answered_first_then_applied(world: Wo
     assert result.acknowledged
     assert len(game.moves()) > before
     assert hand.content.startswith("**") and "⚠️" not in hand.content  # edited after
-
-
-async def test_in_a_flood_a_press_is_acknowledged_before_it_waits_for_its_table(
-    world: World,
-) -> None:
-    bot = await world.restart(late_interaction_seconds=2.5)
-    alice = world.member("alice")
-    game, _ = await Game.open(world, alice, computers="expert")
-    await game.press(alice, "Start")
-    hand = await game.open_hand(alice)
-    before = len(game.moves())
-    flood(bot)
-    table = bot.controller.tables.table(game.id)
-    await table.lock.acquire()
-    try:
-        clicking = asyncio.ensure_future(
-            alice.click(hand.message, custom_id=live_ids(hand, PLAY)[0])
-        )
-        for _ in range(100):  # until the click waits for the lock
-            await asyncio.sleep(0)
-        interactions = world.env.backend.interactions
-        click = interactions[max(interactions)]
-        assert click.responded and click.deferred  # acknowledged while its table was busy
-        assert len(game.moves()) == before  # nothing applied yet
-        shown = hand.content
-    finally:
-        table.lock.release()
-    result = await clicking
-    assert result.acknowledged and result.deferred
-    assert len(game.moves()) > before  # then applied, and the hand edited through its token
-    assert hand.content != shown and "⚠️" not in hand.content
-
-
-async def test_without_a_flood_a_press_waits_for_its_answer_with_the_move(world: World) -> None:
-    bot = await world.restart(late_interaction_seconds=2.5)
-    alice = world.member("alice")
-    game, _ = await Game.open(world, alice, computers="expert")
-    await game.press(alice, "Start")
-    hand = await game.open_hand(alice)
-    assert bot.lateness.in_flight < ANSWER_FIRST_BUSY
-    result = await alice.click(hand.message, custom_id=live_ids(hand, PLAY)[0])
-    assert result.acknowledged and not result.deferred  # one answer: the hand with the move
-
-
-async def test_an_answer_owed_for_long_holds_a_flood_back_no_longer_than_it_may_take(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    lateness = Lateness(2.5, monotonic=Clock(7_000.0))
-    lateness.owe(snowflake(SENT, 1))  # an answer owed that is never sent
-    acknowledged: list[object] = []
-
-    async def acknowledge(interaction: object) -> None:
-        acknowledged.append(interaction)
-
-    monkeypatch.setattr(discord_internals, "acknowledge", acknowledge)
-    monkeypatch.setattr(errors, "ANSWER_MARGIN", 0.0)  # how long such an answer may take
-    press = SimpleNamespace(client=SimpleNamespace(lateness=lateness), id=snowflake(SENT, 2))
-    assert await errors.acknowledge_ahead(press)  # type: ignore[arg-type]
-    assert acknowledged == [press]
