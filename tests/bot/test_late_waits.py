@@ -69,6 +69,6 @@ async def test_a_click_too_old_once_it_holds_its_table_is_not_applied(world: Wor
 
 async def test_a_click_that_waited_long_is_answered_first_then_applied(world: World) -> None:
     result, game, before, hand = await _press_while_the_lock_is_held(world, 1.5)
-    assert result.acknowledged
+    assert result.acknowledged and result.deferred  # a deferred update, then the hand
     assert len(game.moves()) > before
     assert hand.content.startswith("**") and "⚠️" not in hand.content  # edited after
