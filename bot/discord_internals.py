@@ -79,32 +79,15 @@ async def update_in_place(
 
     Raises ``discord.InteractionResponded`` when the interaction was answered already,
     and discord.py's ``HTTPException`` family when Discord refuses."""
-    response = interaction.response
-    if response.is_done():
-        raise discord.InteractionResponded(interaction)
-    state = interaction._state
+    kind = discord.InteractionResponseType.message_update
     params = interaction_message_response_params(
-        type=discord.InteractionResponseType.message_update.value,
+        type=kind.value,
         content=content,
         embeds=embeds,
         view=view,
-        previous_allowed_mentions=state.allowed_mentions,
+        previous_allowed_mentions=interaction._state.allowed_mentions,
     )
-    route = Route(
-        "POST",
-        "/interactions/{webhook_id}/{webhook_token}/callback",
-        webhook_id=interaction.id,
-        webhook_token=interaction.token,
-    )
-    http = state.http
-    await async_context.get().request(
-        route,
-        session=interaction._session,
-        proxy=http.proxy,
-        proxy_auth=http.proxy_auth,
-        payload=params.payload,
-    )
-    response._response_type = discord.InteractionResponseType.message_update
+    await _callback(interaction, kind, params.payload)
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:
@@ -117,10 +100,20 @@ async def acknowledge(interaction: discord.Interaction) -> None:
 
     Raises ``discord.InteractionResponded`` when the interaction was answered already,
     and discord.py's ``HTTPException`` family when Discord refuses (it gave up on it)."""
+    kind = discord.InteractionResponseType.deferred_message_update
+    await _callback(interaction, kind, {"type": kind.value})
+
+
+async def _callback(
+    interaction: discord.Interaction,
+    kind: discord.InteractionResponseType,
+    payload: dict[str, Any] | None,
+) -> None:
+    """Send the interaction's one callback (without ``with_response``) and mark it
+    answered with ``kind``; refuse a second one before anything is sent."""
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)
-    kind = discord.InteractionResponseType.deferred_message_update
     route = Route(
         "POST",
         "/interactions/{webhook_id}/{webhook_token}/callback",
@@ -133,7 +126,7 @@ async def acknowledge(interaction: discord.Interaction) -> None:
         session=interaction._session,
         proxy=http.proxy,
         proxy_auth=http.proxy_auth,
-        payload={"type": kind.value},
+        payload=payload,
     )
     response._response_type = kind
 
