@@ -104,15 +104,9 @@ async def on_time(interaction: discord.Interaction) -> bool:
         lateness.in_flight < ANSWER_FIRST_BUSY
     ):
         return True
-    return await _acknowledge(interaction)
-
-
-async def _acknowledge(interaction: discord.Interaction) -> bool:
-    """Acknowledge a press (a deferred update: its message is edited through its token
-    afterwards); return false when Discord gave up on it meanwhile."""
     try:
         await discord_internals.acknowledge(interaction)
-    except discord.HTTPException as error:
+    except discord.HTTPException as error:  # Discord gave up on it meanwhile
         log.warning("interaction %s not acknowledged in time: %s", interaction.id, error)
         return False
     return True
