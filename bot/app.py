@@ -12,7 +12,6 @@ from typing import Any
 
 import aiohttp
 import discord
-from discord.ext import commands
 
 from bot import budget, buttons, details, discord_internals, games, ids, pictures, suits
 from bot.commands import Translator, game_group
@@ -147,7 +146,7 @@ def http_connector() -> aiohttp.TCPConnector:
     return aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
 
 
-class Bot(commands.Bot):
+class Bot(discord.Client):
     """The bot: its store, tables (``controller.tables``) and shared commands exist after
     ``setup_hook``; it hosts every game of ``bot.games``."""
 
@@ -156,6 +155,7 @@ class Bot(commands.Bot):
     scheduler: Scheduler
     controller: Controller
     community: Community
+    tree: _Tree
     handle_signals = False
     """Whether SIGTERM and SIGINT stop the bot cleanly (``python -m bot`` sets it; a bot
     embedded in another program, or in tests, leaves the signals to it)."""
@@ -168,15 +168,15 @@ class Bot(commands.Bot):
     def __init__(self, settings: Settings, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # the only intent needed: no member list, no message content
+        # A client, not discord.ext.commands' bot: every command is a slash command (the
+        # bot reads no messages), and that framework's import is 20 ms of each start.
         super().__init__(
-            command_prefix=commands.when_mentioned,
             intents=intents,
-            help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # the bot never reads old messages: keep no message cache
-            tree_cls=_Tree,
             **options,
         )
+        self.tree = _Tree(self)
         self.settings = settings
         self.lateness = Lateness(settings.late_interaction_seconds)
         self._stamp_interactions()
@@ -420,7 +420,7 @@ class Bot(commands.Bot):
         await super().close()
 
 
-class ShardedBot(Bot, commands.AutoShardedBot):
+class ShardedBot(Bot, discord.AutoShardedClient):
     """The bot running several shards, or one slice of them (``shard_count``, ``shard_ids``):
     it loads and serves only the tables of its shards' servers."""
 

@@ -41,6 +41,7 @@ LATER = (
     "jsonschema",
     "hypothesis",
     "simcord",
+    "discord.ext.commands",  # a client, not a command framework's bot: slash commands only
 )
 
 
