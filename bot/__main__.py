@@ -28,6 +28,31 @@ def _check_database(settings: Settings) -> None:
     asyncio.run(check())
 
 
+def import_http_client() -> None:
+    """Import aiohttp, discord.py's HTTP client, without the CA store of a TLS context that
+    verifies nothing.
+
+    aiohttp makes two TLS contexts as it is imported: one that verifies certificates, for
+    every request to Discord, and one for requests made with ``ssl=False``, which the bot
+    never makes. Each loads the system's CA store (30 ms with OpenSSL 3, at every start);
+    the second checks no certificate against it, so it is made without."""
+    import ssl
+
+    if "aiohttp.connector" in sys.modules or "set_default_verify_paths" in vars(ssl.SSLContext):
+        return
+    load = ssl.SSLContext.set_default_verify_paths
+
+    def unless_unverified(context: ssl.SSLContext) -> None:
+        if context.verify_mode != ssl.CERT_NONE:
+            load(context)
+
+    ssl.SSLContext.set_default_verify_paths = unless_unverified  # type: ignore[method-assign,assignment]
+    try:
+        import aiohttp.connector  # noqa: F401
+    finally:
+        del ssl.SSLContext.set_default_verify_paths  # the inherited one again
+
+
 # At DEBUG these write whole payloads: SQL parameters (every face-down choice in the move
 # log), raw gateway events (the components of a member's private hand) and request bodies.
 PAYLOAD_LOGGERS = ("aiosqlite", "discord.gateway", "discord.http", "discord.webhook")
@@ -76,6 +101,7 @@ def _run(argv: Sequence[str] | None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
+    import_http_client()
     from bot.app import create_bot
 
     gc.freeze()  # the modules: the first full collection need not walk them

@@ -63,6 +63,35 @@ def test_a_start_leaves_what_it_does_not_need_unimported() -> None:
     }
 
 
+TLS = """
+import json, ssl
+from bot.__main__ import import_http_client
+import_http_client()
+import aiohttp.connector as connector
+print(json.dumps({
+    "store": ssl.create_default_context().cert_store_stats()["x509_ca"],
+    "verified": connector._SSL_CONTEXT_VERIFIED.cert_store_stats()["x509_ca"],
+    "verifies": connector._SSL_CONTEXT_VERIFIED.verify_mode == ssl.CERT_REQUIRED,
+    "unverified": connector._SSL_CONTEXT_UNVERIFIED.cert_store_stats()["x509_ca"],
+    "checks_nothing": connector._SSL_CONTEXT_UNVERIFIED.verify_mode == ssl.CERT_NONE,
+    "ssl_as_it_was": "set_default_verify_paths" not in vars(ssl.SSLContext),
+}))
+"""
+
+
+def test_the_http_client_loads_the_ca_store_only_where_certificates_are_checked() -> None:
+    """``python -m bot`` imports aiohttp with the TLS context for Discord verifying against
+    the whole CA store, the one that checks nothing (``ssl=False``) without it, and the
+    ``ssl`` module as it was."""
+    done = subprocess.run(
+        [sys.executable, "-c", TLS], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    found = json.loads(done.stdout)
+    assert found["verified"] == found["store"] and found["verifies"]
+    assert found["unverified"] == 0 and found["checks_nothing"]
+    assert found["ssl_as_it_was"]
+
+
 DRAW = """
 import asyncio, json, pickle, sys
 from bot import pictures
