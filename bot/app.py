@@ -62,9 +62,10 @@ class _Collections:
         self.last_full_scan = 0.0
 
     def start(self) -> None:
-        """Begin: collect and freeze what the start-up made (the live tables, once
-        loaded); called again (at READY), freeze what was made since (the gateway's cache)
-        without walking it — freezing is a constant-time move."""
+        """Begin: freeze what the start-up made (the live tables, once loaded) without
+        walking it — freezing is a constant-time move, and the start's few garbage cycles
+        wait for the first full walk; called again (at READY), freeze what was made since
+        (the gateway's cache, the tables replayed meanwhile)."""
         if self.freezing:
             gc.freeze()
             return
@@ -72,7 +73,6 @@ class _Collections:
         gc.enable()  # ``python -m bot`` starts without it (bot.__main__)
         _, middle, old = gc.get_threshold()
         gc.set_threshold(_YOUNG_THRESHOLD, middle, old)
-        gc.collect()
         gc.freeze()
         self.last_full_scan = time.monotonic()
         log.info(
@@ -248,6 +248,7 @@ class Bot(discord.Client):
         )
         loaded = await self.controller.tables.load(self.shard_slice)
         log.info("loaded %d live table(s) from %s", loaded, self.store.location)
+        self._replaying = asyncio.get_running_loop().create_task(self._replay_meanwhile())
         if self.owns_process:
             # Before the first clicks after a restart come in, each replaying a table: a
             # full collection meanwhile would walk every table loaded (0.15 s each time).
@@ -278,6 +279,21 @@ class Bot(discord.Client):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def _replay_meanwhile(self) -> None:
+        """Replay the live tables' move logs while the start waits for Discord (the command
+        sync, the gateway's handshake and its servers), one table a turn of the event loop.
+
+        A table loaded at start is replayed at its first use (``Tables.load``), and after a
+        restart the first clicks of every table come at once, as soon as the gateway is
+        ready: whatever is replayed before then is not replayed in that flood. A click
+        waits for at most one replay of another table's meanwhile."""
+        for table in list(self.controller.tables.tables.values()):
+            await asyncio.sleep(0)
+            try:
+                table.replay()
+            except Exception:  # its first use meets it again, and says so
+                log.exception("game %s: its move log could not be replayed", table.id)
 
     def _show_suits(self) -> None:
         """Show the suits as text now and as the application's emojis once they are found
@@ -406,6 +422,9 @@ class Bot(discord.Client):
         if task is not None:
             task.cancel()
             suits.as_written()
+        replaying = getattr(self, "_replaying", None)
+        if replaying is not None:
+            replaying.cancel()
         if hasattr(self, "controller"):
             await self.controller.tables.close()
         if hasattr(self, "scheduler"):

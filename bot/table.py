@@ -145,6 +145,18 @@ class Table:
         self._restore = None
         self._state = value
 
+    def replay(self) -> None:
+        """Rebuild the state and players now if the table was loaded and is not yet used
+        (see ``state``); when that fails, its first use meets the same error."""
+        restore = self._restore
+        if restore is None:
+            return
+        try:
+            self.state  # noqa: B018 (reading it replays the log)
+        except Exception:
+            self._restore = restore
+            raise
+
     @property
     def max_seats(self) -> int:
         """Return how many seats the lobby offers: the most the game's options allow."""

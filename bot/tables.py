@@ -141,7 +141,8 @@ class Tables:
         """Load every live table of this process's servers (those on ``shards``, when it
         runs a slice of them: the others are not even read) from the database and restart
         their timers; return how many tables were loaded. A table's move log is replayed
-        when it is first used (a click, a command, its timer)."""
+        when it is first used (a click, a command, its timer), or before, while the start
+        waits for Discord (``bot.app.Bot``)."""
         for record in await self.store.live_games(shards):
             if not self._owns(record.guild_id):
                 continue  # another process runs that server's shard

@@ -278,3 +278,61 @@ async def test_whist_restarts_mid_trick_and_between_deals_and_ends_as_its_replay
     rows = stored_moves(game.bot, game.game_id)
     # Members made every move of the hands they decide for: no stand-in across restarts.
     assert all(not computer for seat, move, computer in rows if Move.parse(move).seat in dummies)
+
+
+async def test_a_restart_replays_its_live_tables_while_it_waits_for_discord(world: World) -> None:
+    """A table loaded at start is replayed at its first use; meanwhile the start replays
+    every live table while it waits for Discord, one a turn of the event loop, so that the
+    first clicks after a restart, which come all at once, find them replayed."""
+    alice, bob = world.members("alice", "bob")
+    rng = random.Random(5)
+    games = []
+    for channel in (world.channel, world.guild.create_text_channel("second")):
+        game, _ = await Game.open(world, alice, channel, computers="expert")
+        await game.press(bob, "Join")
+        await game.press(alice, "Start")
+        for member in (alice, bob):
+            await game.open_hand(member)
+        await game.play([alice, bob], rng, until=lambda s: s.trick == 2)
+        games.append(game)
+
+    bot = await world.restart()
+    await bot._replaying
+    for game in games:
+        table = bot.controller.tables.tables[game.id]
+        assert table._restore is None  # replayed before anyone used it
+        assert table.state.move_count == len(game.moves())
+        assert set(table.players) == {2, 3}
+
+
+def test_a_table_whose_log_cannot_be_replayed_meets_the_error_at_its_first_use() -> None:
+    """``Table.replay`` ahead of the table's first use leaves the table as it was when its
+    log cannot be replayed: its first use replays it again, and meets the same error."""
+    from bot.games import get
+    from bot.table import Table
+    from bot.table_options import TableOptions
+
+    tries: list[int] = []
+
+    def broken(table: Table) -> None:
+        tries.append(table.id)
+        raise ValueError("a move the engine refuses")
+
+    table = Table(
+        id=7,
+        ui=get("dupe"),
+        guild_id=1,
+        channel_id=2,
+        host_id=3,
+        seed=4,
+        options=TableOptions(),
+        status="playing",
+        _restore=broken,
+    )
+    with pytest.raises(ValueError, match="refuses"):
+        table.replay()
+    with pytest.raises(ValueError, match="refuses"):
+        table.state  # noqa: B018
+    assert tries == [7, 7]
+    table.replay()  # used once: nothing left to replay
+    assert tries == [7, 7] and table.state is None
