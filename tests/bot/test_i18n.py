@@ -143,3 +143,40 @@ async def test_translator_gives_german_only_for_keyed_texts() -> None:
     assert await translator.translate(keyed, discord.Locale.french, context) is None
     plain = app_commands.locale_str("East")
     assert await translator.translate(plain, discord.Locale.german, context) is None
+
+
+def test_the_parsed_catalogue_is_kept_and_read_back_while_its_texts_stay_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start reads the catalogue as an earlier one parsed it while the texts are the
+    same; a changed text, a damaged or unwritable file: it parses, and says the same."""
+    files = [("area", '[hello]\nen = "Hello"\nde = "Hallo"\n')]
+    kept = tmp_path / "__pycache__" / "catalogue.marshal"
+    first = i18n.parsed(files, kept)
+    assert first == {"area.hello": {"en": "Hello", "de": "Hallo"}}
+    assert kept.exists() and list(kept.parent.iterdir()) == [kept]  # nothing half-written
+
+    def refuse(text: str) -> object:
+        raise AssertionError("parsed again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(i18n.tomllib, "loads", refuse)
+        assert i18n.parsed(files, kept) == first  # read back, not parsed
+
+    changed = [("area", '[hello]\nen = "Hi"\nde = "Hallo"\n')]
+    assert i18n.parsed(changed, kept) == {"area.hello": {"en": "Hi", "de": "Hallo"}}
+    kept.write_bytes(b"\x00damaged")
+    assert i18n.parsed(files, kept) == first
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    assert i18n.parsed(files, blocked / "catalogue.marshal") == first
+    assert i18n.parsed(files) == first  # nowhere to keep it
+
+
+def test_the_bot_catalogue_read_back_is_the_one_parsed() -> None:
+    folder = Path(i18n.__file__).parent / "locales"
+    files = [(path.stem, path.read_text("utf-8")) for path in sorted(folder.glob("*.toml"))]
+    fresh = i18n.parsed(files)
+    i18n.catalogue.__wrapped__()  # keeps it, where it can
+    read_back = i18n.catalogue.__wrapped__()
+    assert {key: read_back[key] for key in fresh} == fresh
