@@ -134,6 +134,20 @@ class _Tree(discord.app_commands.CommandTree):
         return not late
 
 
+_PRESSED_MESSAGE_KEYS = (
+    "id",
+    "channel_id",
+    "guild_id",
+    "type",
+    "content",
+    "flags",
+    "author",
+    "webhook_id",
+    "application_id",
+)
+"""What discord.py is handed of the message a pressed button is on (see
+``Bot._stamp_interactions``)."""
+
 HTTP_CONNECTIONS = 100
 """Connections to Discord's HTTP API at most (discord.py's own default has no limit)."""
 
@@ -192,15 +206,18 @@ class Bot(discord.Client):
         pressed message without its components and embeds.
 
         A click arrives with the whole message its button is on (a hand: a dozen buttons
-        and more), which discord.py would rebuild into objects for every click; the bot
-        reads only that message's id and flags (and answers from what it keeps itself)."""
+        and more, its author, its mentions, the interaction that sent it), which discord.py
+        would rebuild into objects for every click; the bot reads only that message's id
+        and flags (and answers from what it keeps itself): discord.py gets those, with the
+        fields it requires (:data:`_PRESSED_MESSAGE_KEYS`)."""
 
         def stamped(data: dict[str, Any]) -> None:
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 self.lateness.received(int(data["id"]))
             message = data.get("message")
-            if isinstance(message, dict) and (message.get("components") or message.get("embeds")):
-                data["message"] = {**message, "components": [], "embeds": []}
+            if isinstance(message, dict):
+                slim = {k: message[k] for k in _PRESSED_MESSAGE_KEYS if k in message}
+                data["message"] = {**slim, "components": [], "mentions": [], "mention_roles": []}
 
         discord_internals.intercept_interactions(self, stamped)
 
