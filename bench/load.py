@@ -54,7 +54,13 @@ for several tricks). It prints:
   requests made meanwhile, the CPU the new process used to READY and after
   (a busy machine stretches the wall-clock figures, not these), and when its log says it
   reached each step of its start. ``--restarts N`` does it N times in a row (a card per
-  game each time) and prints the median; ``--profile-restart FILE`` restarts once more
+  game each time) and prints the median; ``--restart-bot-path DIR`` runs every second
+  restart from another copy of the project, on the same tables, and prints each copy's
+  figures apart: a change and its baseline in turns, while the machine's speed drifts (it
+  moves a restart's figures by a half within the hour); the first three restarts each
+  press a card in all 1,000 games of ``--tricks 4``, later ones in fewer (a game whose
+  members stopped playing has hands waiting on nothing to press), so compare those.
+  ``--profile-restart FILE`` restarts once more
   under cProfile (``bench/profiled_bot.py``) and writes the profile to FILE. ``--paced``
   times on a machine busy with other work as on a quiet one: Discord's 3 s and the restart's
   figures count on the pace (:class:`tests.loopback.pace.Pace`: the wall clock less the time
@@ -1297,19 +1303,24 @@ async def measure_restart(
     totals: list[float] = []
     shown: list[float] = []
     runs = args.restarts + (1 if args.profile_restart else 0)
+    turns: dict[str, list[tuple[float, ...]]] = defaultdict(list)  # with --restart-bot-path
     for n in range(runs):
         profile = bool(args.profile_restart) and n == runs - 1
+        other = args.restart_bot_path if n % 2 and args.restart_bot_path else None
         # What the driver made during play is out of its collector's reach: a collection
         # in the flood walks only what the restart makes (the driver's pauses are timed
         # as the bot's answers).
         gc.collect()
         gc.freeze()
         begun = time.monotonic()
-        second = await restart_once(load, loopback, first, settings, args, profile=profile)
+        second = await restart_once(
+            load, loopback, first, settings, args, profile=profile, bot_path=other
+        )
         print(f"  {driver_gc.report(begun, 'this restart')}")
         if not profile:  # cProfile slows the process down several times
             totals.append(second[1])
             shown.append(second[2])
+            turns[other or args.bot_path or "this copy"].append(second[1:])
         if n < runs - 1:
             second[0].kill()
             await second[0].wait()
@@ -1323,6 +1334,22 @@ async def measure_restart(
             + ", ".join(f"{t:.2f}" for t in shown)
             + f" s (median {statistics.median(shown):.2f} s)"
         )
+    if args.restart_bot_path:
+        for path, times in turns.items():
+            answered, shown_, cpu = zip(*times, strict=True)
+            print(
+                f"restarts of the bot from {path}: "
+                + "; ".join(
+                    f"{what} "
+                    + ", ".join(f"{v:.2f}" for v in values)
+                    + f" s (median {statistics.median(values):.2f} s)"
+                    for what, values in (
+                        ("every game answered", answered),
+                        ("every pressed hand shown", shown_),
+                        ("CPU by then", cpu),
+                    )
+                )
+            )
 
 
 async def restart_once(
@@ -1333,15 +1360,22 @@ async def restart_once(
     args: argparse.Namespace,
     *,
     profile: bool,
-) -> tuple[BotProcess, float, float]:
-    """Start slice 0 again on its database; press a card in every game of its servers at
-    READY; print the figures; return the process, spawn → last answer and spawn → every
-    pressed hand showing its answer."""
+    bot_path: str | None = None,
+) -> tuple[BotProcess, float, float, float]:
+    """Start slice 0 again on its database (the bot from ``bot_path``, if given); press a
+    card in every game of its servers at READY; print the figures; return the process,
+    spawn → last answer, spawn → every pressed hand showing its answer and the CPU the
+    process used by then."""
     slices = len({game.seats[0].slice for game in load.games})
     extra: dict[str, Any] = {}
-    if profile:
-        extra = {"module": "bench.profiled_bot"}
+    if bot_path is not None:
+        compile_sources(Path(bot_path))
         env = dict(settings.get("env") or {})
+        env["PYTHONPATH"] = str(Path(bot_path).resolve())
+        extra["env"] = env
+    if profile:
+        extra["module"] = "bench.profiled_bot"
+        env = dict(extra.get("env") or settings.get("env") or {})
         env["LOAD_PROFILE"] = str(Path(args.profile_restart).resolve())
         extra["env"] = env
     second = loopback.bot_process(
@@ -1388,6 +1422,7 @@ async def restart_once(
     print(
         f"=== restart of slice 0 of {slices} with {loaded.group(1) if loaded else '?'} live "
         f"tables: SIGKILL, new process; one card pressed in every game of its servers at READY"
+        + (f" (the bot from {bot_path})" if bot_path else "")
     )
     if args.paced:
         print(
@@ -1429,8 +1464,8 @@ async def restart_once(
     await asyncio.sleep(0.5)
     report_log(second, load.games)
     if args.paced:
-        return second, paced_last - paced_spawn, paced_shown - paced_spawn
-    return second, last - spawned, shown - spawned
+        return second, paced_last - paced_spawn, paced_shown - paced_spawn, cpu.bot
+    return second, last - spawned, shown - spawned, cpu.bot
 
 
 STARTUP_MARKS = (
@@ -1522,6 +1557,13 @@ def main() -> None:
         "--bot-path",
         metavar="DIR",
         help="run the bot from this copy of the project (PYTHONPATH), to compare a change",
+    )
+    parser.add_argument(
+        "--restart-bot-path",
+        metavar="DIR",
+        help="with --restart: every second restart runs the bot from this copy of the "
+        "project (PYTHONPATH), the others from the first: a change and its baseline timed "
+        "in turns, on the same tables, as the machine's speed drifts",
     )
     parser.add_argument(
         "--slices",
