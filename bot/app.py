@@ -203,7 +203,7 @@ class Bot(discord.Client):
     def _stamp_interactions(self) -> None:
         """Note each interaction's arrival as the gateway hands it over, before it waits
         for its turn in this process (see :mod:`bot.lateness`); and hand discord.py the
-        pressed message without its components and embeds.
+        pressed message cut down to what it needs.
 
         A click arrives with the whole message its button is on (a hand: a dozen buttons
         and more, its author, its mentions, the interaction that sent it), which discord.py
