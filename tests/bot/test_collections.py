@@ -47,3 +47,45 @@ def test_survivors_are_frozen_and_handed_back_every_two_minutes(
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+def test_a_flood_of_clicks_holds_collections_back_for_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As many clicks in flight as make a flood (``ANSWER_FIRST_BUSY``) hold collections
+    back until it ebbs, for at most ``_FLOOD_PAUSE_SECONDS``; a flood that lasts has its
+    collections back until it ebbs, and the next flood holds them back again."""
+    clock = [1_000.0]
+    monkeypatch.setattr(app.time, "monotonic", lambda: clock[0])
+    flood = app.ANSWER_FIRST_BUSY
+    policy = app._Collections()
+    thresholds = gc.get_threshold()
+    try:
+        policy.flood(flood)  # not started (a bot embedded in tests): nothing
+        assert gc.isenabled()
+        policy.start()
+        policy.flood(flood - 1)
+        assert gc.isenabled()
+        policy.flood(flood)  # a restart's first clicks, all at once
+        assert not gc.isenabled()
+        clock[0] += 1
+        policy.flood(flood + 400)
+        assert not gc.isenabled()
+        policy.flood(flood - 1)  # handled: collections as before
+        assert gc.isenabled()
+
+        policy.flood(flood)  # an overload that lasts
+        assert not gc.isenabled()
+        clock[0] += app._FLOOD_PAUSE_SECONDS
+        policy.flood(flood)
+        assert gc.isenabled()  # its garbage must go
+        clock[0] += 1
+        policy.flood(flood)
+        assert gc.isenabled()  # not held back again while it lasts
+        policy.flood(0)
+        policy.flood(flood)  # a new flood
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
