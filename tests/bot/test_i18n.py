@@ -174,6 +174,7 @@ def test_the_parsed_catalogue_is_kept_and_read_back_while_its_texts_stay_the_sam
 
 
 def test_the_bot_catalogue_read_back_is_the_one_parsed() -> None:
+    """The bot's catalogue, kept by one start and read back by the next, is its files'."""
     folder = Path(i18n.__file__).parent / "locales"
     files = [(path.stem, path.read_text("utf-8")) for path in sorted(folder.glob("*.toml"))]
     fresh = i18n.parsed(files)

@@ -142,8 +142,8 @@ async def test_a_late_click_or_command_is_left_alone(world: World) -> None:
 async def test_a_click_reaches_the_bot_with_the_pressed_message_slimmed(world: World) -> None:
     """The gateway hook that stamps arrivals also hands discord.py the pressed message
     without its components, embeds, mentions and interaction (the bot reads only its id
-    and flags): a card
-    pressed on a hand is still answered in place, privately, and counts."""
+    and flags): a card pressed on a hand is still answered in place, privately, and
+    counts."""
     alice = world.member("alice")
     game, _ = await Game.open(world, alice, computers="expert")
     await game.press(alice, "Start")
