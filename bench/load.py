@@ -74,6 +74,10 @@ server's OpenAPI body check is slow, so only every ``--validate-every``-th body 
 driver is pinned to CPU 0 and the bot to CPU 1 (``--no-pin``: not), and the driver's own
 CPU time and the rest of the machine's are printed next to the bot's.
 
+Each run prints the machine's speed at its start and before each restart (``machine
+speed:``, :func:`speed_line`): on the project's machine the same work has taken up to 1.7
+times as long within the hour, and a run's figures with it.
+
 Figures, not assertions. Targets at 1,000 games: p99 ≤ 100 ms, RSS ≤ 300 MB, restart ≤ 2 s;
 peak ≤ 50 requests a second, no global 429s, no invalid requests, table freshness p99 ≤ 10 s.
 """
@@ -365,6 +369,19 @@ def lower_cluster_priority(data: Path, nice: int) -> None:
 def load_line() -> str:
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def speed_line() -> str:
+    """Return how fast this machine is now: the CPU time this process takes to play the
+    same 200 Dupe games between random players (0.20–0.21 s on the project's 2-core
+    machine in a fast hour). The same work has taken up to 1.7 times as long within the
+    hour there, and every figure of a run with it: read a run's figures beside this."""
+    from engine.simulate import simulate
+
+    simulate(["random"] * 4, 5, seed=1, timing=False)  # its imports and first calls
+    started = time.process_time()
+    simulate(["random"] * 4, 200, seed=7, timing=False)
+    return f"machine speed: 200 Dupe games in {time.process_time() - started:.3f} s of CPU"
 
 
 # --- figures -----------------------------------------------------------------------------
@@ -955,6 +972,7 @@ async def run(args: argparse.Namespace) -> None:
         + f"{args.bot_nice}; {load_line()}",
         flush=True,
     )
+    print(speed_line(), flush=True)
     harvester = asyncio.get_running_loop().create_task(load.harvest_forever())
     env: dict[str, str] = {}
     if args.bot_path:
@@ -1312,6 +1330,7 @@ async def measure_restart(
         # as the bot's answers).
         gc.collect()
         gc.freeze()
+        print(f"\n{speed_line()} (before this restart)", flush=True)
         begun = time.monotonic()
         second = await restart_once(
             load, loopback, first, settings, args, profile=profile, bot_path=other
