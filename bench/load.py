@@ -371,17 +371,27 @@ def load_line() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
-def speed_line() -> str:
+def speed_line(pinned: bool) -> str:
     """Return how fast this machine is now: the CPU time this process takes to play the
-    same 200 Dupe games between random players (0.20–0.21 s on the project's 2-core
-    machine in a fast hour). The same work has taken up to 1.7 times as long within the
-    hour there, and every figure of a run with it: read a run's figures beside this."""
+    same 200 Dupe games between random players (about 0.2 s on the project's 2-core
+    machine), on the bot's CPU when the processes are pinned, while no bot runs on it. The
+    same work has taken up to 1.7 times as long within the hour there, and on one of its
+    cores and not the other: read a run's figures beside this."""
     from engine.simulate import simulate
 
-    simulate(["random"] * 4, 5, seed=1, timing=False)  # its imports and first calls
-    started = time.process_time()
-    simulate(["random"] * 4, 200, seed=7, timing=False)
-    return f"machine speed: 200 Dupe games in {time.process_time() - started:.3f} s of CPU"
+    cores = os.sched_getaffinity(0)
+    pinned = pinned and (os.cpu_count() or 1) > 1
+    if pinned:
+        os.sched_setaffinity(0, {1})  # the bot's, measured while no bot runs on it
+    try:
+        simulate(["random"] * 4, 5, seed=1, timing=False)  # its imports and first calls
+        started = time.process_time()
+        simulate(["random"] * 4, 200, seed=7, timing=False)
+        spent = time.process_time() - started
+    finally:
+        os.sched_setaffinity(0, cores)
+    where = "on the bot's CPU" if pinned else "on any CPU"
+    return f"machine speed: 200 Dupe games in {spent:.3f} s of CPU {where}"
 
 
 # --- figures -----------------------------------------------------------------------------
@@ -972,7 +982,7 @@ async def run(args: argparse.Namespace) -> None:
         + f"{args.bot_nice}; {load_line()}",
         flush=True,
     )
-    print(speed_line(), flush=True)
+    print(speed_line(args.pin), flush=True)
     harvester = asyncio.get_running_loop().create_task(load.harvest_forever())
     env: dict[str, str] = {}
     if args.bot_path:
@@ -1330,7 +1340,7 @@ async def measure_restart(
         # as the bot's answers).
         gc.collect()
         gc.freeze()
-        print(f"\n{speed_line()} (before this restart)", flush=True)
+        print(f"\n{speed_line(args.pin)} (before this restart)", flush=True)
         begun = time.monotonic()
         second = await restart_once(
             load, loopback, first, settings, args, profile=profile, bot_path=other
