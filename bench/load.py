@@ -74,10 +74,6 @@ server's OpenAPI body check is slow, so only every ``--validate-every``-th body 
 driver is pinned to CPU 0 and the bot to CPU 1 (``--no-pin``: not), and the driver's own
 CPU time and the rest of the machine's are printed next to the bot's.
 
-Each run prints the machine's speed at its start and before each restart (``machine
-speed:``, :func:`speed_line`): on the project's machine the same work has taken up to 1.7
-times as long within the hour, and a run's figures with it.
-
 Figures, not assertions. Targets at 1,000 games: p99 ≤ 100 ms, RSS ≤ 300 MB, restart ≤ 2 s;
 peak ≤ 50 requests a second, no global 429s, no invalid requests, table freshness p99 ≤ 10 s.
 """
@@ -369,29 +365,6 @@ def lower_cluster_priority(data: Path, nice: int) -> None:
 def load_line() -> str:
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
-
-
-def speed_line(pinned: bool) -> str:
-    """Return how fast this machine is now: the CPU time this process takes to play the
-    same 200 Dupe games between random players (about 0.2 s on the project's 2-core
-    machine), on the bot's CPU when the processes are pinned, while no bot runs on it. The
-    same work has taken up to 1.7 times as long within the hour there, and on one of its
-    cores and not the other: read a run's figures beside this."""
-    from engine.simulate import simulate
-
-    cores = os.sched_getaffinity(0)
-    pinned = pinned and (os.cpu_count() or 1) > 1
-    if pinned:
-        os.sched_setaffinity(0, {1})  # the bot's, measured while no bot runs on it
-    try:
-        simulate(["random"] * 4, 5, seed=1, timing=False)  # its imports and first calls
-        started = time.process_time()
-        simulate(["random"] * 4, 200, seed=7, timing=False)
-        spent = time.process_time() - started
-    finally:
-        os.sched_setaffinity(0, cores)
-    where = "on the bot's CPU" if pinned else "on any CPU"
-    return f"machine speed: 200 Dupe games in {spent:.3f} s of CPU {where}"
 
 
 # --- figures -----------------------------------------------------------------------------
@@ -982,7 +955,6 @@ async def run(args: argparse.Namespace) -> None:
         + f"{args.bot_nice}; {load_line()}",
         flush=True,
     )
-    print(speed_line(args.pin), flush=True)
     harvester = asyncio.get_running_loop().create_task(load.harvest_forever())
     env: dict[str, str] = {}
     if args.bot_path:
@@ -1340,7 +1312,6 @@ async def measure_restart(
         # as the bot's answers).
         gc.collect()
         gc.freeze()
-        print(f"\n{speed_line(args.pin)} (before this restart)", flush=True)
         begun = time.monotonic()
         second = await restart_once(
             load, loopback, first, settings, args, profile=profile, bot_path=other
