@@ -918,6 +918,8 @@ def compile_sources(root: Path) -> None:
 async def run(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     compile_sources(Path(args.bot_path or Path(__file__).resolve().parent.parent))
+    if args.restart_bot_path:
+        compile_sources(Path(args.restart_bot_path))
     if args.pin:
         os.sched_setaffinity(0, {0})
     driver_gc = GcPauses()
@@ -1369,7 +1371,6 @@ async def restart_once(
     slices = len({game.seats[0].slice for game in load.games})
     extra: dict[str, Any] = {}
     if bot_path is not None:
-        compile_sources(Path(bot_path))
         env = dict(settings.get("env") or {})
         env["PYTHONPATH"] = str(Path(bot_path).resolve())
         extra["env"] = env
