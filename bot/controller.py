@@ -26,17 +26,9 @@ import discord
 from bot import discord_internals, hints, ids, pictures, render, suits
 from bot.budget import REQUESTS_PER_SECOND
 from bot.delivery import CHANNEL_GONE, Courier
-from bot.errors import (
-    acknowledge_ahead,
-    answer_error,
-    answer_going_out,
-    in_a_flood,
-    on_time,
-    reply_private,
-)
+from bot.errors import answer_error, on_time, reply_private
 from bot.game import Form, GameUI, Rendered, Step
 from bot.i18n import Lang, Text, TextList, lang_of, t
-from bot.lateness import Turns, give_turn_back
 from bot.store import Store, StoreWriteError
 from bot.table_message import render_table, seat_infos, table_info
 from bot.tables import (
@@ -60,12 +52,6 @@ log = logging.getLogger(__name__)
 # message, the default of the ``table_token_seconds`` setting).
 TOKEN_LIFETIME = 14 * 60
 _REFUSAL_KEPT = 10.0  # seconds a refusal stays on its hand message through refreshes
-FLOOD_WORK = 4
-"""Presses acknowledged in a flood that are worked on at once (see ``Controller.control``):
-enough to keep the CPU busy while one of them waits for the database, few enough that
-reading and acknowledging the presses still arriving never waits long behind them (a
-restart's flood of 1,000 tables: its last acknowledgement 0.2 s sooner than with 16). A
-press gives its turn back as its answer goes out, not when Discord has taken it."""
 
 
 @dataclass(slots=True)
@@ -234,7 +220,6 @@ class Controller:
         self._hand_lost: set[tuple[int, int]] = set()
         # Events over several tables (duplicate matches), set by the bot once loaded.
         self.matches: Matches | None = None
-        self._flood_work = Turns(FLOOD_WORK)  # see control
 
     # --- helpers -------------------------------------------------------------------
 
@@ -307,8 +292,6 @@ class Controller:
             # This answer replaces the hand message while a refresh of it is in flight:
             # the refresh edits once more afterwards, so an older hand cannot land last.
             self._hand_dirty.add(key)
-        give_turn_back()  # in a flood, the next press's work begins while this answer travels
-        answer_going_out(interaction)  # and the flood's acknowledgements queue behind it
         try:
             with self._hand_in_flight(key):
                 if interaction.response.is_done():  # acknowledged before its move's commit
@@ -651,25 +634,8 @@ class Controller:
         that means nothing is refused privately; one whose moment has passed shows the
         presser's hand as it is now, with the reason on top. A press made before the
         latest move still counts when its action still means what the member chose
-        (``GameUI.keeps_meaning``) and is still legal.
-
-        In a flood of clicks (:func:`bot.errors.in_a_flood`), the press is acknowledged as
-        soon as it is read, and then waits its turn: a few presses are worked on at once
-        (:data:`FLOOD_WORK`), each until its answer goes out, so that the event loop keeps
-        reading and acknowledging the presses still arriving rather than queueing them
-        behind all the work."""
+        (``GameUI.keeps_meaning``) and is still legal."""
         table = self.tables.table(control.table)
-        if not in_a_flood(interaction, opens_form=table.ui.opens_form(control.payload)):
-            await self._control(interaction, table, control)
-            return
-        if not await acknowledge_ahead(interaction):
-            return  # Discord gave up on it while it waited to be read: it has no effect
-        async with self._flood_work.turn():
-            await self._control(interaction, table, control)
-
-    async def _control(
-        self, interaction: discord.Interaction, table: Table, control: ids.Control
-    ) -> None:
         seat = control.seat
         try:
             table = self.tables.playing(control.table)

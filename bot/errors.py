@@ -11,8 +11,6 @@ answered (it follows up instead) or has expired (it only logs).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import secrets
 
@@ -36,12 +34,8 @@ from engine.errors import (
 
 __all__ = [
     "ENGINE_ERROR_KEYS",
-    "acknowledge",
-    "acknowledge_ahead",
     "answer_error",
-    "answer_going_out",
     "class_refusal",
-    "in_a_flood",
     "on_time",
     "reply_private",
     "too_late",
@@ -99,8 +93,7 @@ async def on_time(interaction: discord.Interaction) -> bool:
     not flooded; otherwise (older than :data:`ANSWER_FIRST_AFTER`, or
     :data:`ANSWER_FIRST_BUSY` interactions in flight) it is acknowledged first (a deferred
     update; its hand is edited through its token afterwards), and one too old for even
-    that is not applied. A move committed before its answer makes the answer owed
-    (``Lateness.owe``): a flood's acknowledgements wait for it.
+    that is not applied.
     Its age counts every wait so far: for its table's lock, a connection, the loop."""
     lateness: Lateness | None = getattr(interaction.client, "lateness", None)
     if lateness is None or not lateness.limit or interaction.response.is_done():
@@ -110,53 +103,7 @@ async def on_time(interaction: discord.Interaction) -> bool:
     if lateness.age(interaction.id) <= ANSWER_FIRST_AFTER and (
         lateness.in_flight < ANSWER_FIRST_BUSY
     ):
-        lateness.owe(interaction.id)
         return True
-    return await acknowledge(interaction)
-
-
-def answer_going_out(interaction: discord.Interaction) -> None:
-    """Note that a press's answer goes out now: a flood's acknowledgements, sent after it,
-    queue behind it (see :func:`acknowledge_ahead`)."""
-    lateness: Lateness | None = getattr(interaction.client, "lateness", None)
-    if lateness is not None:
-        lateness.paid(interaction.id)
-
-
-def in_a_flood(interaction: discord.Interaction, *, opens_form: bool) -> bool:
-    """Return whether a press just read comes in a flood (:data:`ANSWER_FIRST_BUSY`
-    interactions or more in flight: every table answering at once after a restart, say):
-    then it is acknowledged (:func:`acknowledge_ahead`) before anything else is done for it, so
-    that Discord's 3 s run against reading and acknowledging the presses ahead of it, not
-    against all their work. Not a press that may open a form (``opens_form``): a form must
-    be its interaction's first answer."""
-    lateness: Lateness | None = getattr(interaction.client, "lateness", None)
-    return not (
-        opens_form
-        or lateness is None
-        or not lateness.limit
-        or interaction.response.is_done()
-        or lateness.in_flight < ANSWER_FIRST_BUSY
-    )
-
-
-async def acknowledge_ahead(interaction: discord.Interaction) -> bool:
-    """Acknowledge a press read in a flood (:func:`in_a_flood`) ahead of its work; return
-    false when Discord gave up on it meanwhile. It waits until the answers of the moves
-    committed before the flood go out: acknowledgements sent in a burst ahead of them would
-    queue in front of them and might make them late (``Lateness.owed_answered``), but no
-    longer than such an answer may take (:data:`ANSWER_MARGIN`): one still owed by then is
-    late whatever comes after it."""
-    lateness: Lateness | None = getattr(interaction.client, "lateness", None)
-    if lateness is not None and lateness.owing:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(lateness.owed_answered(), ANSWER_MARGIN)
-    return await acknowledge(interaction)
-
-
-async def acknowledge(interaction: discord.Interaction) -> bool:
-    """Acknowledge a press (a deferred update: its message is edited through its token
-    afterwards); return false when Discord gave up on it meanwhile."""
     try:
         await discord_internals.acknowledge(interaction)
     except discord.HTTPException as error:  # Discord gave up on it meanwhile

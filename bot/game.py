@@ -474,12 +474,6 @@ class GameUI(Protocol[StateT, ViewT, ActionT, OptionsT]):
         earlier trick or turn is never played into a later one)."""
         return False
 
-    def opens_form(self, payload: str) -> bool:
-        """Hook: return whether the control of ``payload`` may open a :class:`Form`
-        (:meth:`control`): in a flood of clicks such a press is not acknowledged ahead of its
-        work, since a form must be its interaction's first answer. Default: none does."""
-        return False
-
     def moved_on(self, state: StateT, turn: int, seat: int, names: Mapping[int, str]) -> Text:
         """Hook: return what got there before ``seat``'s press made at the earlier decision
         point ``turn`` (``names``: the members' names by seat), speaking to the presser as

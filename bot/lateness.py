@@ -20,14 +20,11 @@ So the age is measured in two parts, both on this process's monotonic clock:
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import contextvars
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
-__all__ = ["Lateness", "Turns", "give_turn_back", "sent_at"]
+__all__ = ["Lateness", "sent_at"]
 
 log = logging.getLogger(__name__)
 
@@ -54,10 +51,6 @@ class Lateness:
         self._minima: dict[int, float] = {}  # bucket -> smallest offset seen in it
         self._shed = 0
         self._logged = -_LOG_EVERY
-        # Interactions whose move is committed before they are answered, and whether none is.
-        self._owed: set[int] = set()
-        self._none_owed = asyncio.Event()
-        self._none_owed.set()
 
     def received(self, interaction_id: int) -> None:
         """Note that the interaction ``interaction_id`` has just arrived from the gateway."""
@@ -91,32 +84,6 @@ class Lateness:
     def forget(self, interaction_id: int) -> None:
         """Drop what is kept of a handled interaction."""
         self._arrived.pop(interaction_id, None)
-        self.paid(interaction_id)
-
-    def owe(self, interaction_id: int) -> None:
-        """Note that the interaction's move is being committed before it is answered (its
-        answer owed until it goes out, :meth:`paid`, or the interaction is handled)."""
-        self._owed.add(interaction_id)
-        self._none_owed.clear()
-
-    def paid(self, interaction_id: int) -> None:
-        """Note that the interaction's answer is going out now: requests sent after it queue
-        behind it."""
-        if self._owed:
-            self._owed.discard(interaction_id)
-            if not self._owed:
-                self._none_owed.set()
-
-    @property
-    def owing(self) -> bool:
-        """Return whether an answer is owed after a commit (see :meth:`owe`)."""
-        return bool(self._owed)
-
-    async def owed_answered(self) -> None:
-        """Return once no interaction whose move was committed before its answer waits for
-        that answer to go out: acknowledgements sent ahead of them in a flood would queue in
-        front of their answers (for a connection, at Discord) and might make them late."""
-        await self._none_owed.wait()
 
     @property
     def in_flight(self) -> int:
@@ -144,44 +111,3 @@ class Lateness:
             )
             self._shed, self._logged = 0, now
         return True
-
-
-# The way a press worked on in its turn gives that turn back (see Turns.turn).
-_GIVE_BACK: contextvars.ContextVar[Callable[[], None]] = contextvars.ContextVar(
-    "give_back", default=lambda: None
-)
-
-
-class Turns:
-    """At most ``size`` pieces of work under way at once, each from when it gets its turn
-    until it gives the turn back (:func:`give_turn_back`, or when it ends): a flood's
-    presses, worked on a few at a time behind their acknowledgements (see
-    ``Controller.control``). Turns are handed out in the order they were asked for."""
-
-    def __init__(self, size: int) -> None:
-        self._free = asyncio.BoundedSemaphore(size)
-
-    @contextlib.asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        """Wait for a turn, and hold it for the block unless given back sooner."""
-        await self._free.acquire()
-        given_back = False
-
-        def give_back() -> None:
-            nonlocal given_back
-            if not given_back:
-                given_back = True
-                self._free.release()
-
-        token = _GIVE_BACK.set(give_back)
-        try:
-            yield
-        finally:
-            give_back()
-            _GIVE_BACK.reset(token)
-
-
-def give_turn_back() -> None:
-    """Give back the turn the running piece of work holds (:meth:`Turns.turn`), if any: the
-    next one begins while this one goes on with what needs no turn (an answer on its way)."""
-    _GIVE_BACK.get()()

@@ -11,7 +11,6 @@ import simcord
 from bot import create_bot, ids
 from bot.app import Bot
 from bot.config import Settings
-from bot.errors import ANSWER_FIRST_BUSY
 from bot.games.dukes_up.render import sources
 from engine.doppelkopf.rules import OPTIONAL
 from engine.dukes_up import Kind
@@ -35,13 +34,6 @@ def make_bot(db: Path, **overrides: Any) -> Bot:
     # simcord's ids carry its virtual clock, not the wall clock the bot compares them with
     overrides.setdefault("late_interaction_seconds", 0)
     return create_bot(Settings(token=TOKEN, database=db, **overrides))
-
-
-def flood(bot: Bot) -> None:
-    """Count as many presses in flight as make a flood (``bot.errors.ANSWER_FIRST_BUSY``):
-    sent in 2017, they never look like the quickest arrival (``bot.lateness``)."""
-    for n in range(ANSWER_FIRST_BUSY):
-        bot.lateness.received(((1_500_000_000_000 - 1_420_070_400_000) << 22) | n)
 
 
 def table_message_edits(env: simcord.Env, channel_id: int, message_id: int) -> list[Any]:

@@ -15,7 +15,6 @@ from bot import ids
 from bot.games.dukes_up.render import sym
 from tests.bot.driver import World
 from tests.bot.dukes_up_positions import placing_log, quiet_log
-from tests.bot.helpers import flood
 from tests.bot.test_dukes_up_ends import reach, select_notes
 from tests.bot.test_dukes_up_table import Match, open_match
 
@@ -156,20 +155,6 @@ async def test_a_typed_regrouping_is_refused_naming_the_cards_at_fault(world: Wo
         assert len(match.state.moves) == before, typed
     # A typing that is one regroups.
     await submit(match, seat, f"{a} {b} {c}")
-    assert len(match.state.moves) == before + 1
-
-
-async def test_in_a_flood_regroup_still_opens_its_form(world: World) -> None:
-    await world.restart(late_interaction_seconds=2.5)
-    match, seat = await stuck_turn(world)
-    ((a, b, c),) = (tuple(sym(x) for x in g) for g in match.state.view(seat).table)
-    before = len(match.state.moves)
-    flood(world.bot)
-    opened = await match.press(seat, "rg")
-    assert opened.modal is not None  # a form is the press's first answer, flood or not
-    submitted = await match.member(seat).submit_modal(opened, {"f0": f"{a} {b} {c}"})
-    assert submitted.deferred  # the submission is acknowledged ahead of its work
-    match.follow(seat, submitted)
     assert len(match.state.moves) == before + 1
 
 

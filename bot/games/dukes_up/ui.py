@@ -205,10 +205,6 @@ class DukesUpUI(GameUI[DukesUpState, DukesUpView, Action, DukesUpOptions]):
                 return found
         raise UserError("errors.unknown_button")
 
-    def opens_form(self, payload: str) -> bool:
-        """Regroup opens the form the table's new groups are typed into."""
-        return ids.split_values(payload)[0] == "rg"
-
     def _setup_control(
         self, view: DukesUpView, code: str, values: list[str]
     ) -> Action | Actions | Step | Form | None:
