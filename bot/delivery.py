@@ -43,7 +43,6 @@ import discord
 
 from bot import details, discord_internals, pictures, render, suits, table_message
 from bot.budget import OTHER, TURN, URGENT, Budget
-from bot.errors import ANSWER_FIRST_BUSY
 from bot.game import Rendered
 from bot.i18n import Lang
 from bot.store import MatchPost, StoreWriteError
@@ -77,11 +76,6 @@ _NO_FILES_FOR = 3600.0  # a channel refusing pictures gets text only, then is tr
 # (Discord allows a bot about 50 requests a second in all).
 _STALE_EDIT_AFTER = 5.0
 _STALE_EDIT_SPACING = 0.025
-# While the bot is flooded with clicks (every member pressing at once after a restart), a
-# table edit that falls due waits for the flood to ebb, looking again this often, at most
-# this long: the members' own answers come first.
-_FLOOD_HOLD_STEP = 0.25
-_FLOOD_HOLD_MAX = 5.0
 _OWED_AT_ONCE = 8  # tables whose owed posts are sent side by side after a restart
 _GRANT_EVENT = "budget_grant"  # the client event a request waiting for the budget waits for
 
@@ -151,7 +145,6 @@ class Courier:
         self._tasks: set[asyncio.Task[None]] = set()
         self._retries: dict[tuple[object, ...], float] = {}  # post or edit → its next wait
         self._editing: dict[int, asyncio.Lock] = {}  # table → its message's edit in flight
-        self._held: dict[int, float] = {}  # table → since when a flood holds its edit back
         self._pictured: dict[int, object] = {}  # table → the picture its message carries
         # table → a digest of what its message shows (:func:`fingerprint`), when the bot
         # made it so: an edit that would show the same is skipped.
@@ -202,7 +195,6 @@ class Courier:
         self._shown.pop(table.id, None)
         self._turn_shown.pop(table.id, None)
         self._retries.pop(("edit", table.id), None)
-        self._held.pop(table.id, None)
         editing = self._editing.get(table.id)
         if editing is not None and not editing.locked():
             del self._editing[table.id]  # else the final edit, when it is done, drops it
@@ -256,31 +248,7 @@ class Courier:
         yield
         self.scheduler.cancel(("edit", table.id))
 
-    def _flooded(self) -> bool:
-        """Return whether the bot is flooded with clicks: as many in flight as
-        ``bot.errors.ANSWER_FIRST_BUSY`` (after a restart, every member presses at once)."""
-        lateness = getattr(self.bot, "lateness", None)
-        return lateness is not None and lateness.in_flight >= ANSWER_FIRST_BUSY
-
-    def _held_by_flood(self, table: Table) -> bool:
-        """In a flood of clicks, put the table's edit off a little (see ``_FLOOD_HOLD_STEP``)
-        and return true: the clicks' answers and hands go first, and an edit that joined
-        them (after the edit interval, once the flood lasts longer) would make it last
-        longer still. A flood that lasts ``_FLOOD_HOLD_MAX`` holds it back no more."""
-        now = self._now()
-        if not self._flooded():
-            self._held.pop(table.id, None)
-            return False
-        since = self._held.setdefault(table.id, now)
-        if now - since >= _FLOOD_HOLD_MAX:
-            self._held.pop(table.id, None)
-            return False
-        self._edit_by(table, now + _FLOOD_HOLD_STEP)  # unless one is due sooner anyway
-        return True
-
     async def _edit_job(self, table: Table) -> None:
-        if self._held_by_flood(table):
-            return
         done = await self.edit_now(table)
         if done == CHANNEL_GONE:
             await self.channel_gone(table.channel_id)
