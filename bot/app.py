@@ -244,7 +244,8 @@ class Bot(discord.Client):
             message = data.get("message")
             if isinstance(message, dict):
                 slim = {k: message[k] for k in _PRESSED_MESSAGE_KEYS if k in message}
-                data["message"] = {**slim, "components": [], "mentions": [], "mention_roles": []}
+                slim["components"], slim["mentions"], slim["mention_roles"] = [], [], []
+                data["message"] = slim
 
         discord_internals.intercept_interactions(self, stamped)
 
